@@ -1,0 +1,134 @@
+//! The command line: subcommands and the options they share.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use tetrad_plugin_api::{Preset, Randomizer, Rules};
+
+/// A host for Tetris-playing bots.
+#[derive(Debug, Parser)]
+#[command(name = "tetrad", version, about, long_about = None)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Play headless games of one plugin; print per-game results and a summary.
+    Run(RunArgs),
+    /// List the bundled plugins with their info.
+    Plugins(PluginsArgs),
+    /// Load one plugin, print its info, play a seeded game and report violations.
+    Check(CheckArgs),
+}
+
+/// Output formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Human-readable text.
+    Table,
+    /// One JSON document.
+    Json,
+    /// Comma-separated values.
+    Csv,
+}
+
+/// The rules of the games.
+#[derive(Debug, Args)]
+pub struct GameArgs {
+    /// Rules preset: classic, leiden or simplified.
+    #[arg(long, default_value = "classic", value_parser = parse_preset)]
+    pub preset: Preset,
+    /// Board width (default: the preset's).
+    #[arg(long)]
+    pub width: Option<usize>,
+    /// Board height (default: the preset's; under leiden it includes 3 rows above the well).
+    #[arg(long)]
+    pub height: Option<usize>,
+    /// Next pieces shown, 0 or 1 (default: the preset's).
+    #[arg(long)]
+    pub preview: Option<usize>,
+    /// How pieces are drawn: uniform or bag.
+    #[arg(long, default_value = "uniform", value_parser = parse_randomizer)]
+    pub randomizer: Randomizer,
+}
+
+fn parse_preset(text: &str) -> Result<Preset, String> {
+    text.parse().map_err(|e: tetrad_plugin_api::RulesError| e.to_string())
+}
+
+fn parse_randomizer(text: &str) -> Result<Randomizer, String> {
+    text.parse().map_err(|e: tetrad_plugin_api::RulesError| e.to_string())
+}
+
+impl GameArgs {
+    /// The rules these options describe (not yet validated).
+    pub fn rules(&self) -> Rules {
+        let defaults = Rules::preset(self.preset);
+        Rules {
+            preset: self.preset,
+            width: self.width.unwrap_or(defaults.width),
+            height: self.height.unwrap_or(defaults.height),
+            preview: self.preview.unwrap_or(defaults.preview),
+            randomizer: self.randomizer,
+        }
+    }
+}
+
+/// Options of `tetrad run`.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// A bundled plugin's name, or the path of any plugin library.
+    #[arg(long)]
+    pub plugin: String,
+    /// The rules.
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// How many games.
+    #[arg(long, default_value_t = 10)]
+    pub games: u64,
+    /// The run's seed: game i of seed s brings the same pieces to every plugin.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Games played at once (default: one per core).
+    #[arg(long)]
+    pub jobs: Option<usize>,
+    /// End a game as "capped" after this many pieces.
+    #[arg(long)]
+    pub max_pieces: Option<u64>,
+    /// The plugin's options, as 'key=value,key=value'.
+    #[arg(long, default_value = "")]
+    pub options: String,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    pub format: Format,
+}
+
+/// Options of `tetrad plugins`.
+#[derive(Debug, Args)]
+pub struct PluginsArgs {
+    /// Output format (table or json).
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    pub format: Format,
+}
+
+/// Options of `tetrad check`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// The plugin library to check (or a bundled plugin's name).
+    pub path: String,
+    /// The rules of the test game.
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// The test game's seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Pieces to play at most.
+    #[arg(long, default_value_t = 1000)]
+    pub max_pieces: u64,
+    /// The plugin's options, as 'key=value,key=value'.
+    #[arg(long, default_value = "")]
+    pub options: String,
+}
+

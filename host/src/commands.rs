@@ -1,0 +1,161 @@
+//! The subcommands, on top of the loader, the game loop and the reports.
+
+use crate::cli::{CheckArgs, Format, GameArgs, PluginsArgs, RunArgs};
+use crate::plugin::{bundled_plugins, resolve, Plugin};
+use crate::report::{game_header, game_line, games_csv, summarize, summary_text};
+use crate::runner::{self, RunSpec};
+use anyhow::{bail, Context, Result};
+use serde_json::json;
+use std::io::Write;
+use std::process::ExitCode;
+use std::sync::Arc;
+use tetrad_plugin_api::{PieceSet, Rules};
+
+fn load(spec: &str) -> Result<Plugin> {
+    let path = resolve(spec)?;
+    Ok(Plugin::load(&path)?)
+}
+
+fn rules_and_pieces(game: &GameArgs) -> Result<(Rules, Arc<PieceSet>)> {
+    let rules = game.rules();
+    let pieces = PieceSet::tetrominoes();
+    rules.validate(&pieces)?;
+    Ok((rules, Arc::new(pieces)))
+}
+
+fn default_jobs() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+fn rules_json(rules: &Rules) -> serde_json::Value {
+    json!({
+        "preset": rules.preset.name(),
+        "width": rules.width,
+        "height": rules.height,
+        "preview": rules.preview,
+        "randomizer": rules.randomizer.name(),
+    })
+}
+
+fn rules_text(rules: &Rules) -> String {
+    format!("{} {}x{}, preview {}, {} pieces", rules.preset, rules.width, rules.height, rules.preview, rules.randomizer.name())
+}
+
+/// `tetrad run`.
+pub fn run(args: RunArgs) -> Result<ExitCode> {
+    let (rules, pieces) = rules_and_pieces(&args.game)?;
+    if args.jobs == Some(0) {
+        bail!("--jobs 0: at least one job is needed");
+    }
+    let plugin = load(&args.plugin)?;
+    let spec = RunSpec {
+        rules,
+        pieces,
+        games: args.games,
+        seed: args.seed,
+        jobs: args.jobs.unwrap_or_else(default_jobs),
+        max_pieces: args.max_pieces,
+        options: args.options.clone(),
+    };
+    let info = plugin.info().clone();
+    let table = args.format == Format::Table;
+    let stdout = std::io::stdout();
+    if table {
+        let mut out = stdout.lock();
+        writeln!(out, "plugin {} {} (ABI {}, {}) from {}", info.name, info.version, info.abi, info.flavour, plugin.path().display())?;
+        writeln!(out, "rules  {}; {} games, seed {}", rules_text(&rules), spec.games, spec.seed)?;
+        writeln!(out, "{}", game_header())?;
+    }
+    // Print games as they finish, so a long run shows progress and an interrupted one
+    // keeps what it printed.
+    let results = runner::run(&plugin, &spec, |result| {
+        if table {
+            let mut out = stdout.lock();
+            let _ = writeln!(out, "{}", game_line(result));
+            let _ = out.flush();
+        }
+    })?;
+    let summary = summarize(&results);
+    let mut out = stdout.lock();
+    match args.format {
+        Format::Table => writeln!(out, "\n{}", summary_text(&summary))?,
+        Format::Json => {
+            let document = json!({
+                "plugin": { "name": info.name, "version": info.version, "abi": info.abi, "flavour": info.flavour, "path": plugin.path() },
+                "rules": rules_json(&rules),
+                "run": { "games": spec.games, "seed": spec.seed, "max_pieces": spec.max_pieces, "options": spec.options },
+                "summary": summary,
+                "games": results,
+            });
+            writeln!(out, "{}", serde_json::to_string_pretty(&document)?)?;
+        }
+        Format::Csv => write!(out, "{}", games_csv(&results))?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `tetrad plugins`.
+pub fn plugins(args: PluginsArgs) -> Result<ExitCode> {
+    let found = bundled_plugins();
+    if found.is_empty() {
+        bail!("no bundled plugins next to the executable; build them with `cargo build --release`");
+    }
+    let mut rows = Vec::new();
+    for bundled in found {
+        let loaded = Plugin::load(&bundled.path).map(|p| p.info().clone());
+        rows.push((bundled, loaded));
+    }
+    let mut out = std::io::stdout().lock();
+    if args.format == Format::Json {
+        let list: Vec<serde_json::Value> = rows
+            .iter()
+            .map(|(bundled, loaded)| match loaded {
+                Ok(info) => json!({ "name": bundled.name, "path": bundled.path, "info": info }),
+                Err(err) => json!({ "name": bundled.name, "path": bundled.path, "error": err.to_string() }),
+            })
+            .collect();
+        writeln!(out, "{}", serde_json::to_string_pretty(&list)?)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    writeln!(out, "{:<14} {:<8} {:<4} {:<5} {:<18} description", "name", "version", "abi", "kind", "author")?;
+    for (bundled, loaded) in &rows {
+        match loaded {
+            Ok(info) => writeln!(out, "{:<14} {:<8} {:<4} {:<5} {:<18} {}", bundled.name, info.version, info.abi, info.flavour, info.author, info.description)?,
+            Err(err) => writeln!(out, "{:<14} (cannot load: {err})", bundled.name)?,
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `tetrad check`.
+pub fn check(args: CheckArgs) -> Result<ExitCode> {
+    let (rules, pieces) = rules_and_pieces(&args.game)?;
+    let plugin = load(&args.path)?;
+    let info = plugin.info();
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "file         {}", plugin.path().display())?;
+    writeln!(out, "name         {}", info.name)?;
+    writeln!(out, "version      {}", info.version)?;
+    writeln!(out, "author       {}", info.author)?;
+    writeln!(out, "description  {}", info.description)?;
+    writeln!(out, "abi          {} ({})", info.abi, info.flavour)?;
+    let spec = RunSpec {
+        rules,
+        pieces,
+        games: 1,
+        seed: args.seed,
+        jobs: 1,
+        max_pieces: Some(args.max_pieces),
+        options: args.options.clone(),
+    };
+    let result = runner::play_game(&plugin, &spec, 0).context("test game")?;
+    writeln!(out, "test game    {}: {} lines, {} pieces, {} ticks, ended {}", rules_text(&rules), result.lines, result.pieces, result.ticks, result.end.name())?;
+    writeln!(out, "update       mean {:.2} µs, max {:.2} µs", result.update_us_mean, result.update_ns.max() as f64 / 1000.0)?;
+    writeln!(out, "violations   {}", result.violations)?;
+    if let Some(error) = &result.error {
+        writeln!(out, "error        {error}")?;
+    }
+    let healthy = result.violations == 0 && result.error.is_none();
+    writeln!(out, "verdict      {}", if healthy { "ok" } else { "FAILED" })?;
+    Ok(if healthy { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}

@@ -1,0 +1,224 @@
+//! The rules engine: one game under a `Rules` value, tick by tick, reporting what happened
+//! as data. Movement itself is the shared model's [`step`], so plugins predict it exactly.
+
+mod queue;
+
+pub use queue::PieceQueue;
+
+use std::sync::Arc;
+use tetrad_plugin_api::{step, Actions, Board, PieceId, PiecePos, PieceSet, Preset, Rules};
+
+/// Points for clearing 0, 1, 2, 3 and 4 rows at level 0; multiplied by level + 1. More
+/// than four rows at once (possible with larger pieces) score 1200 per row beyond three.
+fn points(lines: u32, level: u32) -> u64 {
+    let base = match lines {
+        0 => 0,
+        1 => 40,
+        2 => 100,
+        3 => 300,
+        n => 1200 * u64::from(n - 3),
+    };
+    base * u64::from(level + 1)
+}
+
+/// The piece in play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Falling {
+    /// Its kind.
+    pub piece: PieceId,
+    /// Where it is.
+    pub pos: PiecePos,
+}
+
+/// Running totals of a game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Rows cleared.
+    pub lines: u64,
+    /// Pieces locked.
+    pub pieces: u64,
+    /// Points (40/100/300/1200 x (level + 1)).
+    pub score: u64,
+    /// Ticks played.
+    pub ticks: u64,
+}
+
+impl Stats {
+    /// The level: one more every 10 lines.
+    pub fn level(&self) -> u32 {
+        (self.lines / 10) as u32
+    }
+}
+
+/// A piece locked this tick.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Locked {
+    /// Its kind.
+    pub piece: PieceId,
+    /// Where it locked.
+    pub pos: PiecePos,
+    /// Rows it cleared.
+    pub lines: u32,
+}
+
+/// What one tick did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TickReport {
+    /// The lock, if the piece locked.
+    pub locked: Option<Locked>,
+    /// The game ended this tick (the piece topped out, or the next could not enter).
+    pub topped_out: bool,
+}
+
+/// One game in progress.
+#[derive(Clone, Debug)]
+pub struct Game {
+    rules: Rules,
+    pieces: Arc<PieceSet>,
+    board: Board,
+    queue: PieceQueue,
+    current: Option<Falling>,
+    next: PieceId,
+    stats: Stats,
+    piece_ticks: u32,
+    new_piece: bool,
+    over: bool,
+}
+
+impl Game {
+    /// A new game on an empty board; the first piece enters at once. The rules must have
+    /// been validated against the pieces.
+    pub fn new(rules: Rules, pieces: Arc<PieceSet>, seed: u64) -> Game {
+        Game::with_board(rules, pieces, seed, None)
+    }
+
+    /// A new game starting from `board` (for tests and puzzles), or an empty one.
+    pub fn with_board(rules: Rules, pieces: Arc<PieceSet>, seed: u64, board: Option<Board>) -> Game {
+        let mut queue = PieceQueue::new(rules.randomizer, pieces.len(), seed);
+        let first = queue.next_piece();
+        let next = queue.next_piece();
+        let mut game = Game {
+            board: board.unwrap_or_else(|| Board::new(rules.width, rules.height)),
+            rules,
+            pieces,
+            queue,
+            current: None,
+            next,
+            stats: Stats::default(),
+            piece_ticks: 0,
+            new_piece: true,
+            over: false,
+        };
+        game.enter(first);
+        game
+    }
+
+    /// Brings `piece` in at its spawn position, or ends the game if it does not fit.
+    fn enter(&mut self, piece: PieceId) {
+        let kind = self.pieces.kind(piece);
+        let pos = self.rules.spawn(kind);
+        self.piece_ticks = 0;
+        self.new_piece = true;
+        if self.board.fits(kind.orientation(pos.orientation), pos.x, pos.y) {
+            self.current = Some(Falling { piece, pos });
+        } else {
+            self.current = None;
+            self.over = true;
+        }
+    }
+
+    /// Replaces the falling piece with `piece` at its spawn position (for puzzles and
+    /// tests that need a given piece on a given board).
+    pub fn set_current(&mut self, piece: PieceId) {
+        self.over = false;
+        self.enter(piece);
+    }
+
+    /// Plays one tick with the given actions (already checked for violations).
+    pub fn tick(&mut self, actions: Actions) -> TickReport {
+        let Some(mut falling) = self.current.filter(|_| !self.over) else {
+            return TickReport::default();
+        };
+        self.stats.ticks += 1;
+        self.piece_ticks += 1;
+        self.new_piece = false;
+        let kind = self.pieces.kind(falling.piece);
+        let result = step(&self.rules, &self.board, kind, &mut falling.pos, actions);
+        self.current = Some(falling);
+        if !result.locked {
+            return TickReport::default();
+        }
+        let shape = kind.orientation(falling.pos.orientation);
+        let lock = self.board.lock(shape, falling.pos.x, falling.pos.y);
+        let level = self.stats.level();
+        self.stats.pieces += 1;
+        self.stats.lines += u64::from(lock.lines);
+        self.stats.score += points(lock.lines, level);
+        let locked = Some(Locked {
+            piece: falling.piece,
+            pos: falling.pos,
+            lines: lock.lines,
+        });
+        let leiden_overflow = self.rules.preset == Preset::Leiden && self.board.rows()[Rules::LEIDEN_TOP_ROWS - 1] != 0;
+        if lock.above_board || leiden_overflow {
+            self.current = None;
+            self.over = true;
+            return TickReport { locked, topped_out: true };
+        }
+        let piece = self.next;
+        self.next = self.queue.next_piece();
+        self.enter(piece);
+        TickReport {
+            locked,
+            topped_out: self.over,
+        }
+    }
+
+    /// The rules.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The piece set.
+    pub fn pieces(&self) -> &Arc<PieceSet> {
+        &self.pieces
+    }
+
+    /// The board without the falling piece.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The falling piece, if the game is not over.
+    pub fn current(&self) -> Option<Falling> {
+        self.current
+    }
+
+    /// The next piece as the player sees it: `None` when the preview is off.
+    pub fn preview(&self) -> Option<PieceId> {
+        (self.rules.preview > 0).then_some(self.next)
+    }
+
+    /// True until the first tick of the current piece has been played.
+    pub fn is_new_piece(&self) -> bool {
+        self.new_piece
+    }
+
+    /// Ticks the current piece has been in play.
+    pub fn piece_ticks(&self) -> u32 {
+        self.piece_ticks
+    }
+
+    /// Totals so far.
+    pub fn stats(&self) -> Stats {
+        self.stats
+    }
+
+    /// Whether the game has ended by topping out.
+    pub fn is_over(&self) -> bool {
+        self.over
+    }
+}
+
+#[cfg(test)]
+mod tests;

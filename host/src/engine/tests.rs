@@ -1,0 +1,249 @@
+//! Rules pinned on hand-drawn boards, and properties over random games.
+
+use super::*;
+use proptest::prelude::*;
+use tetrad_plugin_api::{placements, PieceSet, Preset};
+
+const I: PieceId = PieceId(0);
+const O: PieceId = PieceId(1);
+const T: PieceId = PieceId(2);
+
+fn game(preset: Preset, board: &str) -> Game {
+    let rules = Rules::preset(preset);
+    let board = Board::from_text(rules.width, rules.height, board);
+    Game::with_board(rules, Arc::new(PieceSet::tetrominoes()), 1, Some(board))
+}
+
+fn play(game: &mut Game, ticks: &[Actions]) -> Vec<TickReport> {
+    ticks.iter().map(|&a| game.tick(a)).collect()
+}
+
+#[test]
+fn classic_slide_after_drop_tucks_under_an_overhang() {
+    let mut g = game(Preset::Classic, "....######\n..........\n..........");
+    g.set_current(O);
+    // O spawns at x = 4; two lefts (the second with DROP) reach the floor at x = 2,
+    // then the slide right goes under the overhang and locks there, resting.
+    let reports = play(&mut g, &[Actions::LEFT, Actions::LEFT | Actions::DROP, Actions::RIGHT]);
+    assert_eq!(reports[1].locked, None, "DROP rests the piece, it does not lock it");
+    let locked = reports[2].locked.expect("gravity locks the slid piece");
+    assert_eq!(locked.pos, PiecePos { orientation: 0, x: 3, y: 18 });
+    assert!(g.board().filled(3, 19) && g.board().filled(4, 18));
+}
+
+#[test]
+fn classic_gravity_locks_a_resting_piece() {
+    let mut g = game(Preset::Classic, "");
+    g.set_current(O);
+    // O enters at rows 0-1 and needs 18 ticks to reach the floor, the 19th locks it.
+    let reports = play(&mut g, &[Actions::NONE; 19]);
+    assert!(reports[..18].iter().all(|r| r.locked.is_none()));
+    assert_eq!(reports[18].locked.map(|l| l.pos.y), Some(18));
+    assert_eq!(g.stats().pieces, 1);
+    assert!(g.is_new_piece());
+}
+
+#[test]
+fn clears_of_one_to_four_rows_score_by_level() {
+    let full_but_one = "#########.";
+    for rows in 1..=4usize {
+        let mut g = game(Preset::Classic, &vec![full_but_one; rows].join("\n"));
+        g.set_current(I);
+        // The vertical I enters at box x = 3 (cells in column 5); 4 rights put its
+        // cells in column 9, then DROP falls and DROP again locks.
+        let mut ticks = vec![Actions::CW | Actions::RIGHT];
+        ticks.extend([Actions::RIGHT; 3]);
+        ticks.extend([Actions::DROP, Actions::DROP]);
+        let reports = play(&mut g, &ticks);
+        let locked = reports.last().unwrap().locked.expect("locked");
+        assert_eq!(locked.lines, rows as u32);
+        assert_eq!(g.stats().lines, rows as u64);
+        assert_eq!(g.stats().score, [40, 100, 300, 1200][rows - 1]);
+        // What remains is the part of the I above the cleared rows.
+        assert_eq!(g.board().filled_count(), 4 - rows as u32);
+    }
+    assert_eq!(points(2, 3), 400);
+}
+
+#[test]
+fn classic_tops_out_when_the_next_piece_cannot_enter() {
+    let mut board = String::new();
+    for _ in 0..18 {
+        board.push_str("....#.....\n");
+    }
+    let mut g = game(Preset::Classic, &board);
+    g.set_current(O);
+    // The O rests on the column at rows 0-1 and locks; the next piece cannot enter.
+    let reports = play(&mut g, &[Actions::NONE, Actions::NONE]);
+    assert!(reports.iter().any(|r| r.topped_out));
+    assert!(g.is_over() && g.current().is_none());
+    assert_eq!(g.tick(Actions::DROP), TickReport::default(), "a finished game stays finished");
+}
+
+#[test]
+fn leiden_ends_when_the_lowest_top_row_is_filled_after_clears() {
+    // 10x10: rows 0-2 are the top rows, 3-9 the well. A vertical I on a column of
+    // four cells fills rows 2-5.
+    let mut g = game(Preset::Leiden, "#.........\n#.........\n#.........\n#.........");
+    g.set_current(I);
+    // The I enters at box x = 3; turned, its cells are in box column 2, so five lefts
+    // bring them to column 0.
+    let mut ticks = vec![Actions::CW | Actions::LEFT];
+    ticks.extend([Actions::LEFT; 3]);
+    ticks.push(Actions::LEFT | Actions::DROP);
+    let reports = play(&mut g, &ticks);
+    assert!(reports[..4].iter().all(|r| r.locked.is_none()));
+    assert_eq!(reports[4].locked.map(|l| l.pos.y), Some(2));
+    assert!(reports[4].topped_out, "row 2 holds a cell");
+
+    // The same I clearing its rows leaves row 2 empty: the game goes on.
+    let mut g = game(Preset::Leiden, ".#########\n.#########\n.#########\n.#########");
+    g.set_current(I);
+    let reports = play(&mut g, &ticks);
+    assert_eq!(reports[4].locked.map(|l| l.lines), Some(4));
+    assert!(!reports[4].topped_out && !g.is_over());
+}
+
+#[test]
+fn leiden_has_no_gravity() {
+    let mut g = game(Preset::Leiden, "");
+    g.set_current(T);
+    let before = g.current().unwrap().pos;
+    let reports = play(&mut g, &[Actions::NONE; 30]);
+    assert!(reports.iter().all(|r| r.locked.is_none()));
+    assert_eq!(g.current().unwrap().pos, before);
+    assert_eq!(g.piece_ticks(), 30);
+}
+
+#[test]
+fn simplified_piece_left_above_the_board_ends_the_game_and_clears_nothing() {
+    // Row 0 is filled under the O's columns, and rows 1-19 would be cleared by nothing:
+    // the O cannot enter the board at all.
+    let mut rows = vec!["....##...."; 1];
+    rows.extend(vec!["#########."; 19]);
+    let mut g = game(Preset::Simplified, &rows.join("\n"));
+    g.set_current(O);
+    let report = g.tick(Actions::DROP);
+    assert!(report.topped_out);
+    assert_eq!(report.locked.map(|l| l.lines), Some(0));
+    assert_eq!(g.stats().lines, 0);
+}
+
+#[test]
+fn simplified_drops_from_above_the_stack() {
+    let mut g = game(Preset::Simplified, "");
+    g.set_current(O);
+    assert!(g.current().unwrap().pos.y < 0, "the piece waits above the board");
+    let report = g.tick(Actions::DROP);
+    assert_eq!(report.locked.map(|l| l.pos.y), Some(18));
+    assert!(!report.topped_out);
+}
+
+/// Every enumerated path, played through the engine, locks where the model said.
+fn check_paths_land(preset: Preset, board: Board, piece: PieceId) -> Result<(), TestCaseError> {
+    let rules = Rules::preset(preset);
+    let pieces = Arc::new(PieceSet::tetrominoes());
+    let mut start = Game::with_board(rules, pieces.clone(), 0, Some(board));
+    start.set_current(piece);
+    let Some(falling) = start.current() else {
+        return Ok(());
+    };
+    let kind = pieces.kind(piece);
+    for placement in placements(&rules, start.board(), kind, falling.pos) {
+        let mut g = start.clone();
+        let mut landed = None;
+        for actions in placement.path(rules.movement()) {
+            if let Some(locked) = g.tick(actions).locked {
+                landed = Some(locked.pos);
+                break;
+            }
+        }
+        prop_assert_eq!(landed, Some(placement.pos), "{:?} {:?}", preset, placement);
+    }
+    Ok(())
+}
+
+fn random_board(rules: Rules) -> impl Strategy<Value = Board> {
+    // Stacks of random height with random holes, low enough that pieces can enter.
+    let (w, h) = (rules.width, rules.height);
+    prop::collection::vec((0..h - 4, any::<u64>()), w).prop_map(move |cols| {
+        let mut board = Board::new(w, h);
+        for (x, (height, bits)) in cols.into_iter().enumerate() {
+            for y in h - height..h {
+                if bits >> (y % 64) & 3 != 0 || y == h - height {
+                    board.fill(x, y);
+                }
+            }
+        }
+        board.clear_full_rows();
+        board
+    })
+}
+
+fn tick_actions() -> impl Strategy<Value = Vec<u32>> {
+    prop::collection::vec(0u32..32, 1..400)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn classic_paths_land_where_the_model_says(board in random_board(Rules::preset(Preset::Classic)), piece in 0u8..7) {
+        check_paths_land(Preset::Classic, board, PieceId(piece))?;
+    }
+
+    #[test]
+    fn leiden_paths_land_where_the_model_says(board in random_board(Rules::preset(Preset::Leiden)), piece in 0u8..7) {
+        check_paths_land(Preset::Leiden, board, PieceId(piece))?;
+    }
+
+    #[test]
+    fn simplified_paths_land_where_the_model_says(board in random_board(Rules::preset(Preset::Simplified)), piece in 0u8..7) {
+        check_paths_land(Preset::Simplified, board, PieceId(piece))?;
+    }
+
+    #[test]
+    fn same_seed_and_actions_give_the_same_game(seed in any::<u64>(), ticks in tick_actions(), preset in 0u32..3) {
+        let rules = Rules::preset(Preset::from_abi_id(preset).unwrap());
+        let pieces = Arc::new(PieceSet::tetrominoes());
+        let run = || {
+            let mut g = Game::new(rules, pieces.clone(), seed);
+            let reports: Vec<TickReport> = ticks
+                .iter()
+                .map(|&bits| Actions(bits))
+                .filter(|a| !a.is_violation())
+                .map(|a| g.tick(a))
+                .collect();
+            (reports, g.board().clone(), g.stats())
+        };
+        prop_assert_eq!(run(), run());
+    }
+
+    #[test]
+    fn ticks_never_overlap_and_cells_change_only_by_locks_and_clears(seed in any::<u64>(), ticks in tick_actions(), preset in 0u32..3) {
+        let rules = Rules::preset(Preset::from_abi_id(preset).unwrap());
+        let pieces = Arc::new(PieceSet::tetrominoes());
+        let mut g = Game::new(rules, pieces.clone(), seed);
+        for bits in ticks {
+            let actions = Actions(bits);
+            if actions.is_violation() {
+                continue;
+            }
+            let before = g.board().filled_count();
+            let report = g.tick(actions);
+            let after = g.board().filled_count();
+            match report.locked {
+                None => prop_assert_eq!(before, after),
+                Some(_) if report.topped_out && after == before => {}
+                Some(locked) => {
+                    let cells = pieces.kind(locked.piece).cell_count() as u32;
+                    prop_assert_eq!(after, before + cells - locked.lines * rules.width as u32);
+                }
+            }
+            if let Some(falling) = g.current() {
+                let shape = pieces.kind(falling.piece).orientation(falling.pos.orientation);
+                prop_assert!(g.board().fits(shape, falling.pos.x, falling.pos.y), "falling piece overlaps");
+            }
+        }
+    }
+}

@@ -1,0 +1,10 @@
+//! The tetrad host: the rules engine, the plugin loader, the game loop and the reports
+//! behind the `tetrad` binary.
+#![deny(unsafe_code)]
+
+pub mod cli;
+pub mod commands;
+pub mod engine;
+pub mod plugin;
+pub mod report;
+pub mod runner;

@@ -1,0 +1,201 @@
+//! The plugin loader: opens a shared library, checks its ABI version, and puts the Rust
+//! (`abi_stable`) and C flavours behind one [`Plugin`] type. Libraries are never unloaded.
+
+mod c_flavour;
+mod discovery;
+mod rust_flavour;
+
+pub use discovery::{bundled_plugins, resolve, BundledPlugin};
+
+use std::ffi::c_void;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use tetrad_plugin_api::abi::{GameInfoBuf, TetradField, TetradPiece};
+
+/// Why a plugin could not be loaded. Every message names the file.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// No file at that path.
+    #[error("{path}: no such file")]
+    NotFound {
+        /// The path given.
+        path: PathBuf,
+    },
+    /// The file exists but the system loader refused it.
+    #[error("{path}: not a loadable shared library ({reason})")]
+    NotALibrary {
+        /// The path given.
+        path: PathBuf,
+        /// The system loader's reason.
+        reason: String,
+    },
+    /// A shared library without the `tetrad_abi_version` symbol.
+    #[error("{path}: not a tetrad plugin (it exports no `tetrad_abi_version`)")]
+    NotAPlugin {
+        /// The path given.
+        path: PathBuf,
+    },
+    /// Built for another ABI version.
+    #[error("{path}: ABI version {found}, host expects {expected}")]
+    AbiVersion {
+        /// The path given.
+        path: PathBuf,
+        /// The plugin's version.
+        found: u32,
+        /// The host's version.
+        expected: u32,
+    },
+    /// A C plugin without one of the required functions.
+    #[error("{path}: C plugin lacks the required function `{symbol}`")]
+    MissingSymbol {
+        /// The path given.
+        path: PathBuf,
+        /// The missing function.
+        symbol: &'static str,
+    },
+    /// The `abi_stable` root module failed its layout or version check.
+    #[error("{path}: incompatible Rust plugin ({reason})")]
+    Incompatible {
+        /// The path given.
+        path: PathBuf,
+        /// The first line of `abi_stable`'s report.
+        reason: String,
+    },
+    /// A plugin's info is malformed (a NULL name, say).
+    #[error("{path}: {reason}")]
+    BadInfo {
+        /// The path given.
+        path: PathBuf,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A short name that matches no bundled plugin.
+    #[error("no bundled plugin named `{name}` (available: {available}); give a path to load any other")]
+    UnknownName {
+        /// The name given.
+        name: String,
+        /// The bundled names found.
+        available: String,
+    },
+}
+
+/// Which ABI flavour a plugin speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Flavour {
+    /// An `abi_stable` root module, made with the Rust SDK.
+    Rust,
+    /// Plain C symbols, as declared in `tetrad_plugin.h`.
+    C,
+}
+
+impl fmt::Display for Flavour {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Flavour::Rust => "rust",
+            Flavour::C => "c",
+        })
+    }
+}
+
+/// A plugin's description of itself.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct PluginInfo {
+    /// Short name.
+    pub name: String,
+    /// Version.
+    pub version: String,
+    /// Author.
+    pub author: String,
+    /// One-line description.
+    pub description: String,
+    /// The ABI version it was built for.
+    pub abi: u32,
+    /// Its ABI flavour.
+    pub flavour: Flavour,
+}
+
+/// A loaded plugin, ready to create instances. Cheap to share between threads.
+pub struct Plugin {
+    info: PluginInfo,
+    path: PathBuf,
+    backend: Backend,
+}
+
+enum Backend {
+    Rust(rust_flavour::RustPlugin),
+    C(c_flavour::CPlugin),
+}
+
+/// One game's instance of a plugin. Dropping it destroys the instance in the plugin.
+pub struct Instance {
+    inner: InstanceInner,
+}
+
+enum InstanceInner {
+    Rust(tetrad_plugin_api::module::SolverBox),
+    C(c_flavour::CInstance),
+}
+
+impl Plugin {
+    /// Loads the plugin at `path`. Opening a library runs its initialisers; a library
+    /// that is not a tetrad plugin is refused before any of its functions is called.
+    pub fn load(path: &Path) -> Result<Plugin, LoadError> {
+        if !path.exists() {
+            return Err(LoadError::NotFound { path: path.to_path_buf() });
+        }
+        let library = c_flavour::open(path)?;
+        let version = c_flavour::abi_version(&library, path)?;
+        if version != tetrad_plugin_api::abi::ABI_VERSION {
+            return Err(LoadError::AbiVersion {
+                path: path.to_path_buf(),
+                found: version,
+                expected: tetrad_plugin_api::abi::ABI_VERSION,
+            });
+        }
+        let (info, backend) = if rust_flavour::is_rust_plugin(&library) {
+            let plugin = rust_flavour::RustPlugin::load(path)?;
+            (plugin.info(), Backend::Rust(plugin))
+        } else {
+            let plugin = c_flavour::CPlugin::load(library, path)?;
+            (plugin.info(path)?, Backend::C(plugin))
+        };
+        Ok(Plugin {
+            info,
+            path: path.to_path_buf(),
+            backend,
+        })
+    }
+
+    /// The plugin's description of itself.
+    pub fn info(&self) -> &PluginInfo {
+        &self.info
+    }
+
+    /// Where it was loaded from.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Creates an instance for one game, or returns the plugin's error text.
+    pub fn create(&self, game: &GameInfoBuf, options: &str) -> Result<Instance, String> {
+        let inner = match &self.backend {
+            Backend::Rust(plugin) => InstanceInner::Rust(plugin.create(game, options)?),
+            Backend::C(plugin) => InstanceInner::C(plugin.create(game, options)?),
+        };
+        Ok(Instance { inner })
+    }
+}
+
+impl Instance {
+    /// One tick: the plugin's raw action bits, or the error that ends its game.
+    pub fn update(&mut self, field: &TetradField, current: &TetradPiece, next: &TetradPiece, new_piece: bool) -> Result<u32, String> {
+        match &mut self.inner {
+            InstanceInner::Rust(solver) => solver.update(field, current, next, new_piece).into_result().map_err(|e| e.into_string()),
+            InstanceInner::C(instance) => instance.update(field, current, next, new_piece),
+        }
+    }
+}
+
+/// Keeps raw plugin handles typed as what they are.
+type RawInstance = *mut c_void;

@@ -1,0 +1,53 @@
+//! The Rust flavour: an `abi_stable` root module, whose type layout `abi_stable` checks
+//! against the host's when it is loaded.
+
+#![allow(unsafe_code)] // the FFI edge: symbol lookup in a loaded library
+
+use super::{Flavour, LoadError, PluginInfo};
+use abi_stable::library::{lib_header_from_path, ROOT_MODULE_LOADER_NAME_WITH_NUL};
+use abi_stable::std_types::RStr;
+use libloading::Library;
+use std::path::Path;
+use tetrad_plugin_api::abi::GameInfoBuf;
+use tetrad_plugin_api::module::{PluginModuleRef, SolverBox};
+
+/// Whether the library exports an `abi_stable` root module.
+pub(super) fn is_rust_plugin(library: &Library) -> bool {
+    // SAFETY: only the symbol's presence is checked; the pointer is never used.
+    unsafe { library.get::<*const u8>(ROOT_MODULE_LOADER_NAME_WITH_NUL.as_bytes()) }.is_ok()
+}
+
+/// A loaded Rust plugin.
+pub(super) struct RustPlugin {
+    module: PluginModuleRef,
+}
+
+impl RustPlugin {
+    pub(super) fn load(path: &Path) -> Result<RustPlugin, LoadError> {
+        let incompatible = |err: abi_stable::library::LibraryError| LoadError::Incompatible {
+            path: path.to_path_buf(),
+            reason: err.to_string().lines().find(|l| !l.trim().is_empty()).unwrap_or("unknown reason").trim().to_string(),
+        };
+        // Each plugin is its own library: `lib_header_from_path` rather than
+        // `load_from_file`, which caches one module per interface type.
+        let header = lib_header_from_path(path).map_err(incompatible)?;
+        let module = header.init_root_module::<PluginModuleRef>().map_err(incompatible)?;
+        Ok(RustPlugin { module })
+    }
+
+    pub(super) fn info(&self) -> PluginInfo {
+        let info = (self.module.info())();
+        PluginInfo {
+            name: info.name.into_string(),
+            version: info.version.into_string(),
+            author: info.author.into_string(),
+            description: info.description.into_string(),
+            abi: info.abi_version,
+            flavour: Flavour::Rust,
+        }
+    }
+
+    pub(super) fn create(&self, game: &GameInfoBuf, options: &str) -> Result<SolverBox, String> {
+        (self.module.create())(game.info(), RStr::from_str(options)).into_result().map_err(|e| e.into_string())
+    }
+}

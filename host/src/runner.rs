@@ -1,0 +1,251 @@
+//! The game loop: plays games of one plugin through the ABI, in parallel, each game with
+//! its own instance; game `i` of seed `s` brings the same pieces to every plugin.
+
+use crate::engine::Game;
+use crate::plugin::{Instance, Plugin};
+use hdrhistogram::Histogram;
+use serde::Serialize;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{mpsc, Arc};
+use std::time::Instant;
+use tetrad_plugin_api::abi::{GameInfoBuf, TetradField, TetradPiece};
+use tetrad_plugin_api::{derive_seed, Actions, Movement, PieceSet, Rules};
+
+/// What to play.
+#[derive(Clone, Debug)]
+pub struct RunSpec {
+    /// The rules of every game.
+    pub rules: Rules,
+    /// The piece set.
+    pub pieces: Arc<PieceSet>,
+    /// How many games.
+    pub games: u64,
+    /// The run's seed; each game's seed derives from it and the game's index.
+    pub seed: u64,
+    /// Games played at once.
+    pub jobs: usize,
+    /// End a game as "capped" once this many pieces have locked.
+    pub max_pieces: Option<u64>,
+    /// The plugin's `key=value` options.
+    pub options: String,
+}
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum End {
+    /// A piece could not enter, or locked where the preset says the game is over.
+    ToppedOut,
+    /// It reached `--max-pieces`.
+    Capped,
+    /// The plugin failed (a panic, or a C plugin's error status).
+    PluginError,
+    /// Under a preset without gravity, the piece was not dropped in time.
+    Stalled,
+}
+
+impl End {
+    /// Every way a game can end, in report order.
+    pub const ALL: [End; 4] = [End::ToppedOut, End::Capped, End::PluginError, End::Stalled];
+
+    /// The name used in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            End::ToppedOut => "topped_out",
+            End::Capped => "capped",
+            End::PluginError => "plugin_error",
+            End::Stalled => "stalled",
+        }
+    }
+}
+
+/// One finished game.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameResult {
+    /// Index of the game in the run.
+    pub index: u64,
+    /// The game's seed (it decides the pieces).
+    pub seed: u64,
+    /// Rows cleared.
+    pub lines: u64,
+    /// Pieces locked.
+    pub pieces: u64,
+    /// Points.
+    pub score: u64,
+    /// Ticks played.
+    pub ticks: u64,
+    /// How it ended.
+    pub end: End,
+    /// The plugin's error text, for `plugin_error`; what happened, for `stalled`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// Updates whose bits broke the protocol (not applied).
+    pub violations: u64,
+    /// Mean microseconds per `update`.
+    pub update_us_mean: f64,
+    /// Every update's duration in nanoseconds.
+    #[serde(skip)]
+    pub update_ns: Histogram<u64>,
+}
+
+/// A run that could not go on.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// The plugin refused to create an instance (bad options, unsupported rules...).
+    #[error("plugin `{plugin}` ({path}): create failed: {message}")]
+    CreateFailed {
+        /// The plugin's name.
+        plugin: String,
+        /// Its file.
+        path: String,
+        /// Its message, verbatim.
+        message: String,
+    },
+}
+
+/// The seed of game `index` of a run with seed `run_seed`.
+pub fn game_seed(run_seed: u64, index: u64) -> u64 {
+    derive_seed(run_seed, index)
+}
+
+/// The seed a plugin gets for its own randomness in the game with `game_seed`.
+fn plugin_seed(game_seed: u64) -> u64 {
+    derive_seed(game_seed, u64::MAX)
+}
+
+/// Ticks a piece may hover under a preset without gravity before the game is stalled:
+/// generous enough for every turn and every shift across the board, many times over.
+fn stall_limit(rules: &Rules) -> u32 {
+    8 * (rules.width + rules.height) as u32
+}
+
+/// Plays game `index` with a new instance of `plugin`.
+pub fn play_game(plugin: &Plugin, spec: &RunSpec, index: u64) -> Result<GameResult, RunError> {
+    let seed = game_seed(spec.seed, index);
+    let info = GameInfoBuf::new(&spec.rules, &spec.pieces, plugin_seed(seed));
+    let mut instance = plugin.create(&info, &spec.options).map_err(|message| RunError::CreateFailed {
+        plugin: plugin.info().name.clone(),
+        path: plugin.path().display().to_string(),
+        message,
+    })?;
+    let game = Game::new(spec.rules, spec.pieces.clone(), seed);
+    Ok(play(&mut instance, game, spec.max_pieces, index, seed))
+}
+
+/// Plays `game` to its end with `instance`.
+fn play(instance: &mut Instance, mut game: Game, max_pieces: Option<u64>, index: u64, seed: u64) -> GameResult {
+    let rules = *game.rules();
+    let limit = stall_limit(&rules);
+    let mut update_ns = Histogram::<u64>::new(3).expect("3 significant figures is a valid precision");
+    let mut total_ns: u128 = 0;
+    let mut violations = 0;
+    let mut error = None;
+    let end = loop {
+        if game.is_over() {
+            break End::ToppedOut;
+        }
+        if max_pieces.is_some_and(|max| game.stats().pieces >= max) {
+            break End::Capped;
+        }
+        let Some(falling) = game.current() else {
+            break End::ToppedOut;
+        };
+        let rows = game.board().rows();
+        let field = TetradField {
+            width: rules.width as u32,
+            height: rules.height as u32,
+            rows: rows.as_ptr(),
+        };
+        let current = TetradPiece {
+            kind: i32::from(falling.piece.0),
+            orientation: i32::from(falling.pos.orientation),
+            x: i32::from(falling.pos.x),
+            y: i32::from(falling.pos.y),
+        };
+        let next = game.preview().map_or(TetradPiece::NONE, |id| TetradPiece {
+            kind: i32::from(id.0),
+            ..TetradPiece::NONE
+        });
+        let started = Instant::now();
+        let answer = instance.update(&field, &current, &next, game.is_new_piece());
+        let elapsed = started.elapsed().as_nanos();
+        total_ns += elapsed;
+        update_ns.saturating_record(elapsed.min(u128::from(u64::MAX)) as u64);
+        let mut actions = match answer {
+            Ok(bits) => Actions(bits),
+            Err(message) => {
+                error = Some(message);
+                break End::PluginError;
+            }
+        };
+        if actions.is_violation() {
+            violations += 1;
+            actions = Actions::NONE;
+        }
+        game.tick(actions);
+        if rules.movement() == Movement::DropOnly && game.piece_ticks() >= limit && !game.is_over() {
+            error = Some(format!("piece not dropped within {limit} ticks"));
+            break End::Stalled;
+        }
+    };
+    let stats = game.stats();
+    let updates = update_ns.len().max(1);
+    GameResult {
+        index,
+        seed,
+        lines: stats.lines,
+        pieces: stats.pieces,
+        score: stats.score,
+        ticks: stats.ticks,
+        end,
+        error,
+        violations,
+        update_us_mean: total_ns as f64 / updates as f64 / 1000.0,
+        update_ns,
+    }
+}
+
+/// Plays every game of the run on `spec.jobs` threads. `on_result` sees each game as it
+/// finishes (in finishing order); the returned results are in game order. The first
+/// failed create stops the run.
+pub fn run(plugin: &Plugin, spec: &RunSpec, mut on_result: impl FnMut(&GameResult)) -> Result<Vec<GameResult>, RunError> {
+    let next_index = AtomicU64::new(0);
+    let stop = AtomicBool::new(false);
+    let (sender, receiver) = mpsc::channel();
+    let mut results = Vec::with_capacity(spec.games as usize);
+    let mut failure = None;
+    std::thread::scope(|scope| {
+        for _ in 0..spec.jobs.clamp(1, spec.games.max(1) as usize) {
+            let sender = sender.clone();
+            let (next_index, stop) = (&next_index, &stop);
+            scope.spawn(move || loop {
+                let index = next_index.fetch_add(1, Ordering::Relaxed);
+                if index >= spec.games || stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                let outcome = play_game(plugin, spec, index);
+                if outcome.is_err() {
+                    stop.store(true, Ordering::Relaxed);
+                }
+                if sender.send(outcome).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(sender);
+        for outcome in receiver {
+            match outcome {
+                Ok(result) => {
+                    on_result(&result);
+                    results.push(result);
+                }
+                Err(err) => failure = failure.take().or(Some(err)),
+            }
+        }
+    });
+    if let Some(err) = failure {
+        return Err(err);
+    }
+    results.sort_by_key(|r| r.index);
+    Ok(results)
+}

@@ -1,0 +1,216 @@
+//! The frozen C ABI: action bits, the structs passed to `create` and `update`, and their
+//! layout. `include/tetrad_plugin.h` mirrors this file; a test compiles a C plugin against
+//! the header and plays it, so the two cannot drift apart.
+//!
+//! These types change only with [`ABI_VERSION`]; the game model may change freely and
+//! never crosses the boundary.
+
+use abi_stable::StableAbi;
+use std::ffi::{c_char, CString};
+
+/// The ABI version this crate speaks. A plugin built for another version is refused at
+/// load.
+pub const ABI_VERSION: u32 = 1;
+
+/// Shift the piece one column left.
+pub const MOVE_LEFT: u32 = 0x1;
+/// Shift the piece one column right.
+pub const MOVE_RIGHT: u32 = 0x2;
+/// Turn the piece clockwise.
+pub const ROTATE_CW: u32 = 0x4;
+/// Turn the piece counter-clockwise.
+pub const ROTATE_CCW: u32 = 0x8;
+/// Drop the piece (see the presets in the README for what follows).
+pub const DROP: u32 = 0x10;
+/// Every action bit the ABI defines; any other bit is a protocol violation.
+pub const ACTION_MASK: u32 = 0x1f;
+/// Returned by a C plugin's `tetrad_update` when it failed; the game ends as a plugin
+/// error with the text of `tetrad_last_error`, if the plugin exports it.
+pub const UPDATE_FAILED: u32 = 0x8000_0000;
+
+/// `TetradPiece::kind` when there is no piece (the preview is off).
+pub const NO_PIECE: i32 = -1;
+
+/// One cell of an orientation, relative to the piece position (y grows downwards).
+#[repr(C)]
+#[derive(StableAbi, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TetradCell {
+    /// Column offset within the rotation box.
+    pub x: i8,
+    /// Row offset within the rotation box.
+    pub y: i8,
+}
+
+/// One piece kind of the game's piece set, with every orientation's cells.
+#[repr(C)]
+#[derive(StableAbi, Clone, Copy, Debug)]
+pub struct TetradPieceInfo {
+    /// NUL-terminated name ("T", or the name in a piece-set file).
+    pub name: *const c_char,
+    /// Side of the square rotation box the orientations are drawn in.
+    pub box_size: u32,
+    /// Distinct orientations; `k + 1` is `k` turned clockwise (wrapping).
+    pub orientation_count: u32,
+    /// Cells per orientation.
+    pub cell_count: u32,
+    /// `orientation_count * cell_count` cells, orientation by orientation.
+    pub cells: *const TetradCell,
+    /// Column of the rotation box when the piece appears.
+    pub spawn_x: i32,
+    /// Row of the rotation box when the piece appears (may be negative).
+    pub spawn_y: i32,
+}
+
+/// What a plugin learns once, at `create`.
+#[repr(C)]
+#[derive(StableAbi, Clone, Copy, Debug)]
+pub struct TetradGameInfo {
+    /// The host's [`ABI_VERSION`].
+    pub abi_version: u32,
+    /// 0 `classic`, 1 `leiden`, 2 `simplified`.
+    pub preset: u32,
+    /// Board columns.
+    pub width: u32,
+    /// Board rows.
+    pub height: u32,
+    /// Next pieces shown (0 or 1).
+    pub preview: u32,
+    /// Entries in `pieces`.
+    pub piece_count: u32,
+    /// The piece set.
+    pub pieces: *const TetradPieceInfo,
+    /// Seed for the plugin's own randomness.
+    pub seed: u64,
+}
+
+/// The board at one tick: one `u32` per row, row 0 at the top, bit x for column x.
+#[repr(C)]
+#[derive(StableAbi, Clone, Copy, Debug)]
+pub struct TetradField {
+    /// Board columns.
+    pub width: u32,
+    /// Board rows; `rows` has this many entries.
+    pub height: u32,
+    /// The rows, top first. The falling piece is not included.
+    pub rows: *const u32,
+}
+
+/// The falling or the next piece.
+#[repr(C)]
+#[derive(StableAbi, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TetradPiece {
+    /// Index into the piece set, or [`NO_PIECE`].
+    pub kind: i32,
+    /// Orientation index.
+    pub orientation: i32,
+    /// Column of the rotation box's left edge.
+    pub x: i32,
+    /// Row of the rotation box's top edge.
+    pub y: i32,
+}
+
+/// A C plugin's description of itself, returned by `tetrad_plugin_info`.
+#[repr(C)]
+#[derive(StableAbi, Clone, Copy, Debug)]
+pub struct TetradPluginInfo {
+    /// The ABI version the plugin was built for.
+    pub abi_version: u32,
+    /// Short name, NUL-terminated.
+    pub name: *const c_char,
+    /// Version, NUL-terminated.
+    pub version: *const c_char,
+    /// Author, NUL-terminated.
+    pub author: *const c_char,
+    /// One-line description, NUL-terminated.
+    pub description: *const c_char,
+}
+
+// Layout asserts: the header promises these sizes on 64-bit targets.
+#[cfg(target_pointer_width = "64")]
+const _: () = {
+    use std::mem::{align_of, size_of};
+    assert!(size_of::<TetradCell>() == 2);
+    assert!(size_of::<TetradPieceInfo>() == 40 && align_of::<TetradPieceInfo>() == 8);
+    assert!(size_of::<TetradGameInfo>() == 40 && align_of::<TetradGameInfo>() == 8);
+    assert!(size_of::<TetradField>() == 16);
+    assert!(size_of::<TetradPiece>() == 16);
+    assert!(size_of::<TetradPluginInfo>() == 40);
+};
+
+impl TetradPiece {
+    /// The "no piece" value.
+    pub const NONE: TetradPiece = TetradPiece {
+        kind: NO_PIECE,
+        orientation: 0,
+        x: 0,
+        y: 0,
+    };
+}
+
+/// Owned storage behind a [`TetradGameInfo`]: names, cells and piece records that the
+/// raw pointers point into. Keep it alive while the info is in use.
+pub struct GameInfoBuf {
+    _names: Vec<CString>,
+    _cells: Vec<Vec<TetradCell>>,
+    pieces: Vec<TetradPieceInfo>,
+    info: TetradGameInfo,
+}
+
+// SAFETY: the raw pointers in `pieces` and `info` point into heap buffers owned by this
+// value (never handed out mutably), so moving or sharing it between threads is sound.
+unsafe impl Send for GameInfoBuf {}
+// SAFETY: as above; all access through `&self` is read-only.
+unsafe impl Sync for GameInfoBuf {}
+
+impl GameInfoBuf {
+    /// Lays out the game info for these rules, pieces and plugin seed.
+    pub fn new(rules: &crate::Rules, pieces: &crate::PieceSet, seed: u64) -> GameInfoBuf {
+        let mut names = Vec::with_capacity(pieces.len());
+        let mut cells = Vec::with_capacity(pieces.len());
+        let mut records = Vec::with_capacity(pieces.len());
+        for kind in pieces.kinds() {
+            // Piece names come from identifiers in piece-set files; an interior NUL
+            // cannot occur there, and would only shorten the name.
+            let name = CString::new(kind.name().replace('\0', "")).unwrap_or_default();
+            let all: Vec<TetradCell> = kind
+                .orientations()
+                .iter()
+                .flat_map(|o| o.cells().iter().map(|&(x, y)| TetradCell { x, y }))
+                .collect();
+            let spawn = rules.spawn(kind);
+            records.push(TetradPieceInfo {
+                name: name.as_ptr(),
+                box_size: u32::from(kind.box_size()),
+                orientation_count: kind.orientations().len() as u32,
+                cell_count: kind.cell_count() as u32,
+                cells: all.as_ptr(),
+                spawn_x: i32::from(spawn.x),
+                spawn_y: i32::from(spawn.y),
+            });
+            names.push(name);
+            cells.push(all);
+        }
+        let info = TetradGameInfo {
+            abi_version: ABI_VERSION,
+            preset: rules.preset.abi_id(),
+            width: rules.width as u32,
+            height: rules.height as u32,
+            preview: rules.preview as u32,
+            piece_count: records.len() as u32,
+            pieces: records.as_ptr(),
+            seed,
+        };
+        GameInfoBuf {
+            _names: names,
+            _cells: cells,
+            pieces: records,
+            info,
+        }
+    }
+
+    /// The info, pointing into this buffer.
+    pub fn info(&self) -> &TetradGameInfo {
+        debug_assert_eq!(self.info.pieces, self.pieces.as_ptr());
+        &self.info
+    }
+}

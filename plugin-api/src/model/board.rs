@@ -1,0 +1,295 @@
+//! The bitboard: one `u32` per row, row 0 at the top, bit `x` for column `x`.
+//!
+//! Rows as bit masks make "row full" one comparison and a piece test one AND per piece
+//! row. Everything above row 0 is open sky: empty, and as wide as the board.
+
+use super::piece::Orientation;
+use std::fmt;
+
+/// Widest board the engine and the ABI support.
+pub const MAX_WIDTH: usize = 32;
+/// Tallest board the engine and the ABI support.
+pub const MAX_HEIGHT: usize = 64;
+
+/// A position of a piece: its orientation index and the top-left of its rotation box.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PiecePos {
+    /// Index into the piece kind's orientations.
+    pub orientation: u8,
+    /// Column of the rotation box's left edge (may be negative).
+    pub x: i8,
+    /// Row of the rotation box's top edge, row 0 at the top (may be negative).
+    pub y: i8,
+}
+
+/// What locking a piece did to the board.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Lock {
+    /// How many full rows were removed.
+    pub lines: u32,
+    /// Whether any cell of the piece lay above row 0 (nothing was placed then).
+    pub above_board: bool,
+}
+
+/// A rectangular well of filled and empty cells.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Board {
+    rows: [u32; MAX_HEIGHT],
+    width: u8,
+    height: u8,
+}
+
+impl Board {
+    /// An empty board. Sizes are clamped to `1..=MAX_WIDTH` and `1..=MAX_HEIGHT`; the
+    /// rules validate user-chosen sizes before they get here.
+    pub fn new(width: usize, height: usize) -> Board {
+        Board {
+            rows: [0; MAX_HEIGHT],
+            width: width.clamp(1, MAX_WIDTH) as u8,
+            height: height.clamp(1, MAX_HEIGHT) as u8,
+        }
+    }
+
+    /// A board drawn as text, one line per row from the top, `#` filled and `.` empty.
+    /// Lines must all be `width` long; whitespace around lines is ignored.
+    pub fn from_text(width: usize, height: usize, text: &str) -> Board {
+        let mut board = Board::new(width, height);
+        let lines: Vec<&str> = text
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect();
+        assert!(lines.len() <= height, "drawing taller than the board");
+        let first = height - lines.len();
+        for (i, line) in lines.iter().enumerate() {
+            assert_eq!(line.len(), width, "row {i} of drawing is not {width} wide");
+            for (x, b) in line.bytes().enumerate() {
+                if b == b'#' {
+                    board.rows[first + i] |= 1 << x;
+                }
+            }
+        }
+        board
+    }
+
+    /// A board from row masks, row 0 first; bits at or beyond `width` are dropped.
+    pub fn from_rows(width: usize, height: usize, rows: &[u32]) -> Board {
+        let mut board = Board::new(width, height);
+        let full = board.full_row();
+        for (dst, &src) in board.rows.iter_mut().zip(rows.iter().take(height)) {
+            *dst = src & full;
+        }
+        board
+    }
+
+    /// Number of columns.
+    pub fn width(&self) -> usize {
+        usize::from(self.width)
+    }
+
+    /// Number of rows.
+    pub fn height(&self) -> usize {
+        usize::from(self.height)
+    }
+
+    /// The rows, row 0 at the top.
+    pub fn rows(&self) -> &[u32] {
+        &self.rows[..self.height()]
+    }
+
+    /// The mask of a full row.
+    pub fn full_row(&self) -> u32 {
+        u32::MAX >> (32 - u32::from(self.width))
+    }
+
+    /// Whether cell (x, y) is filled; cells outside the board are empty.
+    pub fn filled(&self, x: usize, y: usize) -> bool {
+        y < self.height() && x < self.width() && self.rows[y] >> x & 1 == 1
+    }
+
+    /// Fills cell (x, y).
+    pub fn fill(&mut self, x: usize, y: usize) {
+        if y < self.height() && x < self.width() {
+            self.rows[y] |= 1 << x;
+        }
+    }
+
+    /// How many cells are filled.
+    pub fn filled_count(&self) -> u32 {
+        self.rows().iter().map(|r| r.count_ones()).sum()
+    }
+
+    /// Whether `orientation` at `(x, y)` lies inside the walls and floor (the sky above
+    /// row 0 counts as inside) and overlaps no filled cell.
+    #[inline]
+    pub fn fits(&self, orientation: &Orientation, x: i8, y: i8) -> bool {
+        let left = i32::from(x) + i32::from(orientation.left());
+        if left < 0 || left + i32::from(orientation.width()) > i32::from(self.width) {
+            return false;
+        }
+        let top = i32::from(y) + i32::from(orientation.top());
+        if top + i32::from(orientation.height()) > i32::from(self.height) {
+            return false;
+        }
+        orientation
+            .row_masks()
+            .iter()
+            .enumerate()
+            .all(|(i, &mask)| {
+                let row = top + i as i32;
+                row < 0 || self.rows[row as usize] & (mask << left) == 0
+            })
+    }
+
+    /// Whether the piece at `pos` rests: one row lower it would not fit.
+    #[inline]
+    pub fn rests(&self, orientation: &Orientation, x: i8, y: i8) -> bool {
+        !self.fits(orientation, x, y + 1)
+    }
+
+    /// The row the piece reaches falling straight down from `y` (where it fits).
+    #[inline]
+    pub fn drop_row(&self, orientation: &Orientation, x: i8, y: i8) -> i8 {
+        let mut y = y;
+        while self.fits(orientation, x, y + 1) {
+            y += 1;
+        }
+        y
+    }
+
+    /// Writes the piece's cells into the board without clearing rows. Returns false, and
+    /// writes nothing, when a cell lies above row 0.
+    pub fn place(&mut self, orientation: &Orientation, x: i8, y: i8) -> bool {
+        let left = i32::from(x) + i32::from(orientation.left());
+        let top = i32::from(y) + i32::from(orientation.top());
+        if top < 0 {
+            return false;
+        }
+        for (i, &mask) in orientation.row_masks().iter().enumerate() {
+            self.rows[top as usize + i] |= mask << left;
+        }
+        true
+    }
+
+    /// Removes every full row, moving the rows above down. Returns how many were removed.
+    pub fn clear_full_rows(&mut self) -> u32 {
+        let full = self.full_row();
+        let height = self.height();
+        let mut write = height;
+        for read in (0..height).rev() {
+            let row = self.rows[read];
+            if row != full {
+                write -= 1;
+                self.rows[write] = row;
+            }
+        }
+        for row in &mut self.rows[..write] {
+            *row = 0;
+        }
+        write as u32
+    }
+
+    /// Places the piece and clears full rows: what locking it does.
+    pub fn lock(&mut self, orientation: &Orientation, x: i8, y: i8) -> Lock {
+        if !self.place(orientation, x, y) {
+            return Lock {
+                lines: 0,
+                above_board: true,
+            };
+        }
+        Lock {
+            lines: self.clear_full_rows(),
+            above_board: false,
+        }
+    }
+
+    /// Height of each column: rows from its highest filled cell to the floor (0 if empty).
+    pub fn column_heights(&self) -> Vec<u32> {
+        (0..self.width())
+            .map(|x| {
+                self.rows()
+                    .iter()
+                    .position(|r| r >> x & 1 == 1)
+                    .map_or(0, |top| (self.height() - top) as u32)
+            })
+            .collect()
+    }
+
+    /// Empty cells with a filled cell somewhere above them in the same column.
+    pub fn holes(&self) -> u32 {
+        let mut covered = 0u32;
+        let mut holes = 0;
+        for &row in self.rows() {
+            holes += (covered & !row).count_ones();
+            covered |= row;
+        }
+        holes
+    }
+}
+
+impl fmt::Debug for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "Board {}x{}", self.width, self.height)?;
+        for &row in self.rows() {
+            let line: String = (0..self.width())
+                .map(|x| if row >> x & 1 == 1 { '#' } else { '.' })
+                .collect();
+            writeln!(f, "{line}")?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::piece::{PieceId, PieceSet};
+
+    #[test]
+    fn drawing_round_trips_and_counts_holes() {
+        let board = Board::from_text(
+            4,
+            4,
+            "
+            .#..
+            ##.#
+            #..#
+            ",
+        );
+        assert_eq!(board.rows(), &[0, 0b0010, 0b1011, 0b1001]);
+        assert_eq!(board.column_heights(), vec![2, 3, 0, 2]);
+        // Only column 1 has an empty cell under its top.
+        assert_eq!(board.holes(), 1);
+        assert_eq!(board.filled_count(), 6);
+    }
+
+    #[test]
+    fn clearing_keeps_order_of_remaining_rows() {
+        let mut board = Board::from_text(
+            4,
+            5,
+            "
+            #...
+            ####
+            .#..
+            ####
+            ..#.
+            ",
+        );
+        assert_eq!(board.clear_full_rows(), 2);
+        assert_eq!(board.rows(), &[0, 0, 0b0001, 0b0010, 0b0100]);
+    }
+
+    #[test]
+    fn vertical_i_drops_to_the_floor_and_stops_on_the_stack() {
+        let set = PieceSet::tetrominoes();
+        let vertical = set.kind(PieceId(0)).orientation(1);
+        let board = Board::from_text(6, 8, "..#...\n..#...");
+        // Box x = 0 puts the cells in column 2, which is filled in the bottom two rows.
+        assert_eq!(board.drop_row(vertical, 0, -2), 2);
+        assert_eq!(board.drop_row(vertical, 1, -2), 4);
+        assert!(!board.fits(vertical, -3, 0));
+        assert!(board.fits(vertical, -2, 0));
+        assert!(board.fits(vertical, 0, -3), "the sky above row 0 is open");
+    }
+}

@@ -1,0 +1,8 @@
+//! The shared game model: board, pieces, rules, one tick of movement, and placements.
+
+pub mod board;
+pub mod motion;
+pub mod movegen;
+pub mod rng;
+pub mod piece;
+pub mod rules;

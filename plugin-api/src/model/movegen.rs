@@ -1,0 +1,260 @@
+//! Placement enumeration: every resting position a piece can reach by a simple path, with
+//! the per-tick actions that reach it.
+//!
+//! Design. A path is "turn and shift together, one step per tick, DROP in the last of
+//! those ticks", and under `classic` optionally one slide (left or right) after the DROP.
+//! Each candidate path is played with [`step`], the very function the host runs, so a
+//! placement exists only if its path really gets there: under gravity a piece that is
+//! blocked while it descends, or that locks before it arrives, yields no placement.
+//! Slides are kept only where the slid piece rests (seed 000's rule), so every path ends
+//! with the lock in its last tick. Placements are distinct by final position; the first
+//! path found (no slide, orientation order, then left to right) is kept.
+
+use super::board::{Board, PiecePos};
+use super::motion::{step, Actions};
+use super::piece::PieceKind;
+use super::rules::{Movement, Rules};
+
+/// A reachable resting position and how to get there from the starting position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Placement {
+    /// Where the piece locks.
+    pub pos: PiecePos,
+    /// Quarter turns from the start: positive clockwise, negative counter-clockwise.
+    pub turns: i8,
+    /// Columns shifted before the DROP: positive right.
+    pub shifts: i8,
+    /// One column slid after the DROP: -1 left, +1 right, 0 none (`classic` only).
+    pub slide: i8,
+}
+
+impl Placement {
+    /// The actions to return, tick by tick, to lock the piece here under `movement`.
+    /// The piece locks on the last tick, or (under gravity, with no slide) already on the
+    /// DROP tick if it was resting when the DROP came; the host then ignores the rest.
+    pub fn path(&self, movement: Movement) -> Path {
+        let lock_tick = match movement {
+            Movement::Gravity => Some(Actions::shifting(self.slide) | Actions::DROP),
+            Movement::DropOnly => None,
+        };
+        Path {
+            turns_left: self.turns.unsigned_abs(),
+            turn: Actions::turning(self.turns),
+            shifts_left: self.shifts.unsigned_abs(),
+            shift: Actions::shifting(self.shifts),
+            dropped: false,
+            lock_tick,
+        }
+    }
+}
+
+/// An iterator over one placement's per-tick actions.
+#[derive(Clone, Debug)]
+pub struct Path {
+    turns_left: u8,
+    turn: Actions,
+    shifts_left: u8,
+    shift: Actions,
+    dropped: bool,
+    lock_tick: Option<Actions>,
+}
+
+impl Iterator for Path {
+    type Item = Actions;
+
+    fn next(&mut self) -> Option<Actions> {
+        if self.dropped {
+            return self.lock_tick.take();
+        }
+        let mut actions = Actions::NONE;
+        if self.turns_left > 0 {
+            self.turns_left -= 1;
+            actions |= self.turn;
+        }
+        if self.shifts_left > 0 {
+            self.shifts_left -= 1;
+            actions |= self.shift;
+        }
+        if self.turns_left == 0 && self.shifts_left == 0 {
+            self.dropped = true;
+            actions |= Actions::DROP;
+        }
+        Some(actions)
+    }
+}
+
+/// The quarter turns that reach `to` from `from` fastest (clockwise on a tie).
+fn shortest_turns(kind: &PieceKind, from: u8, to: u8) -> i8 {
+    let count = kind.orientations().len() as i8;
+    let clockwise = (to as i8 - from as i8).rem_euclid(count);
+    if clockwise * 2 <= count {
+        clockwise
+    } else {
+        clockwise - count
+    }
+}
+
+/// Every placement reachable from `start`, in enumeration order (see the module note).
+pub fn placements(rules: &Rules, board: &Board, kind: &PieceKind, start: PiecePos) -> Vec<Placement> {
+    let mut out = Vec::with_capacity(4 * board.width() * 3);
+    placements_into(rules, board, kind, start, &mut out);
+    out
+}
+
+/// Like [`placements`], writing into `out` (cleared first) to reuse its allocation.
+pub fn placements_into(
+    rules: &Rules,
+    board: &Board,
+    kind: &PieceKind,
+    start: PiecePos,
+    out: &mut Vec<Placement>,
+) {
+    out.clear();
+    for (index, shape) in kind.orientations().iter().enumerate() {
+        let orientation = index as u8;
+        let turns = shortest_turns(kind, start.orientation, orientation);
+        let min_x = -shape.left();
+        let max_x = board.width() as i8 - shape.left() - shape.width() as i8;
+        for x in min_x..=max_x {
+            let candidate = Placement {
+                pos: PiecePos { orientation, x, y: 0 },
+                turns,
+                shifts: x - start.x,
+                slide: 0,
+            };
+            if let Some(pos) = play(rules, board, kind, start, &candidate) {
+                out.push(Placement { pos, ..candidate });
+            }
+        }
+    }
+    if rules.movement() == Movement::Gravity {
+        add_slides(rules, board, kind, start, out);
+    }
+}
+
+/// Plays a candidate's path with the host's own [`step`] and returns where it locks, or
+/// `None` if a turn or shift was refused or the piece locked before the path's end.
+fn play(rules: &Rules, board: &Board, kind: &PieceKind, start: PiecePos, candidate: &Placement) -> Option<PiecePos> {
+    let mut pos = start;
+    let mut path = candidate.path(rules.movement()).peekable();
+    while let Some(actions) = path.next() {
+        let result = step(rules, board, kind, &mut pos, actions);
+        if result.turned != (actions.turn() != 0) || result.shifted != (actions.shift() != 0) {
+            return None;
+        }
+        if result.locked {
+            let early_lock_on_drop = actions == Actions::DROP && candidate.slide == 0;
+            return (path.peek().is_none() || early_lock_on_drop).then_some(pos);
+        }
+    }
+    None
+}
+
+/// Under `classic`: after a DROP, one slide left or right, kept where the slid piece rests
+/// (and where the path really gets there: a piece that locked on its DROP cannot slide).
+fn add_slides(rules: &Rules, board: &Board, kind: &PieceKind, start: PiecePos, out: &mut Vec<Placement>) {
+    let dropped = out.len();
+    for i in 0..dropped {
+        let base = out[i];
+        let shape = kind.orientation(base.pos.orientation);
+        for slide in [-1i8, 1] {
+            let pos = PiecePos { x: base.pos.x + slide, ..base.pos };
+            let lands = board.fits(shape, pos.x, pos.y) && board.rests(shape, pos.x, pos.y);
+            if !lands || out.iter().any(|p| p.pos == pos) {
+                continue;
+            }
+            let candidate = Placement { pos, slide, ..base };
+            if play(rules, board, kind, start, &candidate) == Some(pos) {
+                out.push(candidate);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::piece::{PieceId, PieceSet};
+    use crate::model::rules::Preset;
+
+    fn count(rules: &Rules, board: &Board, kind: &PieceKind) -> usize {
+        placements(rules, board, kind, rules.spawn(kind)).len()
+    }
+
+    #[test]
+    fn empty_ten_wide_board_perft() {
+        // Distinct resting positions on an empty 10-wide board: O 9, I/S/Z 17, T/J/L 34.
+        let set = PieceSet::tetrominoes();
+        for preset in Preset::ALL {
+            let rules = Rules::preset(preset);
+            let board = Board::new(rules.width, rules.height);
+            let counts: Vec<usize> = set.kinds().iter().map(|k| count(&rules, &board, k)).collect();
+            assert_eq!(counts, vec![17, 9, 34, 17, 17, 34, 34], "{preset}");
+        }
+    }
+
+    #[test]
+    fn leiden_counts_follow_the_width() {
+        // w-1 for O, 2w-3 for I/S/Z, 4w-6 for T/J/L.
+        let set = PieceSet::tetrominoes();
+        for width in [4, 6, 15, 20] {
+            let rules = Rules {
+                width,
+                height: 12,
+                ..Rules::preset(Preset::Leiden)
+            };
+            let board = Board::new(width, 12);
+            let counts: Vec<usize> = set.kinds().iter().map(|k| count(&rules, &board, k)).collect();
+            let w = width;
+            assert_eq!(counts, vec![2 * w - 3, w - 1, 4 * w - 6, 2 * w - 3, 2 * w - 3, 4 * w - 6, 4 * w - 6]);
+        }
+    }
+
+    #[test]
+    fn classic_slide_tucks_under_an_overhang() {
+        // Columns 4-9 overhang two empty rows. An O dropped at columns 2-3 reaches the
+        // floor and slides right under the overhang; dropped at columns 3-4 directly it
+        // would stop on top of the overhang instead.
+        let set = PieceSet::tetrominoes();
+        let rules = Rules::preset(Preset::Classic);
+        let board = Board::from_text(
+            10,
+            20,
+            "
+            ....######
+            ..........
+            ..........
+            ",
+        );
+        let o = set.kind(PieceId(1));
+        let found = placements(&rules, &board, o, rules.spawn(o));
+        let tucked = found
+            .iter()
+            .find(|p| p.pos == PiecePos { orientation: 0, x: 3, y: 18 })
+            .expect("tuck under the overhang");
+        assert_eq!((tucked.shifts, tucked.slide), (-2, 1));
+        let path: Vec<Actions> = tucked.path(Movement::Gravity).collect();
+        assert_eq!(
+            path,
+            vec![Actions::LEFT, Actions::LEFT | Actions::DROP, Actions::RIGHT | Actions::DROP]
+        );
+        let on_top = found.iter().find(|p| p.pos.x == 3 && p.slide == 0).unwrap();
+        assert_eq!(on_top.pos.y, 15);
+    }
+
+    #[test]
+    fn high_stack_blocks_long_shifts_under_gravity() {
+        // A wall of height 18 in column 8 stops an I from reaching the right edge
+        // horizontally; the enumeration must not pretend otherwise.
+        let set = PieceSet::tetrominoes();
+        let rules = Rules::preset(Preset::Classic);
+        let mut board = Board::new(10, 20);
+        for y in 2..20 {
+            board.fill(8, y);
+        }
+        let i = set.kind(PieceId(0));
+        let found = placements(&rules, &board, i, rules.spawn(i));
+        assert!(found.iter().all(|p| p.pos.orientation != 0 || p.pos.x + 3 < 8));
+        assert!(found.iter().any(|p| p.pos.orientation == 0 && p.pos.x == 4));
+    }
+}

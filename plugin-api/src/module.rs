@@ -1,0 +1,65 @@
+#![allow(non_local_definitions)] // the `sabi_trait` expansion puts impls inside a const block
+//! The Rust flavour of the ABI: an `abi_stable` root module whose layout the host checks
+//! at load, and the solver instance as an FFI-safe trait object.
+
+use crate::abi::{TetradField, TetradGameInfo, TetradPiece};
+use abi_stable::library::RootModule;
+use abi_stable::sabi_types::VersionStrings;
+use abi_stable::std_types::{RBox, RResult, RStr, RString};
+use abi_stable::{declare_root_module_statics, package_version_strings, sabi_trait, StableAbi};
+
+/// A plugin's description of itself.
+#[repr(C)]
+#[derive(StableAbi, Clone, Debug, PartialEq, Eq)]
+pub struct PluginInfoAbi {
+    /// The ABI version the plugin was built for.
+    pub abi_version: u32,
+    /// Short name ("random").
+    pub name: RString,
+    /// Version ("0.1.0").
+    pub version: RString,
+    /// Author.
+    pub author: RString,
+    /// One-line description.
+    pub description: RString,
+}
+
+/// One game's solver, living inside the plugin. Dropping it destroys the instance.
+#[sabi_trait]
+pub trait SolverInstance: Send {
+    /// Called once per tick; returns the OR-ed action bits, or the error text of a
+    /// failure (a caught panic) that ends the game.
+    fn update(
+        &mut self,
+        field: &TetradField,
+        current: &TetradPiece,
+        next: &TetradPiece,
+        new_piece: bool,
+    ) -> RResult<u32, RString>;
+}
+
+/// A boxed solver instance as it crosses the boundary.
+pub type SolverBox = SolverInstance_TO<'static, RBox<()>>;
+
+/// The root module a Rust plugin exports (through [`crate::export_solver!`]).
+#[repr(C)]
+#[derive(StableAbi)]
+#[sabi(kind(Prefix(prefix_ref = PluginModuleRef)))]
+#[sabi(missing_field(panic))]
+pub struct PluginModule {
+    /// The ABI version the plugin was built for.
+    pub abi_version: u32,
+    /// The plugin's description of itself.
+    pub info: extern "C" fn() -> PluginInfoAbi,
+    /// Creates one game's instance from the game info and the `key=value` options, or
+    /// returns the error text to show the user verbatim.
+    #[sabi(last_prefix_field)]
+    pub create: extern "C" fn(&TetradGameInfo, RStr<'_>) -> RResult<SolverBox, RString>,
+}
+
+impl RootModule for PluginModuleRef {
+    declare_root_module_statics! {PluginModuleRef}
+    const BASE_NAME: &'static str = "tetrad_plugin";
+    const NAME: &'static str = "tetrad plugin";
+    const VERSION_STRINGS: VersionStrings = package_version_strings!();
+}

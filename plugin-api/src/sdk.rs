@@ -1,0 +1,329 @@
+//! The Rust SDK: implement [`Solver`], call [`crate::export_solver!`], and the plugin
+//! exports an `abi_stable` root module. Panics are caught here, before any `extern "C"`
+//! frame, and become an error status the host reports.
+
+use crate::abi::{TetradField, TetradGameInfo, TetradPiece, ABI_VERSION, NO_PIECE};
+use crate::model::board::{Board, PiecePos, MAX_HEIGHT, MAX_WIDTH};
+use crate::model::motion::Actions;
+use crate::model::piece::{PieceId, PieceKind, PieceSet, MAX_PIECE_SIZE};
+use crate::model::rules::{Preset, Randomizer, Rules};
+use crate::module::{PluginInfoAbi, PluginModule, PluginModuleRef, SolverBox, SolverInstance, SolverInstance_TO};
+use crate::options::Options;
+use abi_stable::prefix_type::PrefixTypeTrait;
+use abi_stable::sabi_trait::TD_Opaque;
+use abi_stable::std_types::{RResult, RStr, RString};
+use std::cell::{Cell, RefCell};
+use std::ffi::CStr;
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::Once;
+
+/// A plugin's description of itself.
+#[derive(Clone, Copy, Debug)]
+pub struct Info {
+    /// Short name, as users type it after `--plugin`.
+    pub name: &'static str,
+    /// Version.
+    pub version: &'static str,
+    /// Author.
+    pub author: &'static str,
+    /// One-line description.
+    pub description: &'static str,
+}
+
+/// What a solver learns at creation: the rules, the piece set and a seed of its own.
+#[derive(Clone, Debug)]
+pub struct GameSetup {
+    /// The rules of the game (the randomizer is not told to plugins; it reads `Uniform`).
+    pub rules: Rules,
+    /// The piece set, with the same orientations the host uses.
+    pub pieces: PieceSet,
+    /// A seed for the solver's own randomness.
+    pub seed: u64,
+}
+
+/// The falling piece.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FallingPiece {
+    /// Which kind it is.
+    pub id: PieceId,
+    /// Where it is.
+    pub pos: PiecePos,
+}
+
+/// What the host shows the solver at one tick.
+#[derive(Clone, Debug)]
+pub struct Tick {
+    /// The board without the falling piece.
+    pub board: Board,
+    /// The falling piece.
+    pub current: Option<FallingPiece>,
+    /// The next piece, when the preview is on.
+    pub next: Option<PieceId>,
+    /// True on the first tick of each piece.
+    pub new_piece: bool,
+}
+
+/// A Tetris solver. One value plays one game; the host creates one per game.
+pub trait Solver: Send + Sized + 'static {
+    /// The plugin's name, version, author and description.
+    const INFO: Info;
+
+    /// Creates a solver for one game. Take your options from `options`; keys you do not
+    /// take are reported to the user as unknown. An `Err` is shown to the user verbatim.
+    fn create(setup: &GameSetup, options: &mut Options) -> Result<Self, String>;
+
+    /// Called once per tick: the actions to apply to the falling piece.
+    fn update(&mut self, tick: &Tick) -> Actions;
+}
+
+/// Builds the root module for `S`; called by [`crate::export_solver!`].
+pub fn root_module<S: Solver>() -> PluginModuleRef {
+    PluginModule {
+        abi_version: ABI_VERSION,
+        info: info::<S>,
+        create: create::<S>,
+    }
+    .leak_into_prefix()
+}
+
+extern "C" fn info<S: Solver>() -> PluginInfoAbi {
+    PluginInfoAbi {
+        abi_version: ABI_VERSION,
+        name: S::INFO.name.into(),
+        version: S::INFO.version.into(),
+        author: S::INFO.author.into(),
+        description: S::INFO.description.into(),
+    }
+}
+
+extern "C" fn create<S: Solver>(game: &TetradGameInfo, options: RStr<'_>) -> RResult<SolverBox, RString> {
+    let made = guarded(|| {
+        let setup = setup_from_abi(game)?;
+        let mut parsed = Options::parse(options.as_str())?;
+        let solver = S::create(&setup, &mut parsed)?;
+        parsed.finish()?;
+        Ok(Guarded {
+            solver,
+            setup,
+            failed: None,
+        })
+    });
+    match made {
+        Ok(guarded) => RResult::ROk(SolverInstance_TO::from_value(guarded, TD_Opaque)),
+        Err(message) => RResult::RErr(message.into()),
+    }
+}
+
+/// A solver behind the boundary: every call runs under `catch_unwind`, and after a panic
+/// the solver is never called again.
+struct Guarded<S> {
+    solver: S,
+    setup: GameSetup,
+    failed: Option<String>,
+}
+
+impl<S: Solver> SolverInstance for Guarded<S> {
+    fn update(&mut self, field: &TetradField, current: &TetradPiece, next: &TetradPiece, new_piece: bool) -> RResult<u32, RString> {
+        if let Some(message) = &self.failed {
+            return RResult::RErr(message.as_str().into());
+        }
+        let result = guarded(|| {
+            let tick = tick_from_abi(&self.setup, field, current, next, new_piece)?;
+            Ok(self.solver.update(&tick).0)
+        });
+        match result {
+            Ok(actions) => RResult::ROk(actions),
+            Err(message) => {
+                self.failed = Some(message.clone());
+                RResult::RErr(message.into())
+            }
+        }
+    }
+}
+
+thread_local! {
+    static GUARD_DEPTH: Cell<u32> = const { Cell::new(0) };
+    static PANIC_MESSAGE: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+/// Runs `f`, turning a panic into an error that carries the panic's message and location.
+///
+/// Inside `f` a quiet panic hook records the message instead of printing it, so the host
+/// alone decides what the user sees; panics elsewhere go to the hook that was there before
+/// (this matters when the SDK is linked into a host process rather than a plugin).
+fn guarded<T>(f: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
+    static QUIET_HOOK: Once = Once::new();
+    QUIET_HOOK.call_once(|| {
+        let previous = panic::take_hook();
+        panic::set_hook(Box::new(move |info| {
+            if GUARD_DEPTH.with(Cell::get) == 0 {
+                return previous(info);
+            }
+            let payload = info.payload();
+            let text = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "panic with a non-text payload".to_string());
+            let at = info
+                .location()
+                .map(|l| format!(" at {}:{}", l.file(), l.line()))
+                .unwrap_or_default();
+            PANIC_MESSAGE.with(|m| *m.borrow_mut() = Some(format!("panicked{at}: {text}")));
+        }));
+    });
+    GUARD_DEPTH.with(|d| d.set(d.get() + 1));
+    let outcome = panic::catch_unwind(AssertUnwindSafe(f));
+    GUARD_DEPTH.with(|d| d.set(d.get() - 1));
+    match outcome {
+        Ok(result) => result,
+        Err(_) => Err(PANIC_MESSAGE
+            .with(|m| m.borrow_mut().take())
+            .unwrap_or_else(|| "panicked".to_string())),
+    }
+}
+
+/// Reads the game info the host passed to `create` into model types.
+///
+/// Everything is checked: a malformed info is an error, never undefined behaviour beyond
+/// what the raw pointers themselves promise.
+pub fn setup_from_abi(game: &TetradGameInfo) -> Result<GameSetup, String> {
+    if game.abi_version != ABI_VERSION {
+        return Err(format!(
+            "host speaks ABI version {}, plugin expects {ABI_VERSION}",
+            game.abi_version
+        ));
+    }
+    let preset = Preset::from_abi_id(game.preset).ok_or_else(|| format!("unknown preset number {}", game.preset))?;
+    let width = game.width as usize;
+    let height = game.height as usize;
+    if !(1..=MAX_WIDTH).contains(&width) || !(1..=MAX_HEIGHT).contains(&height) {
+        return Err(format!("board {width}x{height} is beyond {MAX_WIDTH}x{MAX_HEIGHT}"));
+    }
+    if game.pieces.is_null() || game.piece_count == 0 || game.piece_count > 255 {
+        return Err(format!("piece set of {} pieces is not usable", game.piece_count));
+    }
+    // SAFETY: the header requires `pieces` to point to `piece_count` records that stay
+    // valid for the whole `create` call, which encloses this function.
+    let records = unsafe { std::slice::from_raw_parts(game.pieces, game.piece_count as usize) };
+    let mut kinds = Vec::with_capacity(records.len());
+    for record in records {
+        let name = if record.name.is_null() {
+            String::new()
+        } else {
+            // SAFETY: a non-null name is a NUL-terminated string valid during `create`.
+            unsafe { CStr::from_ptr(record.name) }.to_string_lossy().into_owned()
+        };
+        let orientations = record.orientation_count as usize;
+        let cells = record.cell_count as usize;
+        if record.cells.is_null() || orientations == 0 || orientations > 4 || cells == 0 || cells > MAX_PIECE_SIZE * MAX_PIECE_SIZE {
+            return Err(format!("piece `{name}` has no usable cells"));
+        }
+        // SAFETY: the header requires `cells` to hold `orientation_count * cell_count`
+        // entries, valid during `create`.
+        let all = unsafe { std::slice::from_raw_parts(record.cells, orientations * cells) };
+        let box_size = record.box_size as usize;
+        let in_box = |c: &crate::abi::TetradCell| (0..box_size as i8).contains(&c.x) && (0..box_size as i8).contains(&c.y);
+        if box_size == 0 || box_size > MAX_PIECE_SIZE || !all.iter().all(in_box) {
+            return Err(format!("piece `{name}` has cells outside its rotation box"));
+        }
+        let shapes = all.chunks(cells).map(|o| o.iter().map(|c| (c.x, c.y)).collect()).collect();
+        kinds.push(PieceKind::from_orientations(name, box_size as u8, shapes));
+    }
+    Ok(GameSetup {
+        rules: Rules {
+            preset,
+            width,
+            height,
+            preview: game.preview as usize,
+            randomizer: Randomizer::Uniform,
+        },
+        pieces: PieceSet::new(kinds),
+        seed: game.seed,
+    })
+}
+
+fn piece_from_abi(setup: &GameSetup, piece: &TetradPiece) -> Result<Option<FallingPiece>, String> {
+    if piece.kind == NO_PIECE {
+        return Ok(None);
+    }
+    let kind = usize::try_from(piece.kind)
+        .ok()
+        .filter(|&k| k < setup.pieces.len())
+        .ok_or_else(|| format!("host sent unknown piece kind {}", piece.kind))?;
+    let orientations = setup.pieces.kinds()[kind].orientations().len();
+    let orientation = usize::try_from(piece.orientation)
+        .ok()
+        .filter(|&o| o < orientations)
+        .ok_or_else(|| format!("host sent unknown orientation {}", piece.orientation))?;
+    Ok(Some(FallingPiece {
+        id: PieceId(kind as u8),
+        pos: PiecePos {
+            orientation: orientation as u8,
+            x: piece.x as i8,
+            y: piece.y as i8,
+        },
+    }))
+}
+
+fn tick_from_abi(setup: &GameSetup, field: &TetradField, current: &TetradPiece, next: &TetradPiece, new_piece: bool) -> Result<Tick, String> {
+    let height = field.height as usize;
+    if field.rows.is_null() || height != setup.rules.height || field.width as usize != setup.rules.width {
+        return Err(format!("host sent a {}x{} field for a {}x{} game", field.width, field.height, setup.rules.width, setup.rules.height));
+    }
+    // SAFETY: the header requires `rows` to hold `height` rows, valid during `update`.
+    let rows = unsafe { std::slice::from_raw_parts(field.rows, height) };
+    Ok(Tick {
+        board: Board::from_rows(setup.rules.width, height, rows),
+        current: piece_from_abi(setup, current)?,
+        next: piece_from_abi(setup, next)?.map(|p| p.id),
+        new_piece,
+    })
+}
+
+/// Exports a [`Solver`] as a tetrad plugin: the `abi_stable` root module, plus the plain
+/// `tetrad_abi_version` symbol the host reads first, so a version mismatch is reported
+/// before any layout check. The plugin crate must depend on `abi_stable` too.
+#[macro_export]
+macro_rules! export_solver {
+    ($solver:ty) => {
+        /// The root module of this tetrad plugin.
+        #[::abi_stable::export_root_module]
+        pub fn tetrad_root_module() -> $crate::module::PluginModuleRef {
+            $crate::sdk::root_module::<$solver>()
+        }
+
+        /// The tetrad ABI version this plugin was built for.
+        #[no_mangle]
+        pub extern "C" fn tetrad_abi_version() -> u32 {
+            $crate::abi::ABI_VERSION
+        }
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::abi::GameInfoBuf;
+
+    #[test]
+    fn game_info_round_trips_through_the_abi() {
+        for preset in Preset::ALL {
+            let rules = Rules::preset(preset);
+            let pieces = PieceSet::tetrominoes();
+            let buf = GameInfoBuf::new(&rules, &pieces, 42);
+            let setup = setup_from_abi(buf.info()).unwrap();
+            assert_eq!(setup.rules, rules);
+            assert_eq!(setup.pieces, pieces);
+            assert_eq!(setup.seed, 42);
+        }
+    }
+
+    #[test]
+    fn panics_become_errors_with_their_message() {
+        let result: Result<(), String> = guarded(|| panic!("boom {}", 7));
+        let message = result.unwrap_err();
+        assert!(message.starts_with("panicked at "), "{message}");
+        assert!(message.ends_with(": boom 7"), "{message}");
+    }
+}
