@@ -131,4 +131,3 @@ pub struct CheckArgs {
     #[arg(long, default_value = "")]
     pub options: String,
 }
-

@@ -38,7 +38,14 @@ fn rules_json(rules: &Rules) -> serde_json::Value {
 }
 
 fn rules_text(rules: &Rules) -> String {
-    format!("{} {}x{}, preview {}, {} pieces", rules.preset, rules.width, rules.height, rules.preview, rules.randomizer.name())
+    format!(
+        "{} {}x{}, preview {}, {} pieces",
+        rules.preset,
+        rules.width,
+        rules.height,
+        rules.preview,
+        rules.randomizer.name()
+    )
 }
 
 /// `tetrad run`.
@@ -62,8 +69,22 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     let stdout = std::io::stdout();
     if table {
         let mut out = stdout.lock();
-        writeln!(out, "plugin {} {} (ABI {}, {}) from {}", info.name, info.version, info.abi, info.flavour, plugin.path().display())?;
-        writeln!(out, "rules  {}; {} games, seed {}", rules_text(&rules), spec.games, spec.seed)?;
+        writeln!(
+            out,
+            "plugin {} {} (ABI {}, {}) from {}",
+            info.name,
+            info.version,
+            info.abi,
+            info.flavour,
+            plugin.path().display()
+        )?;
+        writeln!(
+            out,
+            "rules  {}; {} games, seed {}",
+            rules_text(&rules),
+            spec.games,
+            spec.seed
+        )?;
         writeln!(out, "{}", game_header())?;
     }
     // Print games as they finish, so a long run shows progress and an interrupted one
@@ -117,10 +138,18 @@ pub fn plugins(args: PluginsArgs) -> Result<ExitCode> {
         writeln!(out, "{}", serde_json::to_string_pretty(&list)?)?;
         return Ok(ExitCode::SUCCESS);
     }
-    writeln!(out, "{:<14} {:<8} {:<4} {:<5} {:<18} description", "name", "version", "abi", "kind", "author")?;
+    writeln!(
+        out,
+        "{:<14} {:<8} {:<4} {:<5} {:<18} description",
+        "name", "version", "abi", "kind", "author"
+    )?;
     for (bundled, loaded) in &rows {
         match loaded {
-            Ok(info) => writeln!(out, "{:<14} {:<8} {:<4} {:<5} {:<18} {}", bundled.name, info.version, info.abi, info.flavour, info.author, info.description)?,
+            Ok(info) => writeln!(
+                out,
+                "{:<14} {:<8} {:<4} {:<5} {:<18} {}",
+                bundled.name, info.version, info.abi, info.flavour, info.author, info.description
+            )?,
             Err(err) => writeln!(out, "{:<14} (cannot load: {err})", bundled.name)?,
         }
     }
@@ -149,8 +178,21 @@ pub fn check(args: CheckArgs) -> Result<ExitCode> {
         options: args.options.clone(),
     };
     let result = runner::play_game(&plugin, &spec, 0).context("test game")?;
-    writeln!(out, "test game    {}: {} lines, {} pieces, {} ticks, ended {}", rules_text(&rules), result.lines, result.pieces, result.ticks, result.end.name())?;
-    writeln!(out, "update       mean {:.2} µs, max {:.2} µs", result.update_us_mean, result.update_ns.max() as f64 / 1000.0)?;
+    writeln!(
+        out,
+        "test game    {}: {} lines, {} pieces, {} ticks, ended {}",
+        rules_text(&rules),
+        result.lines,
+        result.pieces,
+        result.ticks,
+        result.end.name()
+    )?;
+    writeln!(
+        out,
+        "update       mean {:.2} µs, max {:.2} µs",
+        result.update_us_mean,
+        result.update_ns.max() as f64 / 1000.0
+    )?;
     writeln!(out, "violations   {}", result.violations)?;
     if let Some(error) = &result.error {
         writeln!(out, "error        {error}")?;

@@ -36,7 +36,10 @@ fn report_usage_error(err: clap::Error) -> ExitCode {
         }
         _ => {
             let rendered = err.render().to_string();
-            let first = rendered.lines().find(|l| !l.trim().is_empty()).unwrap_or("invalid command line");
+            let first = rendered
+                .lines()
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or("invalid command line");
             eprintln!("tetrad: {} (see `tetrad --help`)", first.trim_start_matches("error: "));
             ExitCode::from(USAGE_ERROR)
         }

@@ -57,7 +57,8 @@ pub struct Summary {
 /// The two-sided 95% critical value of Student's t with `df` degrees of freedom.
 pub fn t_critical_95(df: u64) -> f64 {
     const TABLE: [f64; 30] = [
-        12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
+        12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
+        2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
     ];
     match df {
         0 => f64::NAN,
@@ -100,7 +101,13 @@ pub fn median(values: &[f64]) -> f64 {
 pub fn summarize(results: &[GameResult]) -> Summary {
     let lines: Vec<f64> = results.iter().map(|r| r.lines as f64).collect();
     let (mean, ci95) = mean_ci95(&lines);
-    let average = |f: fn(&GameResult) -> u64| if results.is_empty() { 0.0 } else { results.iter().map(|r| f(r) as f64).sum::<f64>() / results.len() as f64 };
+    let average = |f: fn(&GameResult) -> u64| {
+        if results.is_empty() {
+            0.0
+        } else {
+            results.iter().map(|r| f(r) as f64).sum::<f64>() / results.len() as f64
+        }
+    };
     let mut all_updates = Histogram::<u64>::new(3).expect("3 significant figures is a valid precision");
     let mut total_ns = 0.0;
     for result in results {
@@ -109,7 +116,10 @@ pub fn summarize(results: &[GameResult]) -> Summary {
         let _ = all_updates.add(&result.update_ns);
     }
     let calls = all_updates.len().max(1) as f64;
-    let ends = End::ALL.iter().map(|&end| (end.name(), results.iter().filter(|r| r.end == end).count() as u64)).collect();
+    let ends = End::ALL
+        .iter()
+        .map(|&end| (end.name(), results.iter().filter(|r| r.end == end).count() as u64))
+        .collect();
     Summary {
         games: results.len() as u64,
         lines: LinesSummary {
@@ -118,8 +128,12 @@ pub fn summarize(results: &[GameResult]) -> Summary {
             median: median(&lines),
             max: results.iter().map(|r| r.lines).max().unwrap_or(0),
         },
-        pieces: Mean { mean: average(|r| r.pieces) },
-        score: Mean { mean: average(|r| r.score) },
+        pieces: Mean {
+            mean: average(|r| r.pieces),
+        },
+        score: Mean {
+            mean: average(|r| r.score),
+        },
         update_us: UpdateTimes {
             mean: total_ns / calls / 1000.0,
             p99: all_updates.value_at_quantile(0.99) as f64 / 1000.0,
@@ -152,12 +166,20 @@ pub fn game_line(result: &GameResult) -> String {
 
 /// The header over [`game_line`]s.
 pub fn game_header() -> String {
-    format!("{:>5}  {:>18}  {:>8}  {:>8}  {:>9}  {:>9}  end", "game", "seed", "lines", "pieces", "score", "ticks")
+    format!(
+        "{:>5}  {:>18}  {:>8}  {:>8}  {:>9}  {:>9}  end",
+        "game", "seed", "lines", "pieces", "score", "ticks"
+    )
 }
 
 /// The summary as a few human-readable lines.
 pub fn summary_text(summary: &Summary) -> String {
-    let ends: Vec<String> = summary.ends.iter().filter(|(_, &n)| n > 0).map(|(name, n)| format!("{n} {}", name.replace('_', " "))).collect();
+    let ends: Vec<String> = summary
+        .ends
+        .iter()
+        .filter(|(_, &n)| n > 0)
+        .map(|(name, n)| format!("{n} {}", name.replace('_', " ")))
+        .collect();
     format!(
         "games       {}\n\
          lines       mean {:.2} ± {:.2} (95% CI), median {}, max {}\n\
@@ -176,7 +198,11 @@ pub fn summary_text(summary: &Summary) -> String {
         summary.update_us.mean,
         summary.update_us.p99,
         summary.violations,
-        if ends.is_empty() { "-".to_string() } else { ends.join(", ") }
+        if ends.is_empty() {
+            "-".to_string()
+        } else {
+            ends.join(", ")
+        }
     )
 }
 
@@ -185,7 +211,20 @@ pub fn games_csv(results: &[GameResult]) -> String {
     let mut out = String::from("index,seed,lines,pieces,score,ticks,end,violations,update_us_mean,error\n");
     for r in results {
         let error = r.error.as_deref().unwrap_or("").replace('"', "\"\"");
-        let _ = writeln!(out, "{},{},{},{},{},{},{},{},{:.3},\"{}\"", r.index, r.seed, r.lines, r.pieces, r.score, r.ticks, r.end.name(), r.violations, r.update_us_mean, error);
+        let _ = writeln!(
+            out,
+            "{},{},{},{},{},{},{},{},{:.3},\"{}\"",
+            r.index,
+            r.seed,
+            r.lines,
+            r.pieces,
+            r.score,
+            r.ticks,
+            r.end.name(),
+            r.violations,
+            r.update_us_mean,
+            error
+        );
     }
     out
 }

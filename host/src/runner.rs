@@ -123,11 +123,13 @@ fn stall_limit(rules: &Rules) -> u32 {
 pub fn play_game(plugin: &Plugin, spec: &RunSpec, index: u64) -> Result<GameResult, RunError> {
     let seed = game_seed(spec.seed, index);
     let info = GameInfoBuf::new(&spec.rules, &spec.pieces, plugin_seed(seed));
-    let mut instance = plugin.create(&info, &spec.options).map_err(|message| RunError::CreateFailed {
-        plugin: plugin.info().name.clone(),
-        path: plugin.path().display().to_string(),
-        message,
-    })?;
+    let mut instance = plugin
+        .create(&info, &spec.options)
+        .map_err(|message| RunError::CreateFailed {
+            plugin: plugin.info().name.clone(),
+            path: plugin.path().display().to_string(),
+            message,
+        })?;
     let game = Game::new(spec.rules, spec.pieces.clone(), seed);
     Ok(play(&mut instance, game, spec.max_pieces, index, seed))
 }
@@ -208,7 +210,11 @@ fn play(instance: &mut Instance, mut game: Game, max_pieces: Option<u64>, index:
 /// Plays every game of the run on `spec.jobs` threads. `on_result` sees each game as it
 /// finishes (in finishing order); the returned results are in game order. The first
 /// failed create stops the run.
-pub fn run(plugin: &Plugin, spec: &RunSpec, mut on_result: impl FnMut(&GameResult)) -> Result<Vec<GameResult>, RunError> {
+pub fn run(
+    plugin: &Plugin,
+    spec: &RunSpec,
+    mut on_result: impl FnMut(&GameResult),
+) -> Result<Vec<GameResult>, RunError> {
     let next_index = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
     let (sender, receiver) = mpsc::channel();

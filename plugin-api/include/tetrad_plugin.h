@@ -135,7 +135,7 @@ extern "C" {
 /*
  * Every action bit the ABI defines. Returning a bit outside this mask, MOVE_LEFT together
  * with MOVE_RIGHT, or ROTATE_CW together with ROTATE_CCW is a protocol violation: the
- * host counts it and applies none of that tick's actions.
+ * host counts it and applies none of that tick's actions (gravity still applies).
  */
 #define TETRAD_ACTION_MASK 0x1fu
 /*
@@ -352,7 +352,8 @@ TETRAD_EXPORT void *tetrad_create(const TetradGameInfo *game, const char *option
  *
  * instance   The value tetrad_create returned. Never NULL.
  * field      The board, without the falling piece. Never NULL.
- * current    The falling piece. Never NULL.
+ * current    The falling piece. Never NULL, and never TETRAD_NO_PIECE: update is only
+ *            called while a piece is in play.
  * next       The next piece. Never NULL; next->kind is TETRAD_NO_PIECE when the preview is
  *            off (TetradGameInfo.preview == 0), and its other fields are then meaningless.
  * new_piece  True on the first call for each piece (the first tick after it appeared),
@@ -364,7 +365,8 @@ TETRAD_EXPORT void *tetrad_create(const TetradGameInfo *game, const char *option
  * Returns the OR of the TETRAD_MOVE_*, TETRAD_ROTATE_* and TETRAD_DROP bits to apply this
  * tick (0 for none); see "Ticks" above for the order the host applies them in. Asking for
  * both shifts, both turns, or any bit outside TETRAD_ACTION_MASK is a protocol violation:
- * the host counts it and applies none of the actions that tick.
+ * the host counts it and applies none of the actions that tick (under `classic`, gravity
+ * still moves the piece).
  *
  * Return TETRAD_UPDATE_FAILED to end the game as a plugin error; the host then calls
  * tetrad_last_error, if the plugin exports it, for the message, and tetrad_update is not

@@ -41,8 +41,8 @@ pub use model::board::{Board, Lock, PiecePos, MAX_HEIGHT, MAX_WIDTH};
 pub use model::motion::{step, Actions, Step};
 pub use model::movegen::{placements, placements_into, Path, Placement};
 pub use model::piece::{Orientation, PieceId, PieceKind, PieceSet, MAX_PIECE_SIZE};
-pub use model::rules::{Movement, Preset, Randomizer, Rules, RulesError};
 pub use model::rng::{derive_seed, splitmix64, SeededRng};
+pub use model::rules::{Movement, Preset, Randomizer, Rules, RulesError};
 pub use options::Options;
 pub use sdk::{FallingPiece, GameSetup, Info, Solver, Tick};
 

@@ -47,12 +47,10 @@ impl Options {
         self.known.push(key);
         match self.values.remove(key) {
             None => Ok(None),
-            Some(text) => text.parse().map(Some).map_err(|_| {
-                format!(
-                    "option `{key}`: cannot read `{text}` as {}",
-                    short_type_name::<T>()
-                )
-            }),
+            Some(text) => text
+                .parse()
+                .map(Some)
+                .map_err(|_| format!("option `{key}`: cannot read `{text}` as {}", short_type_name::<T>())),
         }
     }
 
@@ -60,13 +58,8 @@ impl Options {
     pub fn finish(self) -> Result<(), String> {
         match self.values.keys().next() {
             None => Ok(()),
-            Some(key) if self.known.is_empty() => {
-                Err(format!("unknown option `{key}` (this plugin takes no options)"))
-            }
-            Some(key) => Err(format!(
-                "unknown option `{key}` (known: {})",
-                self.known.join(", ")
-            )),
+            Some(key) if self.known.is_empty() => Err(format!("unknown option `{key}` (this plugin takes no options)")),
+            Some(key) => Err(format!("unknown option `{key}` (known: {})", self.known.join(", "))),
         }
     }
 }

@@ -123,7 +123,13 @@ struct Guarded<S> {
 }
 
 impl<S: Solver> SolverInstance for Guarded<S> {
-    fn update(&mut self, field: &TetradField, current: &TetradPiece, next: &TetradPiece, new_piece: bool) -> RResult<u32, RString> {
+    fn update(
+        &mut self,
+        field: &TetradField,
+        current: &TetradPiece,
+        next: &TetradPiece,
+        new_piece: bool,
+    ) -> RResult<u32, RString> {
         if let Some(message) = &self.failed {
             return RResult::RErr(message.as_str().into());
         }
@@ -216,18 +222,27 @@ pub fn setup_from_abi(game: &TetradGameInfo) -> Result<GameSetup, String> {
         };
         let orientations = record.orientation_count as usize;
         let cells = record.cell_count as usize;
-        if record.cells.is_null() || orientations == 0 || orientations > 4 || cells == 0 || cells > MAX_PIECE_SIZE * MAX_PIECE_SIZE {
+        if record.cells.is_null()
+            || orientations == 0
+            || orientations > 4
+            || cells == 0
+            || cells > MAX_PIECE_SIZE * MAX_PIECE_SIZE
+        {
             return Err(format!("piece `{name}` has no usable cells"));
         }
         // SAFETY: the header requires `cells` to hold `orientation_count * cell_count`
         // entries, valid during `create`.
         let all = unsafe { std::slice::from_raw_parts(record.cells, orientations * cells) };
         let box_size = record.box_size as usize;
-        let in_box = |c: &crate::abi::TetradCell| (0..box_size as i8).contains(&c.x) && (0..box_size as i8).contains(&c.y);
+        let in_box =
+            |c: &crate::abi::TetradCell| (0..box_size as i8).contains(&c.x) && (0..box_size as i8).contains(&c.y);
         if box_size == 0 || box_size > MAX_PIECE_SIZE || !all.iter().all(in_box) {
             return Err(format!("piece `{name}` has cells outside its rotation box"));
         }
-        let shapes = all.chunks(cells).map(|o| o.iter().map(|c| (c.x, c.y)).collect()).collect();
+        let shapes = all
+            .chunks(cells)
+            .map(|o| o.iter().map(|c| (c.x, c.y)).collect())
+            .collect();
         kinds.push(PieceKind::from_orientations(name, box_size as u8, shapes));
     }
     Ok(GameSetup {
@@ -266,10 +281,19 @@ fn piece_from_abi(setup: &GameSetup, piece: &TetradPiece) -> Result<Option<Falli
     }))
 }
 
-fn tick_from_abi(setup: &GameSetup, field: &TetradField, current: &TetradPiece, next: &TetradPiece, new_piece: bool) -> Result<Tick, String> {
+fn tick_from_abi(
+    setup: &GameSetup,
+    field: &TetradField,
+    current: &TetradPiece,
+    next: &TetradPiece,
+    new_piece: bool,
+) -> Result<Tick, String> {
     let height = field.height as usize;
     if field.rows.is_null() || height != setup.rules.height || field.width as usize != setup.rules.width {
-        return Err(format!("host sent a {}x{} field for a {}x{} game", field.width, field.height, setup.rules.width, setup.rules.height));
+        return Err(format!(
+            "host sent a {}x{} field for a {}x{} game",
+            field.width, field.height, setup.rules.width, setup.rules.height
+        ));
     }
     // SAFETY: the header requires `rows` to hold `height` rows, valid during `update`.
     let rows = unsafe { std::slice::from_raw_parts(field.rows, height) };

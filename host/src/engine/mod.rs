@@ -163,7 +163,10 @@ impl Game {
         if lock.above_board || leiden_overflow {
             self.current = None;
             self.over = true;
-            return TickReport { locked, topped_out: true };
+            return TickReport {
+                locked,
+                topped_out: true,
+            };
         }
         let piece = self.next;
         self.next = self.queue.next_piece();

@@ -27,7 +27,14 @@ fn classic_slide_after_drop_tucks_under_an_overhang() {
     let reports = play(&mut g, &[Actions::LEFT, Actions::LEFT | Actions::DROP, Actions::RIGHT]);
     assert_eq!(reports[1].locked, None, "DROP rests the piece, it does not lock it");
     let locked = reports[2].locked.expect("gravity locks the slid piece");
-    assert_eq!(locked.pos, PiecePos { orientation: 0, x: 3, y: 18 });
+    assert_eq!(
+        locked.pos,
+        PiecePos {
+            orientation: 0,
+            x: 3,
+            y: 18
+        }
+    );
     assert!(g.board().filled(3, 19) && g.board().filled(4, 18));
 }
 
@@ -77,7 +84,11 @@ fn classic_tops_out_when_the_next_piece_cannot_enter() {
     let reports = play(&mut g, &[Actions::NONE, Actions::NONE]);
     assert!(reports.iter().any(|r| r.topped_out));
     assert!(g.is_over() && g.current().is_none());
-    assert_eq!(g.tick(Actions::DROP), TickReport::default(), "a finished game stays finished");
+    assert_eq!(
+        g.tick(Actions::DROP),
+        TickReport::default(),
+        "a finished game stays finished"
+    );
 }
 
 #[test]

@@ -12,7 +12,8 @@ use tetrad_plugin_api::abi::{GameInfoBuf, TetradField, TetradGameInfo, TetradPie
 type AbiVersionFn = unsafe extern "C" fn() -> u32;
 type InfoFn = unsafe extern "C" fn() -> *const TetradPluginInfo;
 type CreateFn = unsafe extern "C" fn(*const TetradGameInfo, *const c_char, *mut c_char, usize) -> RawInstance;
-type UpdateFn = unsafe extern "C" fn(RawInstance, *const TetradField, *const TetradPiece, *const TetradPiece, bool) -> u32;
+type UpdateFn =
+    unsafe extern "C" fn(RawInstance, *const TetradField, *const TetradPiece, *const TetradPiece, bool) -> u32;
 type DestroyFn = unsafe extern "C" fn(RawInstance);
 type LastErrorFn = unsafe extern "C" fn(RawInstance) -> *const c_char;
 
@@ -45,7 +46,10 @@ pub(super) fn open(path: &Path) -> Result<Library, LoadError> {
 pub(super) fn abi_version(library: &Library, path: &Path) -> Result<u32, LoadError> {
     // SAFETY: the symbol is declared in the header as `uint32_t tetrad_abi_version(void)`,
     // matching `AbiVersionFn`.
-    let symbol = unsafe { library.get::<AbiVersionFn>(b"tetrad_abi_version\0") }.map_err(|_| LoadError::NotAPlugin { path: path.to_path_buf() })?;
+    let symbol =
+        unsafe { library.get::<AbiVersionFn>(b"tetrad_abi_version\0") }.map_err(|_| LoadError::NotAPlugin {
+            path: path.to_path_buf(),
+        })?;
     // SAFETY: a side-effect-free function of the declared signature.
     Ok(unsafe { symbol() })
 }
@@ -67,7 +71,10 @@ impl CPlugin {
             // SAFETY: each `T` is the header's declared signature for `name`.
             unsafe { library.get::<T>(with_nul.as_bytes()) }
                 .map(|symbol| *symbol)
-                .map_err(|_| LoadError::MissingSymbol { path: path.to_path_buf(), symbol: name })
+                .map_err(|_| LoadError::MissingSymbol {
+                    path: path.to_path_buf(),
+                    symbol: name,
+                })
         }
         let plugin = CPlugin {
             info: get(&library, path, "tetrad_plugin_info")?,
@@ -82,7 +89,10 @@ impl CPlugin {
     }
 
     pub(super) fn info(&self, path: &Path) -> Result<PluginInfo, LoadError> {
-        let bad = |reason: &str| LoadError::BadInfo { path: path.to_path_buf(), reason: reason.to_string() };
+        let bad = |reason: &str| LoadError::BadInfo {
+            path: path.to_path_buf(),
+            reason: reason.to_string(),
+        };
         // SAFETY: declared signature; the header requires a pointer to static storage.
         let raw = unsafe { (self.info)() };
         // SAFETY: a non-null pointer from `tetrad_plugin_info` points to a valid,
@@ -114,7 +124,11 @@ impl CPlugin {
             error[ERROR_CAPACITY - 1] = 0;
             // SAFETY: the buffer is NUL-terminated (forced above).
             let message = unsafe { CStr::from_ptr(error.as_ptr()) }.to_string_lossy().into_owned();
-            return Err(if message.is_empty() { "create failed without a message".to_string() } else { message });
+            return Err(if message.is_empty() {
+                "create failed without a message".to_string()
+            } else {
+                message
+            });
         }
         Ok(CInstance { plugin: *self, handle })
     }
@@ -131,7 +145,13 @@ pub(super) struct CInstance {
 unsafe impl Send for CInstance {}
 
 impl CInstance {
-    pub(super) fn update(&mut self, field: &TetradField, current: &TetradPiece, next: &TetradPiece, new_piece: bool) -> Result<u32, String> {
+    pub(super) fn update(
+        &mut self,
+        field: &TetradField,
+        current: &TetradPiece,
+        next: &TetradPiece,
+        new_piece: bool,
+    ) -> Result<u32, String> {
         // SAFETY: a live handle from `tetrad_create`; every pointer is valid for the call.
         let bits = unsafe { (self.plugin.update)(self.handle, field, current, next, new_piece) };
         if bits != UPDATE_FAILED {

@@ -19,7 +19,10 @@ pub struct BundledPlugin {
 /// Folders searched for bundled plugins: the executable's own, then its `deps/` (where
 /// `cargo test` leaves the plugin libraries of a workspace build).
 fn search_dirs() -> Vec<PathBuf> {
-    let Some(dir) = std::env::current_exe().ok().and_then(|exe| exe.parent().map(Path::to_path_buf)) else {
+    let Some(dir) = std::env::current_exe()
+        .ok()
+        .and_then(|exe| exe.parent().map(Path::to_path_buf))
+    else {
         return Vec::new();
     };
     vec![dir.join("deps"), dir].into_iter().rev().collect()
@@ -28,7 +31,10 @@ fn search_dirs() -> Vec<PathBuf> {
 /// Turns `--plugin NAME|PATH` into a file: anything that looks like a path is one;
 /// otherwise a bundled plugin of that short name.
 pub fn resolve(spec: &str) -> Result<PathBuf, LoadError> {
-    let looks_like_path = spec.contains(std::path::MAIN_SEPARATOR) || spec.contains('/') || spec.ends_with(std::env::consts::DLL_SUFFIX) || Path::new(spec).exists();
+    let looks_like_path = spec.contains(std::path::MAIN_SEPARATOR)
+        || spec.contains('/')
+        || spec.ends_with(std::env::consts::DLL_SUFFIX)
+        || Path::new(spec).exists();
     if looks_like_path {
         return Ok(PathBuf::from(spec));
     }
@@ -42,7 +48,11 @@ pub fn resolve(spec: &str) -> Result<PathBuf, LoadError> {
     let available: Vec<String> = bundled_plugins().into_iter().map(|p| p.name).collect();
     Err(LoadError::UnknownName {
         name: spec.to_string(),
-        available: if available.is_empty() { "none found next to the executable".to_string() } else { available.join(", ") },
+        available: if available.is_empty() {
+            "none found next to the executable".to_string()
+        } else {
+            available.join(", ")
+        },
     })
 }
 
@@ -55,12 +65,19 @@ pub fn bundled_plugins() -> Vec<BundledPlugin> {
         let Ok(entries) = std::fs::read_dir(&dir) else { continue };
         for entry in entries.flatten() {
             let file_name = entry.file_name();
-            let Some(stem) = file_name.to_str().and_then(|f| f.strip_prefix(&prefix)).and_then(|f| f.strip_suffix(suffix)) else {
+            let Some(stem) = file_name
+                .to_str()
+                .and_then(|f| f.strip_prefix(&prefix))
+                .and_then(|f| f.strip_suffix(suffix))
+            else {
                 continue;
             };
             let name = stem.replace('_', "-");
             if !found.iter().any(|p| p.name == name) {
-                found.push(BundledPlugin { name, path: entry.path() });
+                found.push(BundledPlugin {
+                    name,
+                    path: entry.path(),
+                });
             }
         }
     }

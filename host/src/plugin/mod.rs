@@ -142,7 +142,9 @@ impl Plugin {
     /// that is not a tetrad plugin is refused before any of its functions is called.
     pub fn load(path: &Path) -> Result<Plugin, LoadError> {
         if !path.exists() {
-            return Err(LoadError::NotFound { path: path.to_path_buf() });
+            return Err(LoadError::NotFound {
+                path: path.to_path_buf(),
+            });
         }
         let library = c_flavour::open(path)?;
         let version = c_flavour::abi_version(&library, path)?;
@@ -189,9 +191,18 @@ impl Plugin {
 
 impl Instance {
     /// One tick: the plugin's raw action bits, or the error that ends its game.
-    pub fn update(&mut self, field: &TetradField, current: &TetradPiece, next: &TetradPiece, new_piece: bool) -> Result<u32, String> {
+    pub fn update(
+        &mut self,
+        field: &TetradField,
+        current: &TetradPiece,
+        next: &TetradPiece,
+        new_piece: bool,
+    ) -> Result<u32, String> {
         match &mut self.inner {
-            InstanceInner::Rust(solver) => solver.update(field, current, next, new_piece).into_result().map_err(|e| e.into_string()),
+            InstanceInner::Rust(solver) => solver
+                .update(field, current, next, new_piece)
+                .into_result()
+                .map_err(|e| e.into_string()),
             InstanceInner::C(instance) => instance.update(field, current, next, new_piece),
         }
     }

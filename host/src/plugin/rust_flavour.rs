@@ -26,7 +26,13 @@ impl RustPlugin {
     pub(super) fn load(path: &Path) -> Result<RustPlugin, LoadError> {
         let incompatible = |err: abi_stable::library::LibraryError| LoadError::Incompatible {
             path: path.to_path_buf(),
-            reason: err.to_string().lines().find(|l| !l.trim().is_empty()).unwrap_or("unknown reason").trim().to_string(),
+            reason: err
+                .to_string()
+                .lines()
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or("unknown reason")
+                .trim()
+                .to_string(),
         };
         // Each plugin is its own library: `lib_header_from_path` rather than
         // `load_from_file`, which caches one module per interface type.
@@ -48,6 +54,8 @@ impl RustPlugin {
     }
 
     pub(super) fn create(&self, game: &GameInfoBuf, options: &str) -> Result<SolverBox, String> {
-        (self.module.create())(game.info(), RStr::from_str(options)).into_result().map_err(|e| e.into_string())
+        (self.module.create())(game.info(), RStr::from_str(options))
+            .into_result()
+            .map_err(|e| e.into_string())
     }
 }

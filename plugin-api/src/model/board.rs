@@ -54,11 +54,7 @@ impl Board {
     /// Lines must all be `width` long; whitespace around lines is ignored.
     pub fn from_text(width: usize, height: usize, text: &str) -> Board {
         let mut board = Board::new(width, height);
-        let lines: Vec<&str> = text
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty())
-            .collect();
+        let lines: Vec<&str> = text.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
         assert!(lines.len() <= height, "drawing taller than the board");
         let first = height - lines.len();
         for (i, line) in lines.iter().enumerate() {
@@ -131,14 +127,10 @@ impl Board {
         if top + i32::from(orientation.height()) > i32::from(self.height) {
             return false;
         }
-        orientation
-            .row_masks()
-            .iter()
-            .enumerate()
-            .all(|(i, &mask)| {
-                let row = top + i as i32;
-                row < 0 || self.rows[row as usize] & (mask << left) == 0
-            })
+        orientation.row_masks().iter().enumerate().all(|(i, &mask)| {
+            let row = top + i as i32;
+            row < 0 || self.rows[row as usize] & (mask << left) == 0
+        })
     }
 
     /// Whether the piece at `pos` rests: one row lower it would not fit.

@@ -3,6 +3,6 @@
 pub mod board;
 pub mod motion;
 pub mod movegen;
-pub mod rng;
 pub mod piece;
+pub mod rng;
 pub mod rules;

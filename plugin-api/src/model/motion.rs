@@ -188,7 +188,11 @@ mod tests {
         };
         let board = Board::from_text(6, 6, "#.....\n#.....\n#.....");
         let kind = o_piece();
-        let mut pos = PiecePos { orientation: 0, x: 0, y: 0 };
+        let mut pos = PiecePos {
+            orientation: 0,
+            x: 0,
+            y: 0,
+        };
         let dropped = step(&rules, &board, &kind, &mut pos, Actions::DROP);
         assert_eq!((dropped.locked, pos.y), (false, 1), "DROP falls to rest, no lock");
         let slid = step(&rules, &board, &kind, &mut pos, Actions::RIGHT);
@@ -199,7 +203,14 @@ mod tests {
         assert_eq!((floor.locked, pos.y), (false, 4));
         let lock = step(&rules, &board, &kind, &mut pos, Actions::NONE);
         assert!(lock.locked, "gravity locks a resting piece");
-        assert_eq!(pos, PiecePos { orientation: 0, x: 1, y: 4 });
+        assert_eq!(
+            pos,
+            PiecePos {
+                orientation: 0,
+                x: 1,
+                y: 4
+            }
+        );
     }
 
     #[test]
@@ -210,7 +221,14 @@ mod tests {
         let i = set.kind(PieceId(0));
         let mut pos = rules.spawn(i);
         let hover = step(&rules, &board, i, &mut pos, Actions::CW | Actions::LEFT);
-        assert_eq!(hover, Step { turned: true, shifted: true, locked: false });
+        assert_eq!(
+            hover,
+            Step {
+                turned: true,
+                shifted: true,
+                locked: false
+            }
+        );
         assert_eq!(pos.y, rules.entry_row(i, 1), "turning keeps the piece above the board");
         let drop = step(&rules, &board, i, &mut pos, Actions::DROP);
         assert!(drop.locked);
@@ -225,7 +243,11 @@ mod tests {
         let i = set.kind(PieceId(0));
         // Vertical I against the left wall: turning back to horizontal would leave the
         // board on the left, and there are no wall kicks.
-        let mut pos = PiecePos { orientation: 1, x: -2, y: 5 };
+        let mut pos = PiecePos {
+            orientation: 1,
+            x: -2,
+            y: 5,
+        };
         let result = step(&rules, &board, i, &mut pos, Actions::CW);
         assert!(!result.turned);
         assert_eq!((pos.orientation, pos.y), (1, 6));

@@ -102,13 +102,7 @@ pub fn placements(rules: &Rules, board: &Board, kind: &PieceKind, start: PiecePo
 }
 
 /// Like [`placements`], writing into `out` (cleared first) to reuse its allocation.
-pub fn placements_into(
-    rules: &Rules,
-    board: &Board,
-    kind: &PieceKind,
-    start: PiecePos,
-    out: &mut Vec<Placement>,
-) {
+pub fn placements_into(rules: &Rules, board: &Board, kind: &PieceKind, start: PiecePos, out: &mut Vec<Placement>) {
     out.clear();
     for (index, shape) in kind.orientations().iter().enumerate() {
         let orientation = index as u8;
@@ -158,7 +152,10 @@ fn add_slides(rules: &Rules, board: &Board, kind: &PieceKind, start: PiecePos, o
         let base = out[i];
         let shape = kind.orientation(base.pos.orientation);
         for slide in [-1i8, 1] {
-            let pos = PiecePos { x: base.pos.x + slide, ..base.pos };
+            let pos = PiecePos {
+                x: base.pos.x + slide,
+                ..base.pos
+            };
             let lands = board.fits(shape, pos.x, pos.y) && board.rests(shape, pos.x, pos.y);
             if !lands || out.iter().any(|p| p.pos == pos) {
                 continue;
@@ -206,7 +203,10 @@ mod tests {
             let board = Board::new(width, 12);
             let counts: Vec<usize> = set.kinds().iter().map(|k| count(&rules, &board, k)).collect();
             let w = width;
-            assert_eq!(counts, vec![2 * w - 3, w - 1, 4 * w - 6, 2 * w - 3, 2 * w - 3, 4 * w - 6, 4 * w - 6]);
+            assert_eq!(
+                counts,
+                vec![2 * w - 3, w - 1, 4 * w - 6, 2 * w - 3, 2 * w - 3, 4 * w - 6, 4 * w - 6]
+            );
         }
     }
 
@@ -230,13 +230,24 @@ mod tests {
         let found = placements(&rules, &board, o, rules.spawn(o));
         let tucked = found
             .iter()
-            .find(|p| p.pos == PiecePos { orientation: 0, x: 3, y: 18 })
+            .find(|p| {
+                p.pos
+                    == PiecePos {
+                        orientation: 0,
+                        x: 3,
+                        y: 18,
+                    }
+            })
             .expect("tuck under the overhang");
         assert_eq!((tucked.shifts, tucked.slide), (-2, 1));
         let path: Vec<Actions> = tucked.path(Movement::Gravity).collect();
         assert_eq!(
             path,
-            vec![Actions::LEFT, Actions::LEFT | Actions::DROP, Actions::RIGHT | Actions::DROP]
+            vec![
+                Actions::LEFT,
+                Actions::LEFT | Actions::DROP,
+                Actions::RIGHT | Actions::DROP
+            ]
         );
         let on_top = found.iter().find(|p| p.pos.x == 3 && p.slide == 0).unwrap();
         assert_eq!(on_top.pos.y, 15);

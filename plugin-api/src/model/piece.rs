@@ -86,11 +86,7 @@ impl Orientation {
     }
 
     fn normalized(&self) -> Vec<(i8, i8)> {
-        let mut cells: Vec<_> = self
-            .cells
-            .iter()
-            .map(|&(x, y)| (x - self.left, y - self.top))
-            .collect();
+        let mut cells: Vec<_> = self.cells.iter().map(|&(x, y)| (x - self.left, y - self.top)).collect();
         cells.sort_unstable();
         cells
     }

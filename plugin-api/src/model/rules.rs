@@ -226,10 +226,7 @@ impl Rules {
         let max_preview = if self.preset == Preset::Leiden { 0 } else { 1 };
         check("preview", self.preview, (0, max_preview))?;
         for kind in pieces.kinds() {
-            let too_wide = kind
-                .orientations()
-                .iter()
-                .any(|o| usize::from(o.width()) > self.width);
+            let too_wide = kind.orientations().iter().any(|o| usize::from(o.width()) > self.width);
             let too_tall = usize::from(kind.box_size()) > self.height;
             if too_wide || too_tall {
                 return Err(RulesError::PieceTooLarge {
@@ -292,10 +289,7 @@ mod tests {
         let mut rules = Rules::preset(Preset::Leiden);
         rules.width = 21;
         let err = rules.validate(&set).unwrap_err();
-        assert_eq!(
-            err.to_string(),
-            "width 21 is out of range 4..=20 for preset leiden"
-        );
+        assert_eq!(err.to_string(), "width 21 is out of range 4..=20 for preset leiden");
         rules.width = 10;
         rules.preview = 1;
         assert!(rules.validate(&set).is_err());
@@ -307,8 +301,22 @@ mod tests {
         let rules = Rules::default();
         let i = set.kind(crate::model::piece::PieceId(0));
         let o = set.kind(crate::model::piece::PieceId(1));
-        assert_eq!(rules.spawn(i), PiecePos { orientation: 0, x: 3, y: -1 });
-        assert_eq!(rules.spawn(o), PiecePos { orientation: 0, x: 4, y: 0 });
+        assert_eq!(
+            rules.spawn(i),
+            PiecePos {
+                orientation: 0,
+                x: 3,
+                y: -1
+            }
+        );
+        assert_eq!(
+            rules.spawn(o),
+            PiecePos {
+                orientation: 0,
+                x: 4,
+                y: 0
+            }
+        );
         let simplified = Rules::preset(Preset::Simplified);
         assert_eq!(simplified.spawn(o).y, -2);
     }

@@ -55,19 +55,29 @@ mod tests {
     #[test]
     fn plays_a_whole_path_then_starts_a_new_one() {
         let rules = Rules::preset(Preset::Simplified);
-        let setup = GameSetup { rules, pieces: PieceSet::tetrominoes(), seed: 5 };
+        let setup = GameSetup {
+            rules,
+            pieces: PieceSet::tetrominoes(),
+            seed: 5,
+        };
         let mut solver = RandomPlacer::create(&setup, &mut Options::default()).unwrap();
         let id = PieceId(2);
         let tick = Tick {
             board: Board::new(10, 20),
-            current: Some(FallingPiece { id, pos: rules.spawn(setup.pieces.kind(id)) }),
+            current: Some(FallingPiece {
+                id,
+                pos: rules.spawn(setup.pieces.kind(id)),
+            }),
             next: None,
             new_piece: true,
         };
         let first = solver.update(&tick);
         assert!(!first.is_violation());
         // Within one turn and up to five shifts, the path ends with a DROP.
-        let mut later = Tick { new_piece: false, ..tick };
+        let mut later = Tick {
+            new_piece: false,
+            ..tick
+        };
         let mut dropped = first.contains(Actions::DROP);
         for _ in 0..6 {
             if dropped {

@@ -53,8 +53,12 @@ impl Solver for Testkit {
             "hang" => Mode::Hang,
             other => return Err(format!("option `mode`: unknown mode `{other}`")),
         };
-        let chosen = setup.seed % every == 0;
-        Ok(Testkit { mode: if chosen { mode } else { Mode::Normal }, after, ticks: 0 })
+        let chosen = setup.seed.is_multiple_of(every);
+        Ok(Testkit {
+            mode: if chosen { mode } else { Mode::Normal },
+            after,
+            ticks: 0,
+        })
     }
 
     fn update(&mut self, _tick: &Tick) -> Actions {
