@@ -89,14 +89,15 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     }
     // Print games as they finish, so a long run shows progress and an interrupted one
     // keeps what it printed.
-    let results = runner::run(&plugin, &spec, |result| {
+    let output = runner::run(&plugin, &spec, |result| {
         if table {
             let mut out = stdout.lock();
             let _ = writeln!(out, "{}", game_line(result));
             let _ = out.flush();
         }
     })?;
-    let summary = summarize(&results);
+    let summary = summarize(&output.results, &output.update_ns);
+    let results = output.results;
     let mut out = stdout.lock();
     match args.format {
         Format::Table => writeln!(out, "\n{}", summary_text(&summary))?,

@@ -20,6 +20,13 @@ fn main() -> ExitCode {
         Command::Check(args) => commands::check(args),
     };
     outcome.unwrap_or_else(|err| {
+        // A closed pipe (`tetrad run | head`) is the reader's choice, not an error.
+        if err
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+        {
+            return ExitCode::SUCCESS;
+        }
         // One line: the error and its causes, never a backtrace.
         let text = format!("{err:#}").replace('\n', " ");
         eprintln!("tetrad: {text}");

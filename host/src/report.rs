@@ -90,15 +90,15 @@ pub fn median(values: &[f64]) -> f64 {
     let mut sorted = values.to_vec();
     sorted.sort_by(f64::total_cmp);
     let mid = sorted.len() / 2;
-    if sorted.len() % 2 == 0 {
+    if sorted.len().is_multiple_of(2) {
         (sorted[mid - 1] + sorted[mid]) / 2.0
     } else {
         sorted[mid]
     }
 }
 
-/// Summarises finished games.
-pub fn summarize(results: &[GameResult]) -> Summary {
+/// Summarises finished games, with `update_ns` the durations of all their updates.
+pub fn summarize(results: &[GameResult], update_ns: &Histogram<u64>) -> Summary {
     let lines: Vec<f64> = results.iter().map(|r| r.lines as f64).collect();
     let (mean, ci95) = mean_ci95(&lines);
     let average = |f: fn(&GameResult) -> u64| {
@@ -108,14 +108,11 @@ pub fn summarize(results: &[GameResult]) -> Summary {
             results.iter().map(|r| f(r) as f64).sum::<f64>() / results.len() as f64
         }
     };
-    let mut all_updates = Histogram::<u64>::new(3).expect("3 significant figures is a valid precision");
-    let mut total_ns = 0.0;
-    for result in results {
-        total_ns += result.update_us_mean * 1000.0 * result.update_ns.len() as f64;
-        // Both histograms were made with the same precision and auto-resize: cannot fail.
-        let _ = all_updates.add(&result.update_ns);
-    }
-    let calls = all_updates.len().max(1) as f64;
+    let total_ns: f64 = results
+        .iter()
+        .map(|r| r.update_us_mean * 1000.0 * r.updates as f64)
+        .sum();
+    let calls = results.iter().map(|r| r.updates).sum::<u64>().max(1) as f64;
     let ends = End::ALL
         .iter()
         .map(|&end| (end.name(), results.iter().filter(|r| r.end == end).count() as u64))
@@ -136,7 +133,7 @@ pub fn summarize(results: &[GameResult]) -> Summary {
         },
         update_us: UpdateTimes {
             mean: total_ns / calls / 1000.0,
-            p99: all_updates.value_at_quantile(0.99) as f64 / 1000.0,
+            p99: update_ns.value_at_quantile(0.99) as f64 / 1000.0,
         },
         violations: results.iter().map(|r| r.violations).sum(),
         ends,

@@ -81,11 +81,23 @@ pub struct GameResult {
     pub error: Option<String>,
     /// Updates whose bits broke the protocol (not applied).
     pub violations: u64,
+    /// Calls to `update` (one per tick, plus the failed one of a plugin error).
+    pub updates: u64,
     /// Mean microseconds per `update`.
     pub update_us_mean: f64,
-    /// Every update's duration in nanoseconds.
+    /// 99th percentile of this game's updates, in microseconds.
+    pub update_us_p99: f64,
+    /// Slowest update of this game, in microseconds.
+    pub update_us_max: f64,
+    /// Every update's duration in nanoseconds. [`run`] folds it into the run's histogram
+    /// and leaves this one empty, so a long run keeps one histogram, not one per game.
     #[serde(skip)]
     pub update_ns: Histogram<u64>,
+}
+
+/// An empty update-time histogram: 1% precision, growing to fit any value.
+pub fn new_histogram() -> Histogram<u64> {
+    Histogram::new(2).expect("2 significant figures is a valid precision")
 }
 
 /// A run that could not go on.
@@ -138,7 +150,7 @@ pub fn play_game(plugin: &Plugin, spec: &RunSpec, index: u64) -> Result<GameResu
 fn play(instance: &mut Instance, mut game: Game, max_pieces: Option<u64>, index: u64, seed: u64) -> GameResult {
     let rules = *game.rules();
     let limit = stall_limit(&rules);
-    let mut update_ns = Histogram::<u64>::new(3).expect("3 significant figures is a valid precision");
+    let mut update_ns = new_histogram();
     let mut total_ns: u128 = 0;
     let mut violations = 0;
     let mut error = None;
@@ -172,7 +184,9 @@ fn play(instance: &mut Instance, mut game: Game, max_pieces: Option<u64>, index:
         let answer = instance.update(&field, &current, &next, game.is_new_piece());
         let elapsed = started.elapsed().as_nanos();
         total_ns += elapsed;
-        update_ns.saturating_record(elapsed.min(u128::from(u64::MAX)) as u64);
+        // The histogram grows to fit any value; an update that took longer than u64
+        // nanoseconds (585 years) cannot have been measured.
+        let _ = update_ns.record(elapsed.min(u128::from(u64::MAX)) as u64);
         let mut actions = match answer {
             Ok(bits) => Actions(bits),
             Err(message) => {
@@ -191,7 +205,7 @@ fn play(instance: &mut Instance, mut game: Game, max_pieces: Option<u64>, index:
         }
     };
     let stats = game.stats();
-    let updates = update_ns.len().max(1);
+    let updates = update_ns.len();
     GameResult {
         index,
         seed,
@@ -202,23 +216,30 @@ fn play(instance: &mut Instance, mut game: Game, max_pieces: Option<u64>, index:
         end,
         error,
         violations,
-        update_us_mean: total_ns as f64 / updates as f64 / 1000.0,
+        updates,
+        update_us_mean: total_ns as f64 / updates.max(1) as f64 / 1000.0,
+        update_us_p99: update_ns.value_at_quantile(0.99) as f64 / 1000.0,
+        update_us_max: update_ns.max() as f64 / 1000.0,
         update_ns,
     }
 }
 
+/// The finished games of a run, in game order, and every update's duration.
+pub struct RunOutput {
+    /// One result per game, in game order.
+    pub results: Vec<GameResult>,
+    /// Durations of every update of every game, in nanoseconds.
+    pub update_ns: Histogram<u64>,
+}
+
 /// Plays every game of the run on `spec.jobs` threads. `on_result` sees each game as it
-/// finishes (in finishing order); the returned results are in game order. The first
-/// failed create stops the run.
-pub fn run(
-    plugin: &Plugin,
-    spec: &RunSpec,
-    mut on_result: impl FnMut(&GameResult),
-) -> Result<Vec<GameResult>, RunError> {
+/// finishes (in finishing order). The first failed create stops the run.
+pub fn run(plugin: &Plugin, spec: &RunSpec, mut on_result: impl FnMut(&GameResult)) -> Result<RunOutput, RunError> {
     let next_index = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
     let (sender, receiver) = mpsc::channel();
     let mut results = Vec::with_capacity(spec.games as usize);
+    let mut update_ns = new_histogram();
     let mut failure = None;
     std::thread::scope(|scope| {
         for _ in 0..spec.jobs.clamp(1, spec.games.max(1) as usize) {
@@ -241,8 +262,9 @@ pub fn run(
         drop(sender);
         for outcome in receiver {
             match outcome {
-                Ok(result) => {
+                Ok(mut result) => {
                     on_result(&result);
+                    let _ = update_ns.add(std::mem::replace(&mut result.update_ns, new_histogram()));
                     results.push(result);
                 }
                 Err(err) => failure = failure.take().or(Some(err)),
@@ -253,5 +275,5 @@ pub fn run(
         return Err(err);
     }
     results.sort_by_key(|r| r.index);
-    Ok(results)
+    Ok(RunOutput { results, update_ns })
 }

@@ -37,16 +37,21 @@ pub struct Board {
     rows: [u32; MAX_HEIGHT],
     width: u8,
     height: u8,
+    /// The first row holding a filled cell (`height` when empty). Every row above it is
+    /// empty, so a falling piece crosses them in one step. Kept by every mutation.
+    surface: u8,
 }
 
 impl Board {
     /// An empty board. Sizes are clamped to `1..=MAX_WIDTH` and `1..=MAX_HEIGHT`; the
     /// rules validate user-chosen sizes before they get here.
     pub fn new(width: usize, height: usize) -> Board {
+        let height = height.clamp(1, MAX_HEIGHT) as u8;
         Board {
             rows: [0; MAX_HEIGHT],
             width: width.clamp(1, MAX_WIDTH) as u8,
-            height: height.clamp(1, MAX_HEIGHT) as u8,
+            height,
+            surface: height,
         }
     }
 
@@ -61,7 +66,7 @@ impl Board {
             assert_eq!(line.len(), width, "row {i} of drawing is not {width} wide");
             for (x, b) in line.bytes().enumerate() {
                 if b == b'#' {
-                    board.rows[first + i] |= 1 << x;
+                    board.fill(x, first + i);
                 }
             }
         }
@@ -75,7 +80,17 @@ impl Board {
         for (dst, &src) in board.rows.iter_mut().zip(rows.iter().take(height)) {
             *dst = src & full;
         }
+        board.find_surface();
         board
+    }
+
+    fn find_surface(&mut self) {
+        self.surface = self.rows().iter().position(|&r| r != 0).unwrap_or(self.height()) as u8;
+    }
+
+    /// The first row from the top that holds a filled cell (the height if none does).
+    pub fn surface(&self) -> usize {
+        usize::from(self.surface)
     }
 
     /// Number of columns.
@@ -107,6 +122,7 @@ impl Board {
     pub fn fill(&mut self, x: usize, y: usize) {
         if y < self.height() && x < self.width() {
             self.rows[y] |= 1 << x;
+            self.surface = self.surface.min(y as u8);
         }
     }
 
@@ -142,7 +158,15 @@ impl Board {
     /// The row the piece reaches falling straight down from `y` (where it fits).
     #[inline]
     pub fn drop_row(&self, orientation: &Orientation, x: i8, y: i8) -> i8 {
-        let mut y = y;
+        // Rows above the surface are empty: a piece whose bottom is above it falls to
+        // just above the surface at once (if it fits where it starts).
+        let bottom = i32::from(y) + i32::from(orientation.top()) + i32::from(orientation.height()) - 1;
+        let skip = i32::from(self.surface) - 1 - bottom;
+        let mut y = if skip > 0 && self.fits(orientation, x, y) {
+            (i32::from(y) + skip) as i8
+        } else {
+            y
+        };
         while self.fits(orientation, x, y + 1) {
             y += 1;
         }
@@ -160,6 +184,7 @@ impl Board {
         for (i, &mask) in orientation.row_masks().iter().enumerate() {
             self.rows[top as usize + i] |= mask << left;
         }
+        self.surface = self.surface.min(top as u8);
         true
     }
 
@@ -175,10 +200,14 @@ impl Board {
                 self.rows[write] = row;
             }
         }
+        let cleared = write;
         for row in &mut self.rows[..write] {
             *row = 0;
         }
-        write as u32
+        if cleared > 0 {
+            self.find_surface();
+        }
+        cleared as u32
     }
 
     /// Places the piece and clears full rows: what locking it does.
