@@ -52,6 +52,9 @@ pub struct GameArgs {
     /// How pieces are drawn: uniform or bag.
     #[arg(long, default_value = "uniform", value_parser = parse_randomizer)]
     pub randomizer: Randomizer,
+    /// A piece-set file (TOML; see `pieces/` for examples). Default: the 7 tetrominoes.
+    #[arg(long, value_name = "FILE")]
+    pub pieces: Option<std::path::PathBuf>,
 }
 
 fn parse_preset(text: &str) -> Result<Preset, String> {

@@ -18,7 +18,10 @@ fn load(spec: &str) -> Result<Plugin> {
 
 fn rules_and_pieces(game: &GameArgs) -> Result<(Rules, Arc<PieceSet>)> {
     let rules = game.rules();
-    let pieces = PieceSet::tetrominoes();
+    let pieces = match &game.pieces {
+        Some(path) => crate::pieces::load(path)?,
+        None => PieceSet::tetrominoes(),
+    };
     rules.validate(&pieces)?;
     Ok((rules, Arc::new(pieces)))
 }
@@ -27,13 +30,15 @@ fn default_jobs() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-fn rules_json(rules: &Rules) -> serde_json::Value {
+fn rules_json(rules: &Rules, pieces: &PieceSet) -> serde_json::Value {
+    let names: Vec<&str> = pieces.kinds().iter().map(|k| k.name()).collect();
     json!({
         "preset": rules.preset.name(),
         "width": rules.width,
         "height": rules.height,
         "preview": rules.preview,
         "randomizer": rules.randomizer.name(),
+        "pieces": names,
     })
 }
 
@@ -104,7 +109,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         Format::Json => {
             let document = json!({
                 "plugin": { "name": info.name, "version": info.version, "abi": info.abi, "flavour": info.flavour, "path": plugin.path() },
-                "rules": rules_json(&rules),
+                "rules": rules_json(&rules, &spec.pieces),
                 "run": { "games": spec.games, "seed": spec.seed, "max_pieces": spec.max_pieces, "options": spec.options },
                 "summary": summary,
                 "games": results,

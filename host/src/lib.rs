@@ -5,6 +5,7 @@
 pub mod cli;
 pub mod commands;
 pub mod engine;
+pub mod pieces;
 pub mod plugin;
 pub mod report;
 pub mod runner;

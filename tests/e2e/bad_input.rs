@@ -86,3 +86,33 @@ fn not_a_number() {
     let output = run(&["run", "--plugin", "random", "--games", "many"]);
     assert_one_line_error(&output, "'many'");
 }
+
+#[test]
+fn piece_set_file_mistakes_name_the_file_and_the_piece() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("holes.toml");
+    std::fs::write(&path, "[[piece]]\nname = \"split\"\nshape = \"#.#\"\n").unwrap();
+    let output = run(&["run", "--plugin", "random", "--pieces", path.to_str().unwrap()]);
+    assert_one_line_error(
+        &output,
+        &format!("{}: piece `split`: the cells are not connected", path.display()),
+    );
+    std::fs::write(&path, "[[piece]\n").unwrap();
+    assert_one_line_error(
+        &run(&["run", "--plugin", "random", "--pieces", path.to_str().unwrap()]),
+        "TOML parse error",
+    );
+    let wide = workspace().join("pieces/pentominoes.toml");
+    let output = run(&[
+        "run",
+        "--plugin",
+        "random",
+        "--pieces",
+        wide.to_str().unwrap(),
+        "--width",
+        "4",
+    ]);
+    assert_one_line_error(&output, "piece `I` (5x1) does not fit a 4x20 board");
+    let missing = run(&["run", "--plugin", "random", "--pieces", "/nonexistent/set.toml"]);
+    assert_one_line_error(&missing, "/nonexistent/set.toml");
+}

@@ -235,3 +235,32 @@ fn check_prints_info_and_plays_a_game() {
     assert!(!bad.status.success());
     assert!(stdout(&bad).contains("verdict      FAILED"));
 }
+
+#[test]
+fn bundled_piece_sets_play_with_tree_search_and_random() {
+    for set in ["tetrominoes", "pentominoes", "small", "unusual"] {
+        let file = workspace().join(format!("pieces/{set}.toml"));
+        for plugin in ["random", "tree-search"] {
+            let document = json(&run(&[
+                "run",
+                "--plugin",
+                plugin,
+                "--pieces",
+                file.to_str().unwrap(),
+                "--width",
+                "16",
+                "--height",
+                "16",
+                "--games",
+                "2",
+                "--max-pieces",
+                "60",
+                "--format",
+                "json",
+            ]));
+            assert_eq!(document["summary"]["violations"], 0, "{plugin} {set}");
+            assert_eq!(document["summary"]["ends"]["plugin_error"], 0, "{plugin} {set}");
+            assert!(document["rules"]["pieces"].as_array().unwrap().len() >= 4);
+        }
+    }
+}

@@ -258,3 +258,85 @@ proptest! {
         }
     }
 }
+
+/// A random polyomino of 1 to 8 cells, grown cell by cell from one cell (so connected).
+fn polyomino() -> impl Strategy<Value = Vec<(i8, i8)>> {
+    prop::collection::vec((0usize..64, 0usize..4), 0..8).prop_map(|steps| {
+        let mut cells = vec![(0i8, 0i8)];
+        for (from, dir) in steps {
+            let (x, y) = cells[from % cells.len()];
+            let next = [(x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)][dir];
+            let fits = {
+                let xs = cells.iter().map(|c| c.0).chain([next.0]);
+                let ys = cells.iter().map(|c| c.1).chain([next.1]);
+                xs.clone().max().unwrap() - xs.min().unwrap() < 8 && ys.clone().max().unwrap() - ys.min().unwrap() < 8
+            };
+            if fits && !cells.contains(&next) {
+                cells.push(next);
+            }
+        }
+        cells
+    })
+}
+
+fn random_set() -> impl Strategy<Value = PieceSet> {
+    prop::collection::vec(polyomino(), 1..6).prop_map(|shapes| {
+        PieceSet::new(
+            shapes
+                .iter()
+                .enumerate()
+                .map(|(i, cells)| tetrad_plugin_api::PieceKind::from_cells(format!("p{i}"), cells))
+                .collect(),
+        )
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn any_size_and_piece_set_keeps_the_invariants_and_paths_land(
+        preset in 0u32..3,
+        width in 4usize..=32,
+        height in 4usize..=64,
+        pieces in random_set(),
+        seed in any::<u64>(),
+        choices in prop::collection::vec(any::<u32>(), 1..40),
+    ) {
+        let preset = Preset::from_abi_id(preset).unwrap();
+        let limits = if preset == Preset::Leiden { (20, 15) } else { (32, 64) };
+        let rules = Rules { width: width.min(limits.0), height: height.min(limits.1), ..Rules::preset(preset) };
+        prop_assume!(rules.validate(&pieces).is_ok());
+        let pieces = Arc::new(pieces);
+        let mut game = Game::new(rules, pieces.clone(), seed);
+        // Play each piece along one of its enumerated paths; it must land as predicted.
+        for choice in choices {
+            let Some(falling) = game.current() else { break };
+            let kind = pieces.kind(falling.piece);
+            let options = placements(&rules, game.board(), kind, falling.pos);
+            if options.is_empty() {
+                break;
+            }
+            let placement = options[choice as usize % options.len()];
+            let before = game.board().filled_count();
+            let mut landed = None;
+            for actions in placement.path(rules.movement()) {
+                let report = game.tick(actions);
+                if let Some(locked) = report.locked {
+                    landed = Some((locked, report.topped_out));
+                    break;
+                }
+            }
+            let (locked, topped_out) = landed.expect("the path locks the piece");
+            prop_assert_eq!(locked.pos, placement.pos);
+            let after = game.board().filled_count();
+            if !(topped_out && after == before) {
+                prop_assert_eq!(after, before + kind.cell_count() as u32 - locked.lines * rules.width as u32);
+            }
+            if let Some(next) = game.current() {
+                let shape = pieces.kind(next.piece).orientation(next.pos.orientation);
+                prop_assert!(game.board().fits(shape, next.pos.x, next.pos.y));
+            }
+        }
+    }
+}

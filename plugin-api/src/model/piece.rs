@@ -125,8 +125,8 @@ impl PieceKind {
     }
 
     /// Builds a piece whose first orientation is drawn at the given cells of a square
-    /// rotation box of side `box_size`.
-    fn in_box(name: impl Into<String>, box_size: u8, cells: Vec<(i8, i8)>) -> PieceKind {
+    /// rotation box of side `box_size` (cells within `0..box_size` on both axes).
+    pub fn in_box(name: impl Into<String>, box_size: u8, cells: Vec<(i8, i8)>) -> PieceKind {
         let n = box_size as i8;
         let mut orientations: Vec<Orientation> = Vec::with_capacity(4);
         let mut current = cells;
