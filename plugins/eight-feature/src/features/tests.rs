@@ -1,0 +1,190 @@
+//! Every feature pinned on boards drawn by hand; each comment works the value out.
+
+use super::*;
+use tetrad_plugin_api::{Board, PieceId, PieceSet};
+
+fn counts(board: &Board) -> BoardCounts {
+    board_counts(board.rows(), board.width())
+}
+
+#[test]
+fn f1_f2_f3_are_row_numbers_of_the_piece_counted_from_the_top() {
+    let set = PieceSet::tetrominoes();
+    // T, flat side down (".#." over "###"), resting on the floor of a 10 x 20 board: its
+    // position row is 18, so its squares are on rows 19 (one) and 20 (three) in the
+    // seed's numbering. F1 = 20 (deepest), F2 = 19 (shallowest),
+    // F3 = (19 + 20 + 20 + 20) / 4 = 79 / 4 = 19.75.
+    let t = DepthShape::new(set.kind(PieceId(2)).orientation(0));
+    assert_eq!(
+        t.depths(18),
+        PieceDepths {
+            deepest: 20.0,
+            shallowest: 19.0,
+            mean: 19.75
+        }
+    );
+    // Vertical I on the floor: position row 16, squares on rows 17..20.
+    // F1 = 20, F2 = 17, F3 = (17 + 18 + 19 + 20) / 4 = 18.5.
+    let i = DepthShape::new(set.kind(PieceId(0)).orientation(1));
+    assert_eq!(
+        i.depths(16),
+        PieceDepths {
+            deepest: 20.0,
+            shallowest: 17.0,
+            mean: 18.5
+        }
+    );
+    // Horizontal I: its squares are in the second row of its box, so at position row -1
+    // they lie on the top row: F1 = F2 = F3 = 1.
+    let flat = DepthShape::new(set.kind(PieceId(0)).orientation(0));
+    assert_eq!(
+        flat.depths(-1),
+        PieceDepths {
+            deepest: 1.0,
+            shallowest: 1.0,
+            mean: 1.0
+        }
+    );
+}
+
+#[test]
+fn f4_counts_holes_and_negates_them_from_width_times_height() {
+    // 10 x 4 = 40 cells.
+    //   row 1  ..........
+    //   row 2  .#...#....
+    //   row 3  ....##....   column 1: row 3 is empty under row 2 -> hole
+    //   row 4  .#.#.#....   column 4: row 4 is empty under row 3 -> hole
+    // Two holes; F4 = 40 - 2 = 38.
+    let board = Board::from_text(10, 4, "..........\n.#...#....\n....##....\n.#.#.#....");
+    let c = counts(&board);
+    assert_eq!(c.holes, 2);
+    let f = features(PieceDepths::default_for_test(), 0, &c, 40);
+    assert_eq!(f.0[3], 38.0);
+}
+
+#[test]
+fn f6_is_the_literal_roughness_so_a_tall_wall_column_adds_to_it() {
+    // Empty 10 x 20 board: every surface is the floor, row 21; roughness 0, F6 = 200.
+    let empty = Board::new(10, 20);
+    assert_eq!(counts(&empty).roughness, 0);
+    // Three squares in column 1 only: h1 = 18, the others 21.
+    // roughness = (h2 - h1) = 21 - 18 = 3; F6 = 197. Read literally (row numbers from
+    // the top), the formula counts height against the left wall as roughness.
+    let left = Board::from_text(10, 20, "#.........\n#.........\n#.........");
+    assert_eq!(counts(&left).roughness, 3);
+    // Columns 1..9 two high (h = 19), column 10 empty (h10 = 21): only the last term is
+    // non-zero, (h9 - h10) = 19 - 21 = -2, so F6 = 202: a well at the wall lowers it.
+    let well = Board::from_text(10, 20, "#########.\n#########.");
+    assert_eq!(counts(&well).roughness, -2);
+    // Surfaces h1..h10 = 18, 19, 21, 17, 17, 20, 21, 21, 19, 21:
+    //   (19-18) + |19-21| + |21-17| + |17-17| + |17-20| + |20-21| + |21-21| + |21-19| + (19-21)
+    //   = 1 + 2 + 4 + 0 + 3 + 1 + 0 + 2 - 2 = 11, F6 = 200 - 11 = 189.
+    let ragged = Board::from_text(
+        10,
+        20,
+        "
+        ...##.....
+        #..##.....
+        ##.##...#.
+        ##.###..#.
+        ",
+    );
+    let c = counts(&ragged);
+    assert_eq!(c.roughness, 11);
+    assert_eq!(features(PieceDepths::default_for_test(), 0, &c, 200).0[5], 189.0);
+}
+
+/// A 10 x 6 board (60 cells) with four holes in three columns:
+///
+/// ```text
+///   row 1  ........#.
+///   row 2  ...#....#.
+///   row 3  ...#......   (8, 3) hole
+///   row 4  #.........   (3, 4) hole
+///   row 5  ...#....#.   (0, 5) hole
+///   row 6  ##......#.   (3, 6) hole
+/// ```
+fn four_holes() -> Board {
+    Board::from_text(
+        10,
+        6,
+        "
+        ........#.
+        ...#....#.
+        ...#......
+        #.......#.
+        ...#....#.
+        ##......#.
+        ",
+    )
+}
+
+#[test]
+fn f7_sums_lowest_space_minus_topmost_hole_per_column_and_negates() {
+    // Column 1 (x 0): surface row 4, lowest space row 3, topmost hole row 5: 3 - 5 = -2.
+    // Column 4 (x 3): surface row 2, lowest space row 1, topmost hole row 4: 1 - 4 = -3.
+    // Column 9 (x 8): surface row 1, so its lowest space is the sky above, row 0; topmost
+    //   hole row 3: 0 - 3 = -3.
+    // Sum -8; F7 = 60 - (-8) = 68. Read literally the sum is never positive, and F7
+    // grows with the squares stacked over holes (see the crate comment).
+    let c = counts(&four_holes());
+    assert_eq!(c.above_holes, -8);
+    assert_eq!(c.holes, 4);
+    let f = features(PieceDepths::default_for_test(), 0, &c, 60);
+    assert_eq!(f.0[3], 56.0, "F4 = 60 - 4");
+    assert_eq!(f.0[6], 68.0);
+}
+
+#[test]
+fn f8_counts_consecutive_spaces_beside_each_hole() {
+    // Spaces are empty squares with nothing filled above them.
+    // (3, row 4): left (2,4) (1,4) are spaces, (0,4) filled: 2; right (4..7, 4): 4 -> 6.
+    // (3, row 6): left (2,6) space, (1,6) filled: 1; right (4..7, 6): 4 -> 5.
+    // (0, row 5): left is the wall: 0; right (1,5) (2,5) spaces, (3,5) filled: 2 -> 2.
+    // (8, row 3): left (7..4, 3): 4, (3,3) filled; right (9,3) then the wall: 1 -> 5.
+    // F8 = 6 + 5 + 2 + 5 = 18.
+    let c = counts(&four_holes());
+    assert_eq!(c.spaces_beside_holes, 18);
+    // Surfaces h1..h10 = 4, 6, 7, 2, 7, 7, 7, 7, 1, 7 (an empty column is the floor, 7):
+    //   (6-4) + 1 + 5 + 5 + 0 + 0 + 0 + 6 + (1-7) = 13, F6 = 60 - 13 = 47.
+    assert_eq!(c.roughness, 13);
+    // A hole next to a hole is not a space and ends the run.
+    //   row 1  ..........
+    //   row 2  ###.......
+    //   row 3  ..........   holes (0..2, 3); only (2, 3) has spaces, 7 to its right.
+    // F8 = 7. F7: each of the three columns gives (1 - 3) = -2, sum -6, F7 = 30 + 6 = 36.
+    let row = Board::from_text(10, 3, "..........\n###.......\n..........");
+    let c = counts(&row);
+    assert_eq!((c.holes, c.spaces_beside_holes, c.above_holes), (3, 7, -6));
+}
+
+#[test]
+fn f5_is_the_line_count_given_and_e_is_the_weighted_sum() {
+    let depths = PieceDepths {
+        deepest: 20.0,
+        shallowest: 19.0,
+        mean: 19.75,
+    };
+    let c = BoardCounts {
+        holes: 1,
+        roughness: 4,
+        above_holes: -2,
+        spaces_beside_holes: 3,
+    };
+    let f = features(depths, 2, &c, 200);
+    assert_eq!(f.0, [20.0, 19.0, 19.75, 199.0, 2.0, 196.0, 202.0, 3.0]);
+    // E with w = (1, 2, 4, 1, 10, 1, -1, 0.5):
+    //   20 + 38 + 79 + 199 + 20 + 196 - 202 + 1.5 = 351.5
+    let w = Weights([1.0, 2.0, 4.0, 1.0, 10.0, 1.0, -1.0, 0.5]);
+    assert_eq!(w.evaluate(&f), 351.5);
+}
+
+impl PieceDepths {
+    fn default_for_test() -> PieceDepths {
+        PieceDepths {
+            deepest: 0.0,
+            shallowest: 0.0,
+            mean: 0.0,
+        }
+    }
+}

@@ -1,0 +1,171 @@
+//! The searches pinned on boards drawn by hand.
+
+use super::*;
+use tetrad_plugin_api::{PieceSet, Preset};
+
+const I: PieceId = PieceId(0);
+const O: PieceId = PieceId(1);
+
+fn classic(width: usize, height: usize) -> Rules {
+    Rules {
+        width,
+        height,
+        ..Rules::preset(Preset::Classic)
+    }
+}
+
+fn only(index: usize, weight: f64) -> Weights {
+    let mut w = [0.0; 8];
+    w[index] = weight;
+    Weights(w)
+}
+
+fn searcher(rules: Rules, weights: Weights) -> Searcher {
+    Searcher::new(rules, PieceSet::tetrominoes(), weights, scaled_limit(rules.height))
+}
+
+fn falling(rules: &Rules, id: PieceId) -> FallingPiece {
+    FallingPiece {
+        id,
+        pos: rules.spawn(PieceSet::tetrominoes().kind(id)),
+    }
+}
+
+#[test]
+fn a_leaf_takes_f1_to_f3_before_and_f4_to_f8_after_the_clear() {
+    // 10 x 4 board (40 cells), column 10 empty in the two bottom rows:
+    //   row 3  #########.
+    //   row 4  #########.
+    // A vertical I dropped in column 10 covers rows 1..4 (b): F1 = 4, F2 = 1,
+    // F3 = (1 + 2 + 3 + 4) / 4 = 2.5. Rows 3 and 4 complete: F5 = 2. In b' the I's two
+    // top squares fall to rows 3 and 4 of column 10; surfaces h1..h9 = 5 (empty), h10 = 3:
+    // roughness = (h9 - h10) = 5 - 3 = 2, F6 = 38; no holes: F4 = 40, F7 = 40, F8 = 0.
+    // With w = (1, 10, 100, 1000, 10^4, 10^5, 10^6, 10^7) every feature is one digit group:
+    // E = 4 + 10 + 250 + 40 000 + 20 000 + 3 800 000 + 40 000 000 + 0 = 43 860 264.
+    let rules = classic(10, 4);
+    let board = Board::from_text(10, 4, "#########.\n#########.");
+    let set = PieceSet::tetrominoes();
+    let shape = set.kind(I).orientation(1);
+    let pos = PiecePos {
+        orientation: 1,
+        x: 7,
+        y: 0,
+    };
+    let (after, lines) = land(&board, shape, pos).unwrap();
+    assert_eq!(lines, 2);
+    assert_eq!(after, Board::from_text(10, 4, ".........#\n.........#"));
+    let w = Weights([1.0, 10.0, 100.0, 1e3, 1e4, 1e5, 1e6, 1e7]);
+    let s = searcher(rules, w);
+    assert_eq!(s.leaf_value(I, pos, lines, &after), 43_860_264.0);
+}
+
+/// 10 x 6, column 5 open down to row 5 and column 6 open down to row 6:
+///
+/// ```text
+///   row 5  ####.#####
+///   row 6  #####.####
+/// ```
+fn two_steps() -> Board {
+    Board::from_text(10, 6, "####.#####\n#####.####")
+}
+
+#[test]
+fn deep_f5_counts_the_lines_of_both_pieces() {
+    // I then I, E = F5 only. Shallow: a vertical I in column 5 completes row 5, F5 = 1.
+    // Deep: after that clear, column 6 is open to row 6 and the second I completes it:
+    // F5 = 1 + 1 = 2. No other order clears two rows.
+    let rules = classic(10, 6);
+    let mut s = searcher(rules, only(4, 1.0));
+    let shallow = s.shallow(&two_steps(), falling(&rules, I)).unwrap();
+    assert_eq!(shallow.value, 1.0);
+    let deep = s.deep(&two_steps(), falling(&rules, I), I).unwrap();
+    assert_eq!(deep.value, 2.0);
+    // The vertical I's squares are in the third column of its box: box x 2 is column 5.
+    assert_eq!((deep.placement.pos.orientation, deep.placement.pos.x), (1, 2));
+}
+
+#[test]
+fn deep_f1_is_the_second_piece_s_depth() {
+    // E = F1 only. Shallow: the deepest the first I reaches is row 5 (column 5).
+    // Deep: F1 is the second piece's; it reaches row 6 only through column 6, open once
+    // the first I has cleared row 5, so F1 = 6 and the first I goes to column 5.
+    let rules = classic(10, 6);
+    let mut s = searcher(rules, only(0, 1.0));
+    assert_eq!(s.shallow(&two_steps(), falling(&rules, I)).unwrap().value, 5.0);
+    let deep = s.decide(&two_steps(), falling(&rules, I), Some(I)).unwrap();
+    assert!(deep.deep);
+    assert_eq!(deep.value, 6.0);
+    assert_eq!((deep.placement.pos.orientation, deep.placement.pos.x), (1, 2));
+}
+
+#[test]
+fn slides_are_searched_when_the_board_has_a_hole() {
+    // Columns 5-10 overhang two empty rows: 12 holes, F4 = 200 - 12 = 188 as it stands.
+    //   row 18  ....######
+    //   row 19  ..........
+    //   row 20  ..........
+    // E = F4. An O dropped in columns 3-4 and slid right tucks under the overhang,
+    // filling the holes at column 5, rows 19-20: F4 = 190, the only leaf that high
+    // (dropped in columns 1-4 it leaves F4 at 188; on the overhang it covers more).
+    let rules = classic(10, 20);
+    let overhang = Board::from_text(10, 20, "....######\n..........\n..........");
+    let mut s = searcher(rules, only(3, 1.0));
+    let best = s.shallow(&overhang, falling(&rules, O)).unwrap();
+    assert_eq!(best.value, 190.0);
+    assert_eq!((best.placement.slide, best.placement.pos.x), (1, 3));
+    let set = PieceSet::tetrominoes();
+    let all = tetrad_plugin_api::placements(&rules, &overhang, set.kind(O), rules.spawn(set.kind(O)));
+    assert!(all.iter().any(|p| p.slide != 0));
+    assert_eq!(best.leaves, all.len());
+    // On a board without a hole (here, the same rows with the overhang's holes filled),
+    // a slide could only reach a square a straight drop reaches too; none are searched.
+    let solid = Board::from_text(10, 20, "....######\n....######\n....######");
+    let plain = s.shallow(&solid, falling(&rules, O)).unwrap();
+    assert_eq!((plain.leaves, plain.placement.slide), (9, 0));
+}
+
+#[test]
+fn ties_go_to_the_first_leaf_of_the_depth_first_walk() {
+    // E = F1 on an empty board: every flat placement of an O reaches row 20; the first in
+    // the tree is the leftmost column.
+    let rules = classic(10, 20);
+    let mut s = searcher(rules, only(0, 1.0));
+    let best = s.shallow(&Board::new(10, 20), falling(&rules, O)).unwrap();
+    assert_eq!((best.value, best.placement.pos.x), (20.0, 0));
+    // Dropped in column 3 then slid right comes before dropped in column 4, and a slide
+    // left before no slide before a slide right from the same column.
+    let at = |x: i8, slide: i8| Placement {
+        pos: PiecePos {
+            orientation: 0,
+            x: x + slide,
+            y: 5,
+        },
+        turns: 0,
+        shifts: x - 4,
+        slide,
+    };
+    assert!(tree_key(&at(3, 1)) < tree_key(&at(4, 0)));
+    assert!(tree_key(&at(4, -1)) < tree_key(&at(4, 0)));
+    assert!(tree_key(&at(4, 0)) < tree_key(&at(4, 1)));
+}
+
+#[test]
+fn deep_search_stops_at_height_14_of_20_and_scales() {
+    assert_eq!(scaled_limit(20), 14);
+    assert_eq!(scaled_limit(10), 7);
+    assert_eq!(scaled_limit(22), 15);
+    let rules = classic(10, 20);
+    let s = searcher(rules, Weights::DEFAULT);
+    // A square in row 7 from the top (0-based 6) is 20 - 6 = 14 above the floor.
+    let mut at_13 = Board::new(10, 20);
+    at_13.fill(0, 7);
+    let mut at_14 = Board::new(10, 20);
+    at_14.fill(0, 6);
+    assert!(s.below_limit(&at_13));
+    assert!(!s.below_limit(&at_14));
+    let mut s = s;
+    let current = falling(&rules, O);
+    assert!(s.decide(&at_13, current, Some(O)).unwrap().deep);
+    assert!(!s.decide(&at_14, current, Some(O)).unwrap().deep);
+    assert!(!s.decide(&at_13, current, None).unwrap().deep, "no preview, no deep search");
+}
