@@ -1,6 +1,7 @@
 //! The command line: subcommands and the options they share.
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
 use tetrad_plugin_api::{Preset, Randomizer, Rules};
 
 /// A host for Tetris-playing bots.
@@ -21,6 +22,142 @@ pub enum Command {
     Plugins(PluginsArgs),
     /// Load one plugin, print its info, play a seeded game and report violations.
     Check(CheckArgs),
+    /// Several plugins on the same seeded games: standings and pairwise results.
+    Tournament(TournamentArgs),
+    /// Combine results files (shards of one tournament) into one set of standings.
+    Merge(MergeArgs),
+    /// Play games for a tournament parent process (used by --isolate).
+    #[command(hide = true)]
+    Worker(WorkerArgs),
+}
+
+/// Formats of a tournament report.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ReportFormat {
+    /// Aligned text.
+    Table,
+    /// Markdown tables.
+    Markdown,
+    /// Comma-separated values: standings, a blank line, pairings.
+    Csv,
+    /// One JSON document.
+    Json,
+}
+
+/// Options of `tetrad tournament`.
+#[derive(Debug, Args)]
+pub struct TournamentArgs {
+    /// The entrants: bundled names or paths, each optionally with its own options after
+    /// `@` (`tree-search@depth=1`).
+    #[arg(long, num_args = 1.., required = true, value_name = "PLUGIN[@OPTIONS]")]
+    pub plugins: Vec<String>,
+    /// The rules.
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Games per entrant.
+    #[arg(long, default_value_t = 100)]
+    pub games: u64,
+    /// The tournament's seed: game i brings the same pieces to every entrant.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Games played at once (default: one per core).
+    #[arg(long)]
+    pub jobs: Option<usize>,
+    /// End a game as "capped" after this many pieces.
+    #[arg(long)]
+    pub max_pieces: Option<u64>,
+    /// Options for entrants that have none of their own after `@`.
+    #[arg(long, default_value = "")]
+    pub options: String,
+    /// Append each finished game to this file as one JSON line.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Continue the tournament in --out, playing only the games it lacks.
+    #[arg(long, requires = "out")]
+    pub resume: bool,
+    /// Run plugins in worker processes: a crash, abort, exit or hang forfeits one game.
+    #[arg(long)]
+    pub isolate: bool,
+    /// An update slower than this forfeits the game as a timeout (isolated: 10 s if unset).
+    #[arg(long, value_name = "MICROSECONDS")]
+    pub think_limit_us: Option<u64>,
+    /// Protocol violations allowed per game before it is forfeited.
+    #[arg(long, default_value_t = 0)]
+    pub max_violations: u64,
+    /// Stop early when a sequential test between two entrants decides (e.g. `0,20`).
+    #[arg(long, value_name = "ELO0,ELO1", value_parser = parse_sprt)]
+    pub sprt: Option<(f64, f64)>,
+    /// Play only share K of N (games whose index is K-1 modulo N).
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    pub shard: Option<(u64, u64)>,
+    /// Report format.
+    #[arg(long, value_enum, default_value_t = ReportFormat::Table)]
+    pub format: ReportFormat,
+}
+
+fn parse_sprt(text: &str) -> Result<(f64, f64), String> {
+    let bad = || format!("`{text}` is not ELO0,ELO1 with ELO0 < ELO1 (for example 0,20)");
+    let (a, b) = text.split_once(',').ok_or_else(bad)?;
+    let (a, b): (f64, f64) = (
+        a.trim().parse().map_err(|_| bad())?,
+        b.trim().parse().map_err(|_| bad())?,
+    );
+    if a < b {
+        Ok((a, b))
+    } else {
+        Err(bad())
+    }
+}
+
+fn parse_shard(text: &str) -> Result<(u64, u64), String> {
+    let bad = || format!("`{text}` is not K/N with 1 <= K <= N");
+    let (k, n) = text.split_once('/').ok_or_else(bad)?;
+    let (k, n): (u64, u64) = (
+        k.trim().parse().map_err(|_| bad())?,
+        n.trim().parse().map_err(|_| bad())?,
+    );
+    if (1..=n).contains(&k) {
+        Ok((k, n))
+    } else {
+        Err(bad())
+    }
+}
+
+/// Options of `tetrad merge`.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// Results files written by `tetrad tournament --out` (for example one per shard).
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// Report format.
+    #[arg(long, value_enum, default_value_t = ReportFormat::Table)]
+    pub format: ReportFormat,
+}
+
+/// Options of the hidden `tetrad worker`.
+#[derive(Debug, Args)]
+pub struct WorkerArgs {
+    /// The plugin library.
+    #[arg(long)]
+    pub plugin: String,
+    /// The rules.
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// The tournament's seed.
+    #[arg(long)]
+    pub seed: u64,
+    /// The piece cap.
+    #[arg(long)]
+    pub max_pieces: Option<u64>,
+    /// The plugin's options.
+    #[arg(long, default_value = "")]
+    pub options: String,
+    /// The think limit, in microseconds.
+    #[arg(long)]
+    pub think_limit_us: u64,
+    /// Violations allowed per game.
+    #[arg(long)]
+    pub max_violations: Option<u64>,
 }
 
 /// Output formats.

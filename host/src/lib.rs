@@ -9,3 +9,4 @@ pub mod pieces;
 pub mod plugin;
 pub mod report;
 pub mod runner;
+pub mod tournament;

@@ -18,6 +18,9 @@ fn main() -> ExitCode {
         Command::Run(args) => commands::run(args),
         Command::Plugins(args) => commands::plugins(args),
         Command::Check(args) => commands::check(args),
+        Command::Tournament(args) => commands::tournament(args),
+        Command::Merge(args) => commands::merge(args),
+        Command::Worker(args) => commands::worker(args),
     };
     outcome.unwrap_or_else(|err| {
         // A closed pipe (`tetrad run | head`) is the reader's choice, not an error.

@@ -4,7 +4,7 @@
 use crate::engine::Game;
 use crate::plugin::{Instance, Plugin};
 use hdrhistogram::Histogram;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::Instant;
@@ -28,10 +28,72 @@ pub struct RunSpec {
     pub max_pieces: Option<u64>,
     /// The plugin's `key=value` options.
     pub options: String,
+    /// What ends a game early as a forfeit.
+    pub limits: Limits,
+    /// Live progress for a watchdog on another thread (isolation workers set it).
+    pub watch: Option<Arc<Watch>>,
+}
+
+/// The game in play as another thread sees it: when the running update started, and the
+/// totals so far. Lets a watchdog end an update that never returns.
+#[derive(Debug)]
+pub struct Watch {
+    epoch: Instant,
+    /// Nanoseconds since the watch was made when the running update started; 0 if none.
+    pub update_started_ns: AtomicU64,
+    /// Lines so far.
+    pub lines: AtomicU64,
+    /// Pieces so far.
+    pub pieces: AtomicU64,
+    /// Points so far.
+    pub score: AtomicU64,
+    /// Ticks so far.
+    pub ticks: AtomicU64,
+}
+
+impl Watch {
+    /// A watch with nothing running.
+    pub fn new() -> Watch {
+        Watch {
+            epoch: Instant::now(),
+            update_started_ns: AtomicU64::new(0),
+            lines: AtomicU64::new(0),
+            pieces: AtomicU64::new(0),
+            score: AtomicU64::new(0),
+            ticks: AtomicU64::new(0),
+        }
+    }
+
+    /// Nanoseconds since the watch was made (never 0).
+    pub fn now_ns(&self) -> u64 {
+        self.epoch.elapsed().as_nanos() as u64 + 1
+    }
+
+    /// How long the running update has taken, if one is running.
+    pub fn running_ns(&self) -> Option<u64> {
+        let started = self.update_started_ns.load(Ordering::Acquire);
+        (started != 0).then(|| self.now_ns().saturating_sub(started))
+    }
+}
+
+impl Default for Watch {
+    fn default() -> Watch {
+        Watch::new()
+    }
+}
+
+/// Limits whose breach forfeits a game. `tetrad run` sets none: violations are counted
+/// and not applied, and no update is too slow.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// An update that takes longer forfeits the game as `timeout` (checked after it returns).
+    pub think_limit_ns: Option<u64>,
+    /// More violations than this in one game forfeit it as `violation`.
+    pub max_violations: Option<u64>,
 }
 
 /// How a game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum End {
     /// A piece could not enter, or locked where the preset says the game is over.
@@ -42,11 +104,25 @@ pub enum End {
     PluginError,
     /// Under a preset without gravity, the piece was not dropped in time.
     Stalled,
+    /// An update took longer than the think limit.
+    Timeout,
+    /// More protocol violations than allowed.
+    Violation,
+    /// The plugin took its worker process down (isolation only).
+    Crashed,
 }
 
 impl End {
     /// Every way a game can end, in report order.
-    pub const ALL: [End; 4] = [End::ToppedOut, End::Capped, End::PluginError, End::Stalled];
+    pub const ALL: [End; 7] = [
+        End::ToppedOut,
+        End::Capped,
+        End::PluginError,
+        End::Stalled,
+        End::Timeout,
+        End::Violation,
+        End::Crashed,
+    ];
 
     /// The name used in reports.
     pub fn name(self) -> &'static str {
@@ -55,12 +131,20 @@ impl End {
             End::Capped => "capped",
             End::PluginError => "plugin_error",
             End::Stalled => "stalled",
+            End::Timeout => "timeout",
+            End::Violation => "violation",
+            End::Crashed => "crashed",
         }
+    }
+
+    /// Whether the plugin forfeited the game, rather than playing it out.
+    pub fn is_forfeit(self) -> bool {
+        !matches!(self, End::ToppedOut | End::Capped)
     }
 }
 
 /// One finished game.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct GameResult {
     /// Index of the game in the run.
     pub index: u64,
@@ -91,7 +175,7 @@ pub struct GameResult {
     pub update_us_max: f64,
     /// Every update's duration in nanoseconds. [`run`] folds it into the run's histogram
     /// and leaves this one empty, so a long run keeps one histogram, not one per game.
-    #[serde(skip)]
+    #[serde(skip, default = "new_histogram")]
     pub update_ns: Histogram<u64>,
 }
 
@@ -143,11 +227,13 @@ pub fn play_game(plugin: &Plugin, spec: &RunSpec, index: u64) -> Result<GameResu
             message,
         })?;
     let game = Game::new(spec.rules, spec.pieces.clone(), seed);
-    Ok(play(&mut instance, game, spec.max_pieces, index, seed))
+    Ok(play(&mut instance, game, spec, index, seed))
 }
 
 /// Plays `game` to its end with `instance`.
-fn play(instance: &mut Instance, mut game: Game, max_pieces: Option<u64>, index: u64, seed: u64) -> GameResult {
+fn play(instance: &mut Instance, mut game: Game, spec: &RunSpec, index: u64, seed: u64) -> GameResult {
+    let max_pieces = spec.max_pieces;
+    let limits = spec.limits;
     let rules = *game.rules();
     let limit = stall_limit(&rules);
     let mut update_ns = new_histogram();
@@ -180,9 +266,15 @@ fn play(instance: &mut Instance, mut game: Game, max_pieces: Option<u64>, index:
             kind: i32::from(id.0),
             ..TetradPiece::NONE
         });
+        if let Some(watch) = &spec.watch {
+            watch.update_started_ns.store(watch.now_ns(), Ordering::Release);
+        }
         let started = Instant::now();
         let answer = instance.update(&field, &current, &next, game.is_new_piece());
         let elapsed = started.elapsed().as_nanos();
+        if let Some(watch) = &spec.watch {
+            watch.update_started_ns.store(0, Ordering::Release);
+        }
         total_ns += elapsed;
         // The histogram grows to fit any value; an update that took longer than u64
         // nanoseconds (585 years) cannot have been measured.
@@ -194,11 +286,26 @@ fn play(instance: &mut Instance, mut game: Game, max_pieces: Option<u64>, index:
                 break End::PluginError;
             }
         };
+        if let Some(limit) = limits.think_limit_ns.filter(|&limit| elapsed > u128::from(limit)) {
+            error = Some(format!("update took {} µs, limit {} µs", elapsed / 1000, limit / 1000));
+            break End::Timeout;
+        }
         if actions.is_violation() {
             violations += 1;
+            if let Some(max) = limits.max_violations.filter(|&max| violations > max) {
+                error = Some(format!("update returned {actions:?} (more than {max} violations)"));
+                break End::Violation;
+            }
             actions = Actions::NONE;
         }
         game.tick(actions);
+        if let Some(watch) = &spec.watch {
+            let stats = game.stats();
+            watch.lines.store(stats.lines, Ordering::Relaxed);
+            watch.pieces.store(stats.pieces, Ordering::Relaxed);
+            watch.score.store(stats.score, Ordering::Relaxed);
+            watch.ticks.store(stats.ticks, Ordering::Relaxed);
+        }
         if rules.movement() == Movement::DropOnly && game.piece_ticks() >= limit && !game.is_over() {
             error = Some(format!("piece not dropped within {limit} ticks"));
             break End::Stalled;

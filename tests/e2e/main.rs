@@ -5,3 +5,4 @@ mod bad_input;
 mod c_plugins;
 mod common;
 mod run;
+mod tournament;

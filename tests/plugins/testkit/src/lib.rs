@@ -2,7 +2,8 @@
 //! told by its options, misbehaves in a chosen way.
 //!
 //! Options: `mode=` one of `normal`, `fail-create`, `panic`, `bad-bits`, `both-shifts`,
-//! `stall`, `segfault`, `abort`, `exit`, `hang`; `after=N` misbehaves from tick N of the
+//! `stall`, `slow` (sleeps `sleep_us` per update, default 2000), `segfault`, `abort`,
+//! `exit`, `hang`; `after=N` misbehaves from tick N of the
 //! game (default 0); `every=N` misbehaves only in games whose seed is a multiple of N
 //! (default 1: every game).
 
@@ -15,6 +16,7 @@ enum Mode {
     BadBits,
     BothShifts,
     Stall,
+    Slow,
     Segfault,
     Abort,
     Exit,
@@ -24,6 +26,7 @@ enum Mode {
 /// The misbehaving test plugin.
 pub struct Testkit {
     mode: Mode,
+    sleep: std::time::Duration,
     after: u64,
     ticks: u64,
 }
@@ -40,6 +43,7 @@ impl Solver for Testkit {
         let mode: String = options.get("mode", "normal".to_string())?;
         let after = options.get("after", 0u64)?;
         let every = options.get("every", 1u64)?.max(1);
+        let sleep = std::time::Duration::from_micros(options.get("sleep_us", 2000u64)?);
         let mode = match mode.as_str() {
             "normal" => Mode::Normal,
             "fail-create" => return Err("testkit was told to fail at create".to_string()),
@@ -47,6 +51,7 @@ impl Solver for Testkit {
             "bad-bits" => Mode::BadBits,
             "both-shifts" => Mode::BothShifts,
             "stall" => Mode::Stall,
+            "slow" => Mode::Slow,
             "segfault" => Mode::Segfault,
             "abort" => Mode::Abort,
             "exit" => Mode::Exit,
@@ -56,6 +61,7 @@ impl Solver for Testkit {
         let chosen = setup.seed.is_multiple_of(every);
         Ok(Testkit {
             mode: if chosen { mode } else { Mode::Normal },
+            sleep,
             after,
             ticks: 0,
         })
@@ -72,6 +78,10 @@ impl Solver for Testkit {
             Mode::BadBits => Actions(0x20 | Actions::DROP.0),
             Mode::BothShifts => Actions::LEFT | Actions::RIGHT,
             Mode::Stall => Actions::NONE,
+            Mode::Slow => {
+                std::thread::sleep(self.sleep);
+                Actions::DROP
+            }
             Mode::Segfault => crash(),
             Mode::Abort => std::process::abort(),
             Mode::Exit => std::process::exit(3),

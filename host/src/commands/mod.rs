@@ -1,5 +1,9 @@
 //! The subcommands, on top of the loader, the game loop and the reports.
 
+mod tournament;
+
+pub use tournament::{merge, tournament, worker};
+
 use crate::cli::{CheckArgs, Format, GameArgs, PluginsArgs, RunArgs};
 use crate::plugin::{bundled_plugins, resolve, Plugin};
 use crate::report::{game_header, game_line, games_csv, summarize, summary_text};
@@ -11,12 +15,12 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use tetrad_plugin_api::{PieceSet, Rules};
 
-fn load(spec: &str) -> Result<Plugin> {
+pub(crate) fn load(spec: &str) -> Result<Plugin> {
     let path = resolve(spec)?;
     Ok(Plugin::load(&path)?)
 }
 
-fn rules_and_pieces(game: &GameArgs) -> Result<(Rules, Arc<PieceSet>)> {
+pub(crate) fn rules_and_pieces(game: &GameArgs) -> Result<(Rules, Arc<PieceSet>)> {
     let rules = game.rules();
     let pieces = match &game.pieces {
         Some(path) => crate::pieces::load(path)?,
@@ -26,11 +30,11 @@ fn rules_and_pieces(game: &GameArgs) -> Result<(Rules, Arc<PieceSet>)> {
     Ok((rules, Arc::new(pieces)))
 }
 
-fn default_jobs() -> usize {
+pub(crate) fn default_jobs() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-fn rules_json(rules: &Rules, pieces: &PieceSet) -> serde_json::Value {
+pub(crate) fn rules_json(rules: &Rules, pieces: &PieceSet) -> serde_json::Value {
     let names: Vec<&str> = pieces.kinds().iter().map(|k| k.name()).collect();
     json!({
         "preset": rules.preset.name(),
@@ -68,6 +72,8 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         jobs: args.jobs.unwrap_or_else(default_jobs),
         max_pieces: args.max_pieces,
         options: args.options.clone(),
+        limits: runner::Limits::default(),
+        watch: None,
     };
     let info = plugin.info().clone();
     let table = args.format == Format::Table;
@@ -182,6 +188,8 @@ pub fn check(args: CheckArgs) -> Result<ExitCode> {
         jobs: 1,
         max_pieces: Some(args.max_pieces),
         options: args.options.clone(),
+        limits: runner::Limits::default(),
+        watch: None,
     };
     let result = runner::play_game(&plugin, &spec, 0).context("test game")?;
     writeln!(

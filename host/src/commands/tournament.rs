@@ -1,0 +1,254 @@
+//! `tetrad tournament`, `tetrad merge` and the hidden `tetrad worker`.
+
+use super::{default_jobs, load, rules_and_pieces, rules_json};
+use crate::cli::{MergeArgs, ReportFormat, TournamentArgs, WorkerArgs};
+use crate::runner::{Limits, RunSpec};
+use crate::tournament::{
+    self, csv, markdown, pairings, standings, table, Entrant, GameRecord, Isolation, Report, Shard, Sprt, Tournament,
+    Writer, DEFAULT_WORKER_THINK_LIMIT_US,
+};
+use anyhow::{bail, Context, Result};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::collections::HashSet;
+use std::io::{IsTerminal, Write};
+use std::process::ExitCode;
+
+/// Splits `PLUGIN@OPTIONS` (the options part is optional).
+fn split_entrant(spec: &str) -> (&str, Option<&str>) {
+    match spec.split_once('@') {
+        Some((plugin, options)) => (plugin, Some(options)),
+        None => (spec, None),
+    }
+}
+
+fn entrants(args: &TournamentArgs) -> Result<Vec<Entrant>> {
+    let mut entrants: Vec<Entrant> = Vec::new();
+    for spec in &args.plugins {
+        let (plugin_spec, own_options) = split_entrant(spec);
+        let plugin = load(plugin_spec)?;
+        let mut label = match own_options {
+            Some(options) => format!("{}@{options}", plugin.info().name),
+            None => plugin.info().name.clone(),
+        };
+        let base = label.clone();
+        for n in 2.. {
+            if entrants.iter().all(|e| e.label != label) {
+                break;
+            }
+            label = format!("{base}#{n}");
+        }
+        let options = own_options.unwrap_or(&args.options).to_string();
+        entrants.push(Entrant { label, plugin, options });
+    }
+    Ok(entrants)
+}
+
+fn print_report(report: &Report, format: ReportFormat) -> Result<()> {
+    let text = match format {
+        ReportFormat::Table => table(report),
+        ReportFormat::Markdown => markdown(report),
+        ReportFormat::Csv => csv(report),
+        ReportFormat::Json => serde_json::to_string_pretty(report)? + "\n",
+    };
+    std::io::stdout().lock().write_all(text.as_bytes())?;
+    Ok(())
+}
+
+/// `tetrad tournament`.
+pub fn tournament(args: TournamentArgs) -> Result<ExitCode> {
+    let (rules, pieces) = rules_and_pieces(&args.game)?;
+    if args.sprt.is_some() && args.plugins.len() != 2 {
+        bail!("--sprt compares exactly two plugins; {} given", args.plugins.len());
+    }
+    if args.jobs == Some(0) {
+        bail!("--jobs 0: at least one job is needed");
+    }
+    let entrants = entrants(&args)?;
+    let limits = Limits {
+        think_limit_ns: args.think_limit_us.map(|us| us.saturating_mul(1000)),
+        max_violations: Some(args.max_violations),
+    };
+    let spec = RunSpec {
+        rules,
+        pieces: pieces.clone(),
+        games: args.games,
+        seed: args.seed,
+        jobs: args.jobs.unwrap_or_else(default_jobs),
+        max_pieces: args.max_pieces,
+        options: String::new(),
+        limits,
+        watch: None,
+    };
+    let isolation = if args.isolate {
+        let exe = std::env::current_exe().context("locating the tetrad binary for worker processes")?;
+        Some(Isolation {
+            exe,
+            args: worker_args(&args, &rules),
+        })
+    } else {
+        None
+    };
+    let shard = args.shard.map_or(Shard::ALL, |(k, n)| Shard { index: k - 1, count: n });
+    let tournament = Tournament {
+        entrants,
+        spec,
+        shard,
+        isolation,
+        sprt: args.sprt.map(|(elo0, elo1)| Sprt { elo0, elo1 }),
+    };
+    if tournament.isolation.is_none() {
+        probe(&tournament)?;
+    }
+    let config = tournament.config(rules_json(&rules, &pieces));
+    let (mut writer, done) = match (&args.out, args.resume) {
+        (Some(path), true) if path.exists() => Writer::resume(path, &config, &shard.label())?,
+        (Some(path), _) => (Writer::create(path, &config, &shard.label())?, Vec::new()),
+        (None, _) => (Writer::none(), Vec::new()),
+    };
+    let total = tournament.total();
+    let bar = std::io::stderr().is_terminal().then(|| {
+        let bar = ProgressBar::new(total);
+        bar.set_style(
+            ProgressStyle::with_template("{bar:40} {pos}/{len} games  {elapsed_precise} (eta {eta})  {msg}")
+                .expect("a valid template"),
+        );
+        bar.set_position(done.len() as u64);
+        bar
+    });
+    let (records, sprt) = tournament.play(done, &mut writer, |progress| {
+        let result = &progress.record.result;
+        let line = format!(
+            "{} game {}: {} lines, {}",
+            progress.label,
+            result.index,
+            result.lines,
+            result.end.name()
+        );
+        match &bar {
+            Some(bar) => {
+                bar.set_position(progress.finished);
+                bar.set_message(line);
+            }
+            None => eprintln!("[{}/{}] {line}", progress.finished, progress.total),
+        }
+    })?;
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    let labels: Vec<String> = tournament.entrants.iter().map(|e| e.label.clone()).collect();
+    let report = Report {
+        games: records.len() as u64,
+        scheduled: total,
+        standings: standings(&labels, &records),
+        pairings: pairings(&labels, &records),
+        sprt,
+    };
+    print_report(&report, args.format)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Creates one instance of every entrant before any game, so a bad option is one clear
+/// error at the start rather than a failure in the middle.
+fn probe(tournament: &Tournament) -> Result<()> {
+    for entrant in &tournament.entrants {
+        let info = tetrad_plugin_api::abi::GameInfoBuf::new(&tournament.spec.rules, &tournament.spec.pieces, 0);
+        entrant.plugin.create(&info, &entrant.options).map_err(|message| {
+            anyhow::anyhow!(
+                "plugin `{}` ({}): create failed: {message}",
+                entrant.label,
+                entrant.plugin.path().display()
+            )
+        })?;
+    }
+    Ok(())
+}
+
+/// The command line that gives a worker the tournament's rules, seed and limits.
+fn worker_args(args: &TournamentArgs, rules: &tetrad_plugin_api::Rules) -> Vec<String> {
+    let mut out: Vec<String> = vec![
+        "--preset".into(),
+        rules.preset.name().into(),
+        "--width".into(),
+        rules.width.to_string(),
+        "--height".into(),
+        rules.height.to_string(),
+        "--preview".into(),
+        rules.preview.to_string(),
+        "--randomizer".into(),
+        rules.randomizer.name().into(),
+        "--seed".into(),
+        args.seed.to_string(),
+        "--think-limit-us".into(),
+        args.think_limit_us.unwrap_or(DEFAULT_WORKER_THINK_LIMIT_US).to_string(),
+        "--max-violations".into(),
+        args.max_violations.to_string(),
+    ];
+    if let Some(pieces) = &args.game.pieces {
+        out.extend(["--pieces".into(), pieces.display().to_string()]);
+    }
+    if let Some(max) = args.max_pieces {
+        out.extend(["--max-pieces".into(), max.to_string()]);
+    }
+    out
+}
+
+/// `tetrad worker`: serves games to a tournament over stdin and stdout.
+pub fn worker(args: WorkerArgs) -> Result<ExitCode> {
+    let (rules, pieces) = rules_and_pieces(&args.game)?;
+    let plugin = load(&args.plugin)?;
+    let spec = RunSpec {
+        rules,
+        pieces,
+        games: u64::MAX,
+        seed: args.seed,
+        jobs: 1,
+        max_pieces: args.max_pieces,
+        options: args.options,
+        limits: Limits {
+            think_limit_ns: Some(args.think_limit_us.saturating_mul(1000)),
+            max_violations: args.max_violations,
+        },
+        watch: None,
+    };
+    tournament::serve_worker(&plugin, &spec, args.think_limit_us)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `tetrad merge`: one set of standings from several results files of one tournament.
+pub fn merge(args: MergeArgs) -> Result<ExitCode> {
+    let mut config = None;
+    let mut records: Vec<GameRecord> = Vec::new();
+    let mut seen = HashSet::new();
+    for path in &args.files {
+        let contents = tournament::read(path)?;
+        match &config {
+            None => config = Some(contents.config.clone()),
+            Some(first) => {
+                if let Some(what) = tournament::record::difference(first, &contents.config) {
+                    bail!(
+                        "{}: not from the same tournament as {} ({what} differ)",
+                        path.display(),
+                        args.files[0].display()
+                    );
+                }
+            }
+        }
+        for record in contents.games {
+            if seen.insert((record.entrant, record.result.index)) {
+                records.push(record);
+            }
+        }
+    }
+    let config = config.expect("at least one file");
+    records.sort_by_key(|r| (r.result.index, r.entrant));
+    let labels: Vec<String> = config.entrants.iter().map(|e| e.label.clone()).collect();
+    let report = Report {
+        games: records.len() as u64,
+        scheduled: config.games * labels.len() as u64,
+        standings: standings(&labels, &records),
+        pairings: pairings(&labels, &records),
+        sprt: None,
+    };
+    print_report(&report, args.format)?;
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,279 @@
+//! Tournaments: several plugins on the same seeded games (game `i` brings the same pieces
+//! to every entrant), played in parallel, written to a results file as they finish, and
+//! summed up as standings and a pairwise matrix.
+
+mod isolate;
+mod output;
+pub mod record;
+mod standings;
+
+pub use isolate::{serve as serve_worker, DEFAULT_WORKER_THINK_LIMIT_US};
+pub use output::{csv, markdown, table, Report};
+pub use record::{read, Config, EntrantConfig, GameRecord, Line, RecordError, Writer};
+pub use standings::{pairings, sign_test, sprt_bounds, sprt_llr, standings, Pairing, Standing};
+
+use crate::plugin::Plugin;
+use crate::runner::{self, game_seed, RunSpec};
+use isolate::{Played, Worker};
+use std::collections::{HashSet, VecDeque};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Mutex};
+
+/// One plugin entered in the tournament.
+pub struct Entrant {
+    /// The name in the standings: the plugin's name, with its options if it has its own.
+    pub label: String,
+    /// The loaded plugin.
+    pub plugin: Plugin,
+    /// Its options.
+    pub options: String,
+}
+
+/// This process's share of the games: those whose index is `index` modulo `count`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// 0-based share.
+    pub index: u64,
+    /// Number of shares.
+    pub count: u64,
+}
+
+impl Shard {
+    /// The whole tournament.
+    pub const ALL: Shard = Shard { index: 0, count: 1 };
+
+    /// Whether game `game` is in this share.
+    pub fn contains(self, game: u64) -> bool {
+        game % self.count == self.index
+    }
+
+    /// As written on the command line, "K/N" with K from 1.
+    pub fn label(self) -> String {
+        format!("{}/{}", self.index + 1, self.count)
+    }
+}
+
+/// Running plugins in worker processes.
+#[derive(Clone, Debug)]
+pub struct Isolation {
+    /// The `tetrad` binary.
+    pub exe: PathBuf,
+    /// Arguments that give a worker the rules, seed and limits (the plugin and its
+    /// options are added per entrant).
+    pub args: Vec<String>,
+}
+
+/// Sequential test between the two entrants of a two-plugin tournament.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sprt {
+    /// Elo of the null hypothesis.
+    pub elo0: f64,
+    /// Elo of the alternative.
+    pub elo1: f64,
+}
+
+/// The SPRT's state when the tournament ended.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct SprtResult {
+    /// Elo bounds tested.
+    pub elo0: f64,
+    /// Elo bounds tested.
+    pub elo1: f64,
+    /// The log-likelihood ratio.
+    pub llr: f64,
+    /// Bounds for alpha = beta = 0.05.
+    pub bounds: (f64, f64),
+    /// "H1" (the first entrant is stronger by elo1), "H0", or "undecided".
+    pub verdict: &'static str,
+}
+
+/// A tournament to play.
+pub struct Tournament {
+    /// The entrants, in order.
+    pub entrants: Vec<Entrant>,
+    /// Rules, pieces, games, seed, jobs, piece cap and limits (options are per entrant).
+    pub spec: RunSpec,
+    /// This process's share.
+    pub shard: Shard,
+    /// Worker processes, or in-process if `None`.
+    pub isolation: Option<Isolation>,
+    /// Early stop for two entrants.
+    pub sprt: Option<Sprt>,
+}
+
+/// What a game's completion looks like to whoever watches progress.
+pub struct Progress<'a> {
+    /// Games finished so far (including resumed ones).
+    pub finished: u64,
+    /// Games in this share.
+    pub total: u64,
+    /// The entrant's label.
+    pub label: &'a str,
+    /// The game just finished.
+    pub record: &'a GameRecord,
+}
+
+impl Tournament {
+    /// The configuration written to and checked against the results file.
+    pub fn config(&self, rules: serde_json::Value) -> Config {
+        Config {
+            entrants: self
+                .entrants
+                .iter()
+                .map(|e| EntrantConfig {
+                    label: e.label.clone(),
+                    plugin: format!("{} {}", e.plugin.info().name, e.plugin.info().version),
+                    options: e.options.clone(),
+                })
+                .collect(),
+            rules,
+            pieces: self
+                .spec
+                .pieces
+                .kinds()
+                .iter()
+                .map(|k| k.orientation(0).cells().to_vec())
+                .collect(),
+            games: self.spec.games,
+            seed: self.spec.seed,
+            max_pieces: self.spec.max_pieces,
+            think_limit_us: self.spec.limits.think_limit_ns.map(|ns| ns / 1000),
+            max_violations: self.spec.limits.max_violations,
+        }
+    }
+
+    /// Games in this share, times entrants.
+    pub fn total(&self) -> u64 {
+        (0..self.spec.games).filter(|&g| self.shard.contains(g)).count() as u64 * self.entrants.len() as u64
+    }
+
+    /// Plays every game not in `done`, writing each to `writer` as it finishes, and
+    /// returns all records (old and new) and the SPRT's state.
+    pub fn play(
+        &self,
+        done: Vec<GameRecord>,
+        writer: &mut Writer,
+        mut on_progress: impl FnMut(Progress<'_>),
+    ) -> anyhow::Result<(Vec<GameRecord>, Option<SprtResult>)> {
+        let finished: HashSet<(usize, u64)> = done.iter().map(|r| (r.entrant, r.result.index)).collect();
+        let queue: VecDeque<(u64, usize)> = (0..self.spec.games)
+            .filter(|&g| self.shard.contains(g))
+            .flat_map(|g| (0..self.entrants.len()).map(move |e| (g, e)))
+            .filter(|&(g, e)| !finished.contains(&(e, g)))
+            .collect();
+        let queue = Mutex::new(queue);
+        let stop = AtomicBool::new(false);
+        let mut records = done;
+        let total = self.total();
+        let mut sprt = self.sprt_state(&records);
+        if sprt.as_ref().is_some_and(|s| s.verdict != "undecided") {
+            return Ok((records, sprt));
+        }
+        let (sender, receiver) = mpsc::channel::<anyhow::Result<GameRecord>>();
+        let mut failure = None;
+        std::thread::scope(|scope| {
+            for _ in 0..self.spec.jobs.max(1) {
+                let sender = sender.clone();
+                let (queue, stop) = (&queue, &stop);
+                scope.spawn(move || {
+                    let mut workers: Vec<Option<Worker>> = (0..self.entrants.len()).map(|_| None).collect();
+                    while !stop.load(Ordering::Relaxed) {
+                        let Some((game, entrant)) = queue.lock().expect("queue lock").pop_front() else {
+                            break;
+                        };
+                        let outcome = self.play_one(game, entrant, &mut workers[entrant]);
+                        if outcome.is_err() {
+                            stop.store(true, Ordering::Relaxed);
+                        }
+                        if sender.send(outcome).is_err() {
+                            break;
+                        }
+                    }
+                });
+            }
+            drop(sender);
+            for outcome in receiver {
+                let record = match outcome {
+                    Ok(record) => record,
+                    Err(err) => {
+                        failure.get_or_insert(err);
+                        continue;
+                    }
+                };
+                if let Err(err) = writer.write(&Line::Game(record.clone())) {
+                    failure.get_or_insert(err.into());
+                    stop.store(true, Ordering::Relaxed);
+                }
+                records.push(record);
+                let last = records.last().expect("just pushed");
+                on_progress(Progress {
+                    finished: records.len() as u64,
+                    total,
+                    label: &self.entrants[last.entrant].label,
+                    record: last,
+                });
+                sprt = self.sprt_state(&records);
+                if sprt.as_ref().is_some_and(|s| s.verdict != "undecided") {
+                    stop.store(true, Ordering::Relaxed);
+                }
+            }
+        });
+        if let Some(err) = failure {
+            return Err(err);
+        }
+        records.sort_by_key(|r| (r.result.index, r.entrant));
+        Ok((records, sprt))
+    }
+
+    /// Plays one game of one entrant, in process or in its worker.
+    fn play_one(&self, game: u64, entrant: usize, worker: &mut Option<Worker>) -> anyhow::Result<GameRecord> {
+        let who = &self.entrants[entrant];
+        let spec = RunSpec {
+            options: who.options.clone(),
+            ..self.spec.clone()
+        };
+        let Some(isolation) = &self.isolation else {
+            let result = runner::play_game(&who.plugin, &spec, game)?;
+            return Ok(GameRecord::new(entrant, &result));
+        };
+        if worker.is_none() {
+            let mut args = isolation.args.clone();
+            args.extend(["--plugin".to_string(), who.plugin.path().display().to_string()]);
+            args.extend(["--options".to_string(), who.options.clone()]);
+            *worker = Some(Worker::spawn(&isolation.exe, &args)?);
+        }
+        let running = worker.as_mut().expect("spawned above");
+        match running.play(game, game_seed(self.spec.seed, game)) {
+            Ok(Played::Record(record)) => Ok(GameRecord { entrant, ..*record }),
+            Ok(Played::CreateFailed(message)) => anyhow::bail!("{message}"),
+            Err(forfeit) => {
+                *worker = None;
+                Ok(GameRecord::new(entrant, &forfeit))
+            }
+        }
+    }
+
+    /// The SPRT's state over the seeds both entrants have finished.
+    fn sprt_state(&self, records: &[GameRecord]) -> Option<SprtResult> {
+        let test = self.sprt?;
+        let labels: Vec<String> = self.entrants.iter().map(|e| e.label.clone()).collect();
+        let pair = pairings(&labels, records).into_iter().next()?;
+        let llr = sprt_llr(pair.wins, pair.draws, pair.losses, test.elo0, test.elo1);
+        let bounds = sprt_bounds();
+        let verdict = if llr >= bounds.1 {
+            "H1"
+        } else if llr <= bounds.0 {
+            "H0"
+        } else {
+            "undecided"
+        };
+        Some(SprtResult {
+            elo0: test.elo0,
+            elo1: test.elo1,
+            llr,
+            bounds,
+            verdict,
+        })
+    }
+}

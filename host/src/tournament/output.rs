@@ -1,0 +1,173 @@
+//! The tournament report as text, markdown, CSV or JSON.
+
+use super::{Pairing, SprtResult, Standing};
+use std::fmt::Write as _;
+
+/// Everything a tournament report shows.
+#[derive(serde::Serialize)]
+pub struct Report {
+    /// Games finished, over all entrants.
+    pub games: u64,
+    /// Games in the tournament's share, over all entrants.
+    pub scheduled: u64,
+    /// Per entrant.
+    pub standings: Vec<Standing>,
+    /// Per pair of entrants.
+    pub pairings: Vec<Pairing>,
+    /// The SPRT, for two entrants when asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sprt: Option<SprtResult>,
+}
+
+fn forfeits(standing: &Standing) -> String {
+    let parts: Vec<String> = standing
+        .forfeits
+        .iter()
+        .filter(|(_, &n)| n > 0)
+        .map(|(k, n)| format!("{n} {k}"))
+        .collect();
+    if parts.is_empty() {
+        "-".to_string()
+    } else {
+        parts.join(", ")
+    }
+}
+
+fn lines(standing: &Standing) -> String {
+    format!("{:.2} ± {:.2}", standing.lines.mean, standing.lines.ci95)
+}
+
+fn sprt_line(sprt: &SprtResult) -> String {
+    format!(
+        "SPRT elo0={} elo1={}: LLR {:.3} in ({:.3}, {:.3}): {}",
+        sprt.elo0, sprt.elo1, sprt.llr, sprt.bounds.0, sprt.bounds.1, sprt.verdict
+    )
+}
+
+/// Aligned text for a terminal.
+pub fn table(report: &Report) -> String {
+    let width = report
+        .standings
+        .iter()
+        .map(|s| s.label.chars().count())
+        .max()
+        .unwrap_or(5)
+        .max(5);
+    let mut out = format!(
+        "{:<width$}  {:>6}  {:>18}  {:>8}  {:>8}  {:>10}  {:>9}  {:>7}  {:>9}  {:>9}  forfeits\n",
+        "plugin", "games", "lines (95% CI)", "median", "max", "pieces", "points", "topped", "µs/upd", "p99 µs"
+    );
+    for s in &report.standings {
+        let _ = writeln!(
+            out,
+            "{:<width$}  {:>6}  {:>18}  {:>8}  {:>8}  {:>10.1}  {:>9.0}  {:>7}  {:>9.2}  {:>9.2}  {}{}",
+            s.label,
+            s.games,
+            lines(s),
+            s.lines.median,
+            s.lines.max,
+            s.pieces,
+            s.score,
+            s.topped_out,
+            s.update_us_mean,
+            s.update_us_p99,
+            forfeits(s),
+            if s.capped > 0 {
+                format!(" ({} capped)", s.capped)
+            } else {
+                String::new()
+            },
+        );
+    }
+    if !report.pairings.is_empty() {
+        out.push_str("\npairs (seeds won-drawn-lost by the first, sign test p-value)\n");
+        for p in &report.pairings {
+            let _ = writeln!(
+                out,
+                "  {} vs {}: {}-{}-{}, p = {:.4}",
+                p.a, p.b, p.wins, p.draws, p.losses, p.p_value
+            );
+        }
+    }
+    if let Some(sprt) = &report.sprt {
+        let _ = writeln!(out, "\n{}", sprt_line(sprt));
+    }
+    let _ = writeln!(out, "\n{} of {} games played", report.games, report.scheduled);
+    out
+}
+
+/// Markdown tables.
+pub fn markdown(report: &Report) -> String {
+    let mut out = String::from(
+        "| plugin | games | lines (95% CI) | median | max | pieces | points | topped out | capped | µs/update | p99 µs | violations | forfeits |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
+    );
+    for s in &report.standings {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {:.1} | {:.0} | {} | {} | {:.2} | {:.2} | {} | {} |",
+            s.label,
+            s.games,
+            lines(s),
+            s.lines.median,
+            s.lines.max,
+            s.pieces,
+            s.score,
+            s.topped_out,
+            s.capped,
+            s.update_us_mean,
+            s.update_us_p99,
+            s.violations,
+            forfeits(s)
+        );
+    }
+    if !report.pairings.is_empty() {
+        out.push_str("\n| pair | won | drawn | lost | p-value (sign test) |\n|---|---|---|---|---|\n");
+        for p in &report.pairings {
+            let _ = writeln!(
+                out,
+                "| {} vs {} | {} | {} | {} | {:.4} |",
+                p.a, p.b, p.wins, p.draws, p.losses, p.p_value
+            );
+        }
+    }
+    if let Some(sprt) = &report.sprt {
+        let _ = writeln!(out, "\n{}", sprt_line(sprt));
+    }
+    out
+}
+
+/// CSV: the standings, a blank line, then the pairings.
+pub fn csv(report: &Report) -> String {
+    let mut out = String::from(
+        "plugin,games,lines_mean,lines_ci95,lines_median,lines_max,pieces_mean,score_mean,topped_out,capped,update_us_mean,update_us_p99,violations,forfeits\n",
+    );
+    for s in &report.standings {
+        let _ = writeln!(
+            out,
+            "\"{}\",{},{:.4},{:.4},{},{},{:.4},{:.4},{},{},{:.4},{:.4},{},{}",
+            s.label.replace('"', "\"\""),
+            s.games,
+            s.lines.mean,
+            s.lines.ci95,
+            s.lines.median,
+            s.lines.max,
+            s.pieces,
+            s.score,
+            s.topped_out,
+            s.capped,
+            s.update_us_mean,
+            s.update_us_p99,
+            s.violations,
+            s.forfeits.values().sum::<u64>()
+        );
+    }
+    out.push_str("\na,b,wins,draws,losses,p_value\n");
+    for p in &report.pairings {
+        let _ = writeln!(
+            out,
+            "\"{}\",\"{}\",{},{},{},{:.6}",
+            p.a, p.b, p.wins, p.draws, p.losses, p.p_value
+        );
+    }
+    out
+}

@@ -1,0 +1,234 @@
+//! Standings: each entrant's statistics, the pairwise matrix on common seeds with a paired
+//! sign test, and the sequential probability ratio test for two entrants.
+
+use super::record::GameRecord;
+use crate::report::{mean_ci95, median, LinesSummary};
+use crate::runner::{new_histogram, End};
+use serde::Serialize;
+use std::collections::{BTreeMap, HashMap};
+
+/// One entrant's line in the standings.
+#[derive(Clone, Debug, Serialize)]
+pub struct Standing {
+    /// The entrant's label.
+    pub label: String,
+    /// Games finished.
+    pub games: u64,
+    /// Lines cleared (a forfeited game counts the lines it cleared before it ended).
+    pub lines: LinesSummary,
+    /// Mean pieces locked.
+    pub pieces: f64,
+    /// Mean points.
+    pub score: f64,
+    /// Games that ended by topping out.
+    pub topped_out: u64,
+    /// Games that reached the piece cap.
+    pub capped: u64,
+    /// Mean microseconds per update.
+    pub update_us_mean: f64,
+    /// 99th percentile of microseconds per update, over every update.
+    pub update_us_p99: f64,
+    /// Protocol violations, over all games.
+    pub violations: u64,
+    /// Forfeited games by cause: plugin_error (a panic or error status), crashed,
+    /// timeout, violation, stalled.
+    pub forfeits: BTreeMap<&'static str, u64>,
+}
+
+/// Two entrants compared seed by seed.
+#[derive(Clone, Debug, Serialize)]
+pub struct Pairing {
+    /// The first entrant's label.
+    pub a: String,
+    /// The second entrant's label.
+    pub b: String,
+    /// Seeds where `a` did better.
+    pub wins: u64,
+    /// Seeds where they did equally.
+    pub draws: u64,
+    /// Seeds where `b` did better.
+    pub losses: u64,
+    /// Two-sided p-value of the sign test on wins against losses.
+    pub p_value: f64,
+}
+
+/// Outcome of one seed for two entrants: more lines wins, and a forfeit loses to any
+/// game played out; two forfeits draw.
+pub fn outcome(a: (End, u64), b: (End, u64)) -> std::cmp::Ordering {
+    match (a.0.is_forfeit(), b.0.is_forfeit()) {
+        (false, true) => std::cmp::Ordering::Greater,
+        (true, false) => std::cmp::Ordering::Less,
+        (true, true) => std::cmp::Ordering::Equal,
+        (false, false) => a.1.cmp(&b.1),
+    }
+}
+
+/// Two-sided exact sign test: the chance of a split at least this uneven between wins
+/// and losses if each were equally likely (draws are left out).
+pub fn sign_test(wins: u64, losses: u64) -> f64 {
+    let n = wins + losses;
+    if n == 0 {
+        return 1.0;
+    }
+    let k = wins.min(losses);
+    let ln2 = std::f64::consts::LN_2;
+    let mut ln_choose = 0.0; // ln C(n, 0)
+    let mut tail = 0.0;
+    for i in 0..=k {
+        if i > 0 {
+            ln_choose += ((n - i + 1) as f64).ln() - (i as f64).ln();
+        }
+        tail += (ln_choose - n as f64 * ln2).exp();
+    }
+    (2.0 * tail).min(1.0)
+}
+
+/// The GSPRT log-likelihood ratio of Elo `elo1` against `elo0` for a win/draw/loss
+/// record, in the normal approximation chess engine testing uses. A "win" is a seed on
+/// which the first entrant cleared more lines.
+pub fn sprt_llr(wins: u64, draws: u64, losses: u64, elo0: f64, elo1: f64) -> f64 {
+    let n = (wins + draws + losses) as f64;
+    if n == 0.0 {
+        return 0.0;
+    }
+    let (w, d, l) = (wins as f64 / n, draws as f64 / n, losses as f64 / n);
+    let score = w + d / 2.0;
+    let variance = w * (1.0 - score).powi(2) + d * (0.5 - score).powi(2) + l * score.powi(2);
+    if variance <= 0.0 {
+        return 0.0;
+    }
+    let expected = |elo: f64| 1.0 / (1.0 + 10f64.powf(-elo / 400.0));
+    let (s0, s1) = (expected(elo0), expected(elo1));
+    n * (s1 - s0) * (2.0 * score - s0 - s1) / (2.0 * variance)
+}
+
+/// The SPRT's verdict bounds for error rates alpha = beta = 0.05.
+pub fn sprt_bounds() -> (f64, f64) {
+    let (alpha, beta) = (0.05f64, 0.05f64);
+    ((beta / (1.0 - alpha)).ln(), ((1.0 - beta) / alpha).ln())
+}
+
+/// The standings of `labels` from their game records.
+pub fn standings(labels: &[String], records: &[GameRecord]) -> Vec<Standing> {
+    labels
+        .iter()
+        .enumerate()
+        .map(|(entrant, label)| {
+            let mine: Vec<&GameRecord> = records.iter().filter(|r| r.entrant == entrant).collect();
+            let lines: Vec<f64> = mine.iter().map(|r| r.result.lines as f64).collect();
+            let (mean, ci95) = mean_ci95(&lines);
+            let games = mine.len() as u64;
+            let average = |f: fn(&GameRecord) -> u64| {
+                if mine.is_empty() {
+                    0.0
+                } else {
+                    mine.iter().map(|r| f(r) as f64).sum::<f64>() / mine.len() as f64
+                }
+            };
+            let count = |end: End| mine.iter().filter(|r| r.result.end == end).count() as u64;
+            let mut times = new_histogram();
+            for record in &mine {
+                let _ = times.add(record.histogram());
+            }
+            let updates: u64 = mine.iter().map(|r| r.result.updates).sum();
+            let total_us: f64 = mine
+                .iter()
+                .map(|r| r.result.update_us_mean * r.result.updates as f64)
+                .sum();
+            let forfeits = End::ALL
+                .iter()
+                .filter(|e| e.is_forfeit())
+                .map(|&e| (e.name(), count(e)))
+                .collect();
+            Standing {
+                label: label.clone(),
+                games,
+                lines: LinesSummary {
+                    mean,
+                    ci95,
+                    median: median(&lines),
+                    max: mine.iter().map(|r| r.result.lines).max().unwrap_or(0),
+                },
+                pieces: average(|r| r.result.pieces),
+                score: average(|r| r.result.score),
+                topped_out: count(End::ToppedOut),
+                capped: count(End::Capped),
+                update_us_mean: total_us / updates.max(1) as f64,
+                update_us_p99: times.value_at_quantile(0.99) as f64 / 1000.0,
+                violations: mine.iter().map(|r| r.result.violations).sum(),
+                forfeits,
+            }
+        })
+        .collect()
+}
+
+/// Win, draw and loss counts of every pair of entrants over the seeds both finished.
+pub fn pairings(labels: &[String], records: &[GameRecord]) -> Vec<Pairing> {
+    let mut by_game: HashMap<(usize, u64), (End, u64)> = HashMap::new();
+    for record in records {
+        by_game.insert(
+            (record.entrant, record.result.index),
+            (record.result.end, record.result.lines),
+        );
+    }
+    let mut games: Vec<u64> = records.iter().map(|r| r.result.index).collect();
+    games.sort_unstable();
+    games.dedup();
+    let mut out = Vec::new();
+    for a in 0..labels.len() {
+        for b in a + 1..labels.len() {
+            let (mut wins, mut draws, mut losses) = (0, 0, 0);
+            for game in &games {
+                if let (Some(&x), Some(&y)) = (by_game.get(&(a, *game)), by_game.get(&(b, *game))) {
+                    match outcome(x, y) {
+                        std::cmp::Ordering::Greater => wins += 1,
+                        std::cmp::Ordering::Equal => draws += 1,
+                        std::cmp::Ordering::Less => losses += 1,
+                    }
+                }
+            }
+            out.push(Pairing {
+                a: labels[a].clone(),
+                b: labels[b].clone(),
+                wins,
+                draws,
+                losses,
+                p_value: sign_test(wins, losses),
+            });
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sign_test_matches_the_binomial_by_hand() {
+        // 9 wins, 1 loss: P(X <= 1) for Binomial(10, 1/2) = 11/1024; two-sided 22/1024.
+        assert!((sign_test(9, 1) - 22.0 / 1024.0).abs() < 1e-12);
+        assert_eq!(sign_test(5, 5), 1.0);
+        assert_eq!(sign_test(0, 0), 1.0);
+        assert!(sign_test(1000, 0) < 1e-300);
+    }
+
+    #[test]
+    fn forfeits_lose_to_games_played_out() {
+        use std::cmp::Ordering::*;
+        assert_eq!(outcome((End::ToppedOut, 3), (End::Crashed, 50)), Greater);
+        assert_eq!(outcome((End::Timeout, 9), (End::Stalled, 1)), Equal);
+        assert_eq!(outcome((End::Capped, 10), (End::ToppedOut, 12)), Less);
+    }
+
+    #[test]
+    fn sprt_moves_toward_the_truth() {
+        let (lower, upper) = sprt_bounds();
+        assert!((upper - 2.944).abs() < 1e-3 && (lower + 2.944).abs() < 1e-3);
+        // A clearly stronger first entrant: the LLR for [0, 20] rises past the bound.
+        assert!(sprt_llr(70, 10, 20, 0.0, 20.0) > upper);
+        // Evenly matched: it leans toward H0.
+        assert!(sprt_llr(400, 200, 400, 0.0, 20.0) < 0.0);
+        assert_eq!(sprt_llr(0, 5, 0, 0.0, 20.0), 0.0);
+    }
+}
