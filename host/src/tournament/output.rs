@@ -44,6 +44,38 @@ fn sprt_line(sprt: &SprtResult) -> String {
     )
 }
 
+/// The won-drawn-lost record of row `i` against column `j`, from the pairings.
+fn cell(report: &Report, i: usize, j: usize) -> String {
+    let (a, b) = (&report.standings[i].label, &report.standings[j].label);
+    let found = report.pairings.iter().find_map(|p| {
+        if (&p.a, &p.b) == (a, b) {
+            Some((p.wins, p.draws, p.losses))
+        } else if (&p.a, &p.b) == (b, a) {
+            Some((p.losses, p.draws, p.wins))
+        } else {
+            None
+        }
+    });
+    match found {
+        Some((w, d, l)) => format!("{w}-{d}-{l}"),
+        None => "-".to_string(),
+    }
+}
+
+/// Rows of the matrix: each entrant's record against every other, by column number.
+fn matrix_rows(report: &Report) -> Vec<(String, Vec<String>)> {
+    let n = report.standings.len();
+    (0..n)
+        .map(|i| {
+            let label = format!("{}. {}", i + 1, report.standings[i].label);
+            let cells = (0..n)
+                .map(|j| if i == j { "·".to_string() } else { cell(report, i, j) })
+                .collect();
+            (label, cells)
+        })
+        .collect()
+}
+
 /// Aligned text for a terminal.
 pub fn table(report: &Report) -> String {
     let width = report
@@ -78,6 +110,28 @@ pub fn table(report: &Report) -> String {
                 String::new()
             },
         );
+    }
+    if report.standings.len() > 1 {
+        let rows = matrix_rows(report);
+        let label_width = rows.iter().map(|(l, _)| l.chars().count()).max().unwrap_or(0);
+        let cell_width = rows
+            .iter()
+            .flat_map(|(_, c)| c.iter().map(|c| c.chars().count()))
+            .max()
+            .unwrap_or(1)
+            .max(3);
+        let _ = write!(out, "\nseeds won-drawn-lost, row against column\n{:label_width$}", "");
+        for j in 1..=rows.len() {
+            let _ = write!(out, "  {j:>cell_width$}");
+        }
+        out.push('\n');
+        for (label, cells) in &rows {
+            let _ = write!(out, "{label:<label_width$}");
+            for c in cells {
+                let _ = write!(out, "  {c:>cell_width$}");
+            }
+            out.push('\n');
+        }
     }
     if !report.pairings.is_empty() {
         out.push_str("\npairs (seeds won-drawn-lost by the first, sign test p-value)\n");
@@ -119,6 +173,19 @@ pub fn markdown(report: &Report) -> String {
             s.violations,
             forfeits(s)
         );
+    }
+    if report.standings.len() > 1 {
+        let rows = matrix_rows(report);
+        out.push_str("\n| won-drawn-lost |");
+        for j in 1..=rows.len() {
+            let _ = write!(out, " {j} |");
+        }
+        out.push_str("\n|---|");
+        out.push_str(&"---|".repeat(rows.len()));
+        out.push('\n');
+        for (label, cells) in &rows {
+            let _ = writeln!(out, "| {label} | {} |", cells.join(" | "));
+        }
     }
     if !report.pairings.is_empty() {
         out.push_str("\n| pair | won | drawn | lost | p-value (sign test) |\n|---|---|---|---|---|\n");
