@@ -26,6 +26,8 @@ pub enum Command {
     Tournament(TournamentArgs),
     /// Combine results files (shards of one tournament) into one set of standings.
     Merge(MergeArgs),
+    /// Tune a plugin's numeric options with the noisy cross-entropy method.
+    Tune(TuneArgs),
     /// Play games for a tournament parent process (used by --isolate).
     #[command(hide = true)]
     Worker(WorkerArgs),
@@ -121,6 +123,59 @@ fn parse_shard(text: &str) -> Result<(u64, u64), String> {
     } else {
         Err(bad())
     }
+}
+
+/// Options of `tetrad tune`.
+#[derive(Debug, Args)]
+pub struct TuneArgs {
+    /// A bundled plugin's name, or the path of any plugin library.
+    #[arg(long)]
+    pub plugin: String,
+    /// The numeric options to tune, comma-separated (`w1,w2,w3`).
+    #[arg(long, value_name = "NAMES")]
+    pub params: String,
+    /// The rules.
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Games per candidate per generation (the same games for every candidate).
+    #[arg(long, default_value_t = 10)]
+    pub games: u64,
+    /// Generations.
+    #[arg(long, default_value_t = 20)]
+    pub generations: u64,
+    /// Candidates per generation.
+    #[arg(long, default_value_t = 50)]
+    pub population: u64,
+    /// Share of candidates kept as the elite.
+    #[arg(long, default_value_t = 0.1)]
+    pub elite: f64,
+    /// Seed of the games and of the sampling.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Games played at once (default: one per core).
+    #[arg(long)]
+    pub jobs: Option<usize>,
+    /// End a game as "capped" after this many pieces (keeps generations short).
+    #[arg(long)]
+    pub max_pieces: Option<u64>,
+    /// Options passed unchanged to every candidate.
+    #[arg(long, default_value = "")]
+    pub options: String,
+    /// Starting mean: one value for all parameters, or one per parameter.
+    #[arg(long, default_value = "0", value_name = "V[,V...]", allow_hyphen_values = true)]
+    pub initial: String,
+    /// Starting standard deviation of every parameter.
+    #[arg(long, default_value_t = 10.0)]
+    pub sd: f64,
+    /// Variance noise at the first generation, shrinking linearly to 0.
+    #[arg(long, default_value_t = 4.0)]
+    pub noise: f64,
+    /// Checkpoint file (default: tune-PLUGIN.json).
+    #[arg(long, value_name = "FILE")]
+    pub checkpoint: Option<PathBuf>,
+    /// Continue from the checkpoint.
+    #[arg(long)]
+    pub resume: bool,
 }
 
 /// Options of `tetrad merge`.

@@ -10,3 +10,4 @@ pub mod plugin;
 pub mod report;
 pub mod runner;
 pub mod tournament;
+pub mod tune;

@@ -20,6 +20,7 @@ fn main() -> ExitCode {
         Command::Check(args) => commands::check(args),
         Command::Tournament(args) => commands::tournament(args),
         Command::Merge(args) => commands::merge(args),
+        Command::Tune(args) => commands::tune(args),
         Command::Worker(args) => commands::worker(args),
     };
     outcome.unwrap_or_else(|err| {

@@ -6,3 +6,4 @@ mod c_plugins;
 mod common;
 mod run;
 mod tournament;
+mod tune;

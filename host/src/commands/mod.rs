@@ -1,8 +1,10 @@
 //! The subcommands, on top of the loader, the game loop and the reports.
 
 mod tournament;
+mod tune;
 
 pub use tournament::{merge, tournament, worker};
+pub use tune::tune;
 
 use crate::cli::{CheckArgs, Format, GameArgs, PluginsArgs, RunArgs};
 use crate::plugin::{bundled_plugins, resolve, Plugin};

@@ -25,7 +25,7 @@ fn entrants(args: &TournamentArgs) -> Result<Vec<Entrant>> {
     let mut entrants: Vec<Entrant> = Vec::new();
     for spec in &args.plugins {
         let (plugin_spec, own_options) = split_entrant(spec);
-        let plugin = load(plugin_spec)?;
+        let plugin = std::sync::Arc::new(load(plugin_spec)?);
         let mut label = match own_options {
             Some(options) => format!("{}@{options}", plugin.info().name),
             None => plugin.info().name.clone(),

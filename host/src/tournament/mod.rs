@@ -18,14 +18,14 @@ use isolate::{Played, Worker};
 use std::collections::{HashSet, VecDeque};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{mpsc, Mutex};
+use std::sync::{mpsc, Arc, Mutex};
 
 /// One plugin entered in the tournament.
 pub struct Entrant {
     /// The name in the standings: the plugin's name, with its options if it has its own.
     pub label: String,
-    /// The loaded plugin.
-    pub plugin: Plugin,
+    /// The loaded plugin (entrants may share one, with different options).
+    pub plugin: Arc<Plugin>,
     /// Its options.
     pub options: String,
 }

@@ -1,0 +1,123 @@
+//! `tetrad tune`.
+
+use super::{default_jobs, load, rules_and_pieces, rules_json};
+use crate::cli::TuneArgs;
+use crate::runner::{Limits, RunSpec};
+use crate::tune::{tune as run_tune, Checkpoint, TuneConfig};
+use anyhow::{bail, Result};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+/// `tetrad tune`.
+pub fn tune(args: TuneArgs) -> Result<ExitCode> {
+    let (rules, pieces) = rules_and_pieces(&args.game)?;
+    let params: Vec<String> = args
+        .params
+        .split(',')
+        .map(|p| p.trim().to_string())
+        .filter(|p| !p.is_empty())
+        .collect();
+    if params.is_empty() {
+        bail!("--params names no option to tune");
+    }
+    if args.population == 0 || args.games == 0 || !(0.0..=1.0).contains(&args.elite) || args.elite == 0.0 {
+        bail!("--population and --games must be at least 1, --elite in (0, 1]");
+    }
+    let initial: Vec<f64> = args
+        .initial
+        .split(',')
+        .map(|v| {
+            v.trim()
+                .parse::<f64>()
+                .map_err(|_| anyhow::anyhow!("--initial: `{v}` is not a number"))
+        })
+        .collect::<Result<_>>()?;
+    let initial_mean = match initial.len() {
+        1 => vec![initial[0]; params.len()],
+        n if n == params.len() => initial,
+        n => bail!("--initial has {n} values for {} parameters", params.len()),
+    };
+    let plugin = Arc::new(load(&args.plugin)?);
+    let config = TuneConfig {
+        plugin: format!("{} {}", plugin.info().name, plugin.info().version),
+        params,
+        fixed_options: args.options.clone(),
+        games: args.games,
+        generations: args.generations,
+        population: args.population,
+        elite_fraction: args.elite,
+        seed: args.seed,
+        initial_mean,
+        initial_sd: args.sd,
+        noise: args.noise,
+        rules: rules_json(&rules, &pieces),
+    };
+    let path = args
+        .checkpoint
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(format!("tune-{}.json", plugin.info().name)));
+    let mut checkpoint = if path.exists() {
+        if !args.resume {
+            bail!(
+                "{}: already exists; pass --resume to continue it, or remove it",
+                path.display()
+            );
+        }
+        let saved = Checkpoint::load(&path)?;
+        if saved.config != config {
+            bail!(
+                "{}: written for other tune arguments; use the same arguments, or another --checkpoint",
+                path.display()
+            );
+        }
+        saved
+    } else {
+        Checkpoint::new(config)
+    };
+    // One instance per candidate up front: a bad parameter name fails here, at once.
+    let probe = tetrad_plugin_api::abi::GameInfoBuf::new(&rules, &pieces, 0);
+    plugin
+        .create(&probe, &checkpoint.options())
+        .map_err(|m| anyhow::anyhow!("plugin `{}`: {m}", plugin.info().name))?;
+    let base = RunSpec {
+        rules,
+        pieces,
+        games: args.games,
+        seed: args.seed,
+        jobs: args.jobs.unwrap_or_else(default_jobs),
+        max_pieces: args.max_pieces,
+        options: String::new(),
+        limits: Limits::default(),
+        watch: None,
+    };
+    let bar = std::io::stderr().is_terminal().then(|| {
+        let bar = ProgressBar::new(args.generations);
+        bar.set_style(
+            ProgressStyle::with_template("{bar:40} generation {pos}/{len}  {elapsed_precise} (eta {eta})  {msg}")
+                .expect("a valid template"),
+        );
+        bar.set_position(checkpoint.history.len() as u64);
+        bar
+    });
+    run_tune(plugin, &base, &mut checkpoint, &path, |g| {
+        let line = format!(
+            "generation {}: best {:.1} lines, elite {:.1}",
+            g.generation, g.best_lines, g.elite_lines
+        );
+        match &bar {
+            Some(bar) => {
+                bar.set_position(g.generation + 1);
+                bar.set_message(line);
+            }
+            None => eprintln!("{line}"),
+        }
+    })?;
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    println!("{}", checkpoint.options());
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,192 @@
+//! The eight features of the Dellacherie and BCTS controllers, as the MdpTetris simulator
+//! defines them, computed on the row bit masks (row 0 at the top).
+//!
+//! - landing height: the row of the piece's lowest cell counted from 1 at the floor, plus
+//!   (piece height - 1) / 2: the height of the piece's middle;
+//! - eroded cells: rows cleared x cells of this piece in them;
+//! - row transitions: filled/empty changes along each row, both walls counting as
+//!   filled, so an empty row counts 2;
+//! - column transitions: filled/empty changes up each column, the floor filled and the
+//!   space above the board empty;
+//! - holes: empty cells with a filled cell above them in their column;
+//! - cumulative wells: for every well cell (empty, both neighbours filled or a wall),
+//!   1 plus the empty cells directly below it, which sums 1 + 2 + ... + d for a well of
+//!   depth d;
+//! - hole depth: for every hole, the filled cells above it in its column;
+//! - rows with holes: rows holding at least one hole.
+
+use tetrad_plugin_api::Board;
+
+/// Number of features.
+pub const COUNT: usize = 8;
+
+/// Names, in weight order.
+pub const NAMES: [&str; COUNT] = [
+    "landing_height",
+    "eroded_cells",
+    "row_transitions",
+    "column_transitions",
+    "holes",
+    "cumulative_wells",
+    "hole_depth",
+    "rows_with_holes",
+];
+
+/// What the placement itself contributes: where the piece landed and what it cleared.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Landing {
+    /// Row of the piece's lowest cell, from 1 at the floor.
+    pub bottom: u32,
+    /// Rows the piece spans.
+    pub piece_height: u32,
+    /// Rows cleared.
+    pub lines: u32,
+    /// Cells of the piece inside the cleared rows.
+    pub piece_cells_cleared: u32,
+}
+
+/// All eight features of the board `after` a placement (rows cleared) and its landing.
+pub fn features(after: &Board, landing: &Landing) -> [f64; COUNT] {
+    let board = board_features(after);
+    [
+        f64::from(landing.bottom) + f64::from(landing.piece_height - 1) / 2.0,
+        f64::from(landing.lines * landing.piece_cells_cleared),
+        f64::from(board.row_transitions),
+        f64::from(board.column_transitions),
+        f64::from(board.holes),
+        f64::from(board.cumulative_wells),
+        f64::from(board.hole_depth),
+        f64::from(board.rows_with_holes),
+    ]
+}
+
+/// The board's share of the features.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BoardFeatures {
+    /// Row transitions.
+    pub row_transitions: u32,
+    /// Column transitions.
+    pub column_transitions: u32,
+    /// Holes.
+    pub holes: u32,
+    /// Cumulative wells.
+    pub cumulative_wells: u32,
+    /// Hole depth.
+    pub hole_depth: u32,
+    /// Rows with holes.
+    pub rows_with_holes: u32,
+}
+
+/// Computes the board features in one pass from the top row down.
+pub fn board_features(board: &Board) -> BoardFeatures {
+    let width = board.width() as u32;
+    let full = board.full_row();
+    let rows = board.rows();
+    let mut f = BoardFeatures::default();
+    // Bit-sliced counters of filled cells seen so far in each column (up to 63).
+    let mut above = [0u32; 6];
+    let mut covered = 0u32;
+    let mut previous = 0u32; // the space above the board is empty
+    for (y, &row) in rows.iter().enumerate() {
+        // Walls as filled cells at bit -1 and bit `width`.
+        let walled = (u64::from(row) << 1) | 1 | (1u64 << (width + 1));
+        f.row_transitions += ((walled ^ (walled >> 1)) & ((1u64 << (width + 1)) - 1)).count_ones();
+        f.column_transitions += (row ^ previous).count_ones();
+        let holes = covered & !row & full;
+        if holes != 0 {
+            f.holes += holes.count_ones();
+            f.rows_with_holes += 1;
+            // Filled cells above each hole: the column counters, read at the hole bits.
+            for (bit, plane) in above.iter().enumerate() {
+                f.hole_depth += (plane & holes).count_ones() << bit;
+            }
+        }
+        // Well cells: empty with both neighbours filled (walls filled).
+        let left = (row << 1) | 1;
+        let right = (row >> 1) | (1 << (width - 1));
+        let wells = !row & left & right & full;
+        let mut cells = wells;
+        while cells != 0 {
+            let x = cells.trailing_zeros();
+            cells &= cells - 1;
+            f.cumulative_wells += 1 + empty_below(rows, y, x);
+        }
+        // Add this row's cells to the column counters (ripple-carry over the planes).
+        let mut carry = row;
+        for plane in above.iter_mut() {
+            let next = *plane & carry;
+            *plane ^= carry;
+            carry = next;
+        }
+        covered |= row;
+        previous = row;
+    }
+    // The floor is filled: an empty cell on the bottom row is a transition.
+    f.column_transitions += (!previous & full).count_ones();
+    f
+}
+
+/// Empty cells directly below (x, y), down to the first filled cell or the floor.
+fn empty_below(rows: &[u32], y: usize, x: u32) -> u32 {
+    rows[y + 1..].iter().take_while(|&&r| r >> x & 1 == 0).count() as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_board_feature_on_a_board_drawn_by_hand() {
+        // 5 wide, 5 high:
+        //   row 0  .....
+        //   row 1  .#...
+        //   row 2  .#..#
+        //   row 3  ##.##
+        //   row 4  #.###
+        let board = Board::from_text(5, 5, ".....\n.#...\n.#..#\n##.##\n#.###");
+        let f = board_features(&board);
+        // Row transitions (walls filled): row 0 |.....| 2; row 1 |.#...| 4; row 2
+        // |.#..#| 4 (wall-empty, empty-filled, filled-empty, empty-filled; filled-wall 0);
+        // row 3 |##.##| 2; row 4 |#.###| 2. Total 14.
+        assert_eq!(f.row_transitions, 14);
+        // Column transitions, top (empty above) to floor (filled): col 0: rows 3-4 filled:
+        // 1 change at row 3, floor 0 -> 1. col 1: filled rows 1-3, row 4 empty: change at
+        // row 1, at row 4, and row 4 empty -> floor: 3. col 2: empty to row 3, row 4
+        // filled: 1. col 3: rows 3-4 filled: 1. col 4: rows 2-4 filled: 1. Total 7.
+        assert_eq!(f.column_transitions, 7);
+        // Holes: (1, 4) under column 1's cells. One hole, in one row, under 3 cells.
+        assert_eq!((f.holes, f.rows_with_holes, f.hole_depth), (1, 1, 3));
+        // Wells: row 0 none; row 1: (0,1)? left wall, right (1,1) filled: a well cell,
+        // empty below it: (0,2) only, then (0,3) filled: 1 + 1 = 2. Row 2: (0,2) wall and
+        // (1,2) filled: 1 + 0 = 1. (2,2): left (1,2) filled, right (3,2) empty: no.
+        // (3,2): left (2,2) empty: no. Row 3: (2,3): both neighbours filled: 1 + 0
+        // (row 4 col 2 filled) = 1. Row 4: (1,4): both filled: 1. Total 2 + 1 + 1 + 1 = 5.
+        assert_eq!(f.cumulative_wells, 5);
+    }
+
+    #[test]
+    fn landing_height_and_eroded_cells() {
+        let landing = Landing {
+            bottom: 1,
+            piece_height: 2,
+            lines: 1,
+            piece_cells_cleared: 3,
+        };
+        let f = features(&Board::new(10, 20), &landing);
+        assert_eq!(f[0], 1.5, "bottom row 1, two rows tall: middle at 1.5");
+        assert_eq!(f[1], 3.0, "one line with three of the piece's cells");
+        // An empty board: 20 rows of 2 row transitions; 10 columns of 1 (floor).
+        assert_eq!((f[2], f[3]), (40.0, 10.0));
+        // Every cell of the bottom row... an empty board has no wells: both walls are
+        // filled but the neighbours inside are empty (10 wide).
+        assert_eq!(f[5], 0.0);
+    }
+
+    #[test]
+    fn hole_depth_counts_every_filled_cell_above() {
+        // Column 0: 5 filled cells above a hole; bit-sliced counters past 4 bits.
+        let board = Board::from_text(3, 7, "#..\n#..\n#..\n#..\n#..\n.#.\n###");
+        let f = board_features(&board);
+        assert_eq!((f.holes, f.hole_depth), (1, 5));
+    }
+}

@@ -1,0 +1,120 @@
+//! `tetrad tune`: the cross-entropy method through the real binary, and its checkpoint.
+
+use crate::common::*;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+fn tune_args(checkpoint: &str, generations: &str) -> Vec<String> {
+    [
+        "tune",
+        "--plugin",
+        "bcts",
+        "--options",
+        "controller=dellacherie",
+        "--params",
+        "w1,w4,w5",
+        "--initial",
+        "-1,-1,-4",
+        "--preset",
+        "simplified",
+        "--width",
+        "8",
+        "--height",
+        "10",
+        "--games",
+        "3",
+        "--population",
+        "12",
+        "--generations",
+        generations,
+        "--max-pieces",
+        "300",
+        "--jobs",
+        "1",
+        "--checkpoint",
+        checkpoint,
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect()
+}
+
+fn generations_in(path: &std::path::Path) -> usize {
+    std::fs::read_to_string(path)
+        .ok()
+        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+        .map_or(0, |v| v["history"].as_array().map_or(0, Vec::len))
+}
+
+#[test]
+fn tune_prints_options_and_resumes_after_a_kill_to_the_same_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let whole = dir.path().join("whole.json");
+    let cut = dir.path().join("cut.json");
+    let output = tetrad().args(tune_args(whole.to_str().unwrap(), "8")).output().unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+    let answer = stdout(&output);
+    assert!(answer.trim().starts_with("controller=dellacherie,w1="), "{answer}");
+    assert_eq!(generations_in(&whole), 8);
+    assert_eq!(
+        stderr(&output).lines().filter(|l| l.starts_with("generation ")).count(),
+        8
+    );
+
+    let mut child = tetrad()
+        .args(tune_args(cut.to_str().unwrap(), "8"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while generations_in(&cut) < 2 && started.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    let mut resume = tune_args(cut.to_str().unwrap(), "8");
+    resume.push("--resume".to_string());
+    let resumed = tetrad().args(&resume).output().unwrap();
+    assert!(resumed.status.success(), "{}", stderr(&resumed));
+    assert_eq!(
+        stdout(&resumed),
+        answer,
+        "the resumed run ends where the uninterrupted one did"
+    );
+
+    assert_one_line_error(
+        &tetrad().args(tune_args(cut.to_str().unwrap(), "8")).output().unwrap(),
+        "already exists; pass --resume",
+    );
+    assert_one_line_error(
+        &tetrad()
+            .args(
+                tune_args(cut.to_str().unwrap(), "9")
+                    .into_iter()
+                    .chain(["--resume".to_string()])
+                    .collect::<Vec<_>>(),
+            )
+            .output()
+            .unwrap(),
+        "other tune arguments",
+    );
+}
+
+#[test]
+fn tune_rejects_an_option_the_plugin_does_not_know() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("c.json");
+    let output = run(&[
+        "tune",
+        "--plugin",
+        "bcts",
+        "--params",
+        "depth",
+        "--generations",
+        "1",
+        "--checkpoint",
+        path.to_str().unwrap(),
+    ]);
+    assert_one_line_error(&output, "unknown option `depth`");
+}
