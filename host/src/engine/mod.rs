@@ -6,7 +6,7 @@ mod queue;
 pub use queue::PieceQueue;
 
 use std::sync::Arc;
-use tetrad_plugin_api::{step, Actions, Board, PieceId, PiecePos, PieceSet, Preset, Rules};
+use tetrad_plugin_api::{step, Actions, Board, PieceId, PiecePos, PieceSet, Rules};
 
 /// Points for clearing 0, 1, 2, 3 and 4 rows at level 0; multiplied by level + 1. More
 /// than four rows at once (possible with larger pieces) score 1200 per row beyond three.
@@ -159,8 +159,7 @@ impl Game {
             pos: falling.pos,
             lines: lock.lines,
         });
-        let leiden_overflow = self.rules.preset == Preset::Leiden && self.board.rows()[Rules::LEIDEN_TOP_ROWS - 1] != 0;
-        if lock.above_board || leiden_overflow {
+        if self.rules.lock_ends_game(&lock, &self.board) {
             self.current = None;
             self.over = true;
             return TickReport {

@@ -1,6 +1,6 @@
 //! The rules a game is played under: a named preset and the parameters it leaves open.
 
-use super::board::{PiecePos, MAX_HEIGHT, MAX_WIDTH};
+use super::board::{Board, Lock, PiecePos, MAX_HEIGHT, MAX_WIDTH};
 use super::piece::{PieceKind, PieceSet};
 use std::fmt;
 use std::str::FromStr;
@@ -250,6 +250,14 @@ impl Rules {
             x,
             y: self.entry_row(kind, 0),
         }
+    }
+
+    /// Whether a lock that left `after` (rows already cleared) ends the game: a cell above
+    /// the board under every preset, or, under `leiden`, any cell in the lowest of the
+    /// three top rows. (A next piece that cannot enter also ends it; the engine checks
+    /// that when the piece enters.)
+    pub fn lock_ends_game(&self, lock: &Lock, after: &Board) -> bool {
+        lock.above_board || (self.preset == Preset::Leiden && after.rows()[Rules::LEIDEN_TOP_ROWS - 1] != 0)
     }
 
     /// The row a piece of this orientation enters at: its top cell on row 0 (`classic`,

@@ -16,8 +16,8 @@ pub mod features;
 
 use features::{features, Landing, COUNT};
 use tetrad_plugin_api::{
-    placements_into, Actions, Board, GameSetup, Info, Options, Path, PieceId, PiecePos, PieceSet, Placement, Preset,
-    Rules, Solver, Tick,
+    placements_into, Actions, Board, GameSetup, Info, Options, Path, PieceId, PiecePos, PieceSet, Placement, Rules,
+    Solver, Tick,
 };
 
 /// Dellacherie's weights (hole depth and rows with holes unused).
@@ -50,8 +50,11 @@ fn evaluate(
             piece_cells_cleared += (mask << left).count_ones();
         }
     }
-    after.clear_full_rows();
-    if rules.preset == Preset::Leiden && after.rows()[Rules::LEIDEN_TOP_ROWS - 1] != 0 {
+    let cleared = tetrad_plugin_api::Lock {
+        lines: after.clear_full_rows(),
+        above_board: false,
+    };
+    if rules.lock_ends_game(&cleared, &after) {
         return None;
     }
     let lowest = top + i32::from(shape.height()) - 1;
@@ -173,6 +176,7 @@ tetrad_plugin_api::export_solver!(Controller);
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tetrad_plugin_api::Preset;
 
     fn controller(options: &str) -> Controller {
         let rules = Rules {

@@ -15,8 +15,7 @@ mod heuristic;
 pub use heuristic::{score, Measures, DEFAULT_COEFFICIENTS};
 
 use tetrad_plugin_api::{
-    placements_into, Actions, Board, GameSetup, Info, Options, Path, PieceId, PiecePos, Placement, Preset, Rules,
-    Solver, Tick,
+    placements_into, Actions, Board, GameSetup, Info, Options, Path, PieceId, PiecePos, Placement, Rules, Solver, Tick,
 };
 
 /// The tree-search player.
@@ -139,11 +138,8 @@ fn subtree(
 /// The board after locking, or `None` if this lock ends the game.
 fn lock(rules: &Rules, board: &Board, shape: &tetrad_plugin_api::Orientation, pos: PiecePos) -> Option<Board> {
     let mut after = board.clone();
-    if after.lock(shape, pos.x, pos.y).above_board {
-        return None;
-    }
-    let leiden_overflow = rules.preset == Preset::Leiden && after.rows()[Rules::LEIDEN_TOP_ROWS - 1] != 0;
-    (!leiden_overflow).then_some(after)
+    let lock = after.lock(shape, pos.x, pos.y);
+    (!rules.lock_ends_game(&lock, &after)).then_some(after)
 }
 
 tetrad_plugin_api::export_solver!(TreeSearch);
@@ -151,7 +147,7 @@ tetrad_plugin_api::export_solver!(TreeSearch);
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tetrad_plugin_api::{FallingPiece, PieceSet};
+    use tetrad_plugin_api::{FallingPiece, PieceSet, Preset};
 
     fn solver(preview: usize, options: &str) -> TreeSearch {
         let rules = Rules {
