@@ -106,6 +106,9 @@ pub struct RunArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
+    /// Save a replay of game 0 to this file.
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<std::path::PathBuf>,
 }
 
 /// Options of `tetrad plugins`.

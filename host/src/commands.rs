@@ -2,6 +2,7 @@
 
 use crate::cli::{CheckArgs, Format, GameArgs, PluginsArgs, RunArgs};
 use crate::plugin::{bundled_plugins, resolve, Plugin};
+use crate::replay::Replay;
 use crate::report::{game_header, game_line, games_csv, summarize, summary_text};
 use crate::runner::{self, RunSpec};
 use anyhow::{bail, Context, Result};
@@ -94,13 +95,18 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     }
     // Print games as they finish, so a long run shows progress and an interrupted one
     // keeps what it printed.
-    let output = runner::run(&plugin, &spec, |result| {
+    let mut game0 = Vec::new();
+    let record = args.record.is_some().then_some(&mut game0);
+    let output = runner::run_recorded(&plugin, &spec, record, |result| {
         if table {
             let mut out = stdout.lock();
             let _ = writeln!(out, "{}", game_line(result));
             let _ = out.flush();
         }
     })?;
+    if let (Some(path), Some(first)) = (&args.record, output.results.first()) {
+        Replay::of_run_game(&plugin, &spec, first, game0).save(path)?;
+    }
     let summary = summarize(&output.results, &output.update_ns);
     let results = output.results;
     let mut out = stdout.lock();

@@ -7,5 +7,6 @@ pub mod commands;
 pub mod engine;
 pub mod pieces;
 pub mod plugin;
+pub mod replay;
 pub mod report;
 pub mod runner;
