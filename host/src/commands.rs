@@ -12,12 +12,14 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use tetrad_plugin_api::{PieceSet, Rules};
 
-fn load(spec: &str) -> Result<Plugin> {
+/// Loads a plugin given by bundled name or path.
+pub(crate) fn load(spec: &str) -> Result<Plugin> {
     let path = resolve(spec)?;
     Ok(Plugin::load(&path)?)
 }
 
-fn rules_and_pieces(game: &GameArgs) -> Result<(Rules, Arc<PieceSet>)> {
+/// The rules and piece set the options describe, checked.
+pub(crate) fn rules_and_pieces(game: &GameArgs) -> Result<(Rules, Arc<PieceSet>)> {
     let rules = game.rules();
     let pieces = match &game.pieces {
         Some(path) => crate::pieces::load(path)?,

@@ -10,3 +10,4 @@ pub mod plugin;
 pub mod replay;
 pub mod report;
 pub mod runner;
+pub mod tui;

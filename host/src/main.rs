@@ -18,6 +18,9 @@ fn main() -> ExitCode {
         Command::Run(args) => commands::run(args),
         Command::Plugins(args) => commands::plugins(args),
         Command::Check(args) => commands::check(args),
+        Command::Demo(args) => tetrad::tui::demo(args),
+        Command::Play(args) => tetrad::tui::play(args),
+        Command::Replay(args) => tetrad::tui::replay(args),
     };
     outcome.unwrap_or_else(|err| {
         // A closed pipe (`tetrad run | head`) is the reader's choice, not an error.
