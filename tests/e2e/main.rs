@@ -4,4 +4,5 @@
 mod bad_input;
 mod c_plugins;
 mod common;
+mod demo;
 mod run;
