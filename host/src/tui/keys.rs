@@ -90,7 +90,7 @@ const DEMO: &[Binding] = &[
     bind("n", "restart, new seed", Command::NewSeed, &[Char('n')]),
     bind("tab", "switch to the next plugin", Command::NextPlugin, &[Tab]),
     bind("o", "open a plugin by path", Command::OpenPlugin, &[Char('o')]),
-    bind("?", "show / hide keys", Command::Help, &[Char('?'), Char('h')]),
+    bind("?", "show / hide keys", Command::Help, &[Char('?')]),
     bind("q esc", "quit", Command::Quit, &[Char('q'), Esc]),
 ];
 
@@ -130,7 +130,7 @@ const REPLAY: &[Binding] = &[
     bind("", "", Command::SeekPieces(10), &[PageDown]),
     bind("home end", "first / last tick", Command::SeekStart, &[Home]),
     bind("", "", Command::SeekEnd, &[End]),
-    bind("?", "show / hide keys", Command::Help, &[Char('?'), Char('h')]),
+    bind("?", "show / hide keys", Command::Help, &[Char('?')]),
     bind("q esc", "quit", Command::Quit, &[Char('q'), Esc]),
 ];
 
