@@ -114,7 +114,7 @@ impl App {
     /// Plays back a recorded game.
     pub fn replay(playback: Playback) -> App {
         let replay = playback.replay();
-        let (rules, pieces) = replay.setup().expect("a playback holds a checked replay");
+        let (rules, pieces) = playback.setup();
         let setup = Setup {
             rules,
             pieces,

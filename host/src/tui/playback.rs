@@ -5,7 +5,8 @@
 use super::tracked::Tracked;
 use crate::engine::Game;
 use crate::replay::{finished, Replay, ReplayError};
-use tetrad_plugin_api::Actions;
+use std::sync::Arc;
+use tetrad_plugin_api::{Actions, PieceSet, Rules};
 
 /// Ticks between checkpoints.
 const EVERY: u64 = 1000;
@@ -13,6 +14,8 @@ const EVERY: u64 = 1000;
 /// A replay ready to play from any tick.
 pub struct Playback {
     replay: Replay,
+    rules: Rules,
+    pieces: Arc<PieceSet>,
     checkpoints: Vec<Tracked>,
     piece_starts: Vec<u64>,
     len: u64,
@@ -24,7 +27,7 @@ impl Playback {
     /// tick where its game ended; [`Playback::problem`] says what is wrong.
     pub fn new(replay: Replay) -> Result<Playback, ReplayError> {
         let (rules, pieces) = replay.setup()?;
-        let mut tracked = Tracked::new(Game::new(rules, pieces, replay.seed));
+        let mut tracked = Tracked::new(Game::new(rules, pieces.clone(), replay.seed));
         let mut checkpoints = vec![tracked.clone()];
         let mut piece_starts = vec![0];
         let mut len = 0;
@@ -45,6 +48,8 @@ impl Playback {
         let problem = replay.verify().err().map(|e| e.to_string());
         Ok(Playback {
             replay,
+            rules,
+            pieces,
             checkpoints,
             piece_starts,
             len,
@@ -55,6 +60,11 @@ impl Playback {
     /// The replay.
     pub fn replay(&self) -> &Replay {
         &self.replay
+    }
+
+    /// The replay's rules and piece set, checked.
+    pub fn setup(&self) -> (Rules, Arc<PieceSet>) {
+        (self.rules, self.pieces.clone())
     }
 
     /// Why the replay does not verify, if it does not.
@@ -108,8 +118,6 @@ impl Playback {
 mod tests {
     use super::*;
     use crate::replay::{Outcome, RecordedEnd};
-    use std::sync::Arc;
-    use tetrad_plugin_api::{PieceSet, Rules};
 
     /// A game of DROPs to the end, recorded.
     fn dropped_game() -> Replay {

@@ -11,6 +11,7 @@ use crossterm::terminal::{disable_raw_mode, enable_raw_mode, EnterAlternateScree
 use ratatui::backend::CrosstermBackend;
 use ratatui::Terminal;
 use std::io::{self, IsTerminal};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Once;
 use std::time::{Duration, Instant};
 
@@ -21,6 +22,9 @@ const FRAME: Duration = Duration::from_millis(16);
 pub fn is_terminal() -> bool {
     io::stdout().is_terminal()
 }
+
+/// Whether a guard holds the terminal (so the panic hook knows whether to restore).
+static ACTIVE: AtomicBool = AtomicBool::new(false);
 
 /// Raw mode and the alternate screen, for as long as this lives.
 pub struct TerminalGuard {
@@ -33,6 +37,7 @@ impl TerminalGuard {
         install_panic_hook();
         enable_raw_mode()?;
         // From here on, dropping the guard (also on the error below) restores.
+        ACTIVE.store(true, Ordering::SeqCst);
         let guard = TerminalGuard { _private: () };
         execute!(io::stdout(), EnterAlternateScreen, Hide)?;
         Ok(guard)
@@ -45,8 +50,11 @@ impl Drop for TerminalGuard {
     }
 }
 
-/// Leaves raw mode and the alternate screen. Safe to call more than once.
+/// Leaves raw mode and the alternate screen, once, if a guard took them.
 fn restore() {
+    if !ACTIVE.swap(false, Ordering::SeqCst) {
+        return;
+    }
     let _ = disable_raw_mode();
     let _ = execute!(io::stdout(), LeaveAlternateScreen, Show);
 }
