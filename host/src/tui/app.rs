@@ -384,6 +384,7 @@ impl App {
         if let Driver::Replay(playback) = &self.driver {
             self.tracked = playback.at(tick);
             self.due = Duration::ZERO;
+            self.rate = Rate::default();
             self.end = None;
             self.check_replay_end();
         }

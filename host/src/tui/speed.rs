@@ -96,7 +96,7 @@ impl Rate {
     pub fn per_second(&self) -> Option<f64> {
         let (&(t0, p0), &(t1, p1)) = (self.samples.front()?, self.samples.back()?);
         let span = (t1 - t0).as_secs_f64();
-        (span >= 0.2).then(|| (p1 - p0) as f64 / span)
+        (span >= 0.2).then(|| p1.saturating_sub(p0) as f64 / span)
     }
 }
 

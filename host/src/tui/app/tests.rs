@@ -205,3 +205,20 @@ fn a_replay_plays_at_the_chosen_speed_and_seeks_by_piece() {
     }
     assert_eq!(app.progress(), Some((len, len)), "max speed plays to the end");
 }
+
+#[test]
+fn seeking_back_restarts_the_pieces_per_second_meter() {
+    let mut app = replay_app();
+    press(&mut app, &[Char('+'); 4]);
+    assert_eq!(app.speed(), Speed::Every(Duration::from_millis(30)));
+    for _ in 0..20 {
+        app.on_tick(Duration::from_millis(50));
+    }
+    assert!(app.stats().pieces > 2 && app.end().is_none());
+    assert!(app.pieces_per_second().unwrap() > 0.0);
+    press(&mut app, &[Home]);
+    assert_eq!(app.pieces_per_second(), None);
+    app.on_tick(Duration::from_millis(50));
+    app.on_tick(Duration::from_millis(250));
+    assert!(app.pieces_per_second().is_some());
+}
