@@ -28,6 +28,12 @@ pub enum Command {
     Merge(MergeArgs),
     /// Tune a plugin's numeric options with the noisy cross-entropy method.
     Tune(TuneArgs),
+    /// Watch plugins play in the terminal; switch between them mid-game.
+    Demo(DemoArgs),
+    /// Play with the keyboard, under the same rules as the plugins.
+    Play(PlayArgs),
+    /// Play back a recorded game, or check it headless with --verify.
+    Replay(ReplayArgs),
     /// Play games for a tournament parent process (used by --isolate).
     #[command(hide = true)]
     Worker(WorkerArgs),
@@ -298,6 +304,9 @@ pub struct RunArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
+    /// Save a replay of game 0 to this file.
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<std::path::PathBuf>,
 }
 
 /// Options of `tetrad plugins`.
@@ -325,4 +334,57 @@ pub struct CheckArgs {
     /// The plugin's options, as 'key=value,key=value'.
     #[arg(long, default_value = "")]
     pub options: String,
+}
+
+/// Options of `tetrad demo`.
+#[derive(Debug, Args)]
+pub struct DemoArgs {
+    /// A bundled plugin's name, or the path of any plugin library; repeat to load several
+    /// and switch between them with Tab (default: every bundled plugin).
+    #[arg(long)]
+    pub plugin: Vec<String>,
+    /// The rules.
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// The session's seed: the first game plays the pieces of game 0 of `tetrad run` with
+    /// this seed, each new seed the next game's.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// End a game as "capped" after this many pieces.
+    #[arg(long)]
+    pub max_pieces: Option<u64>,
+    /// A plugin's options, as 'key=value,key=value': given once, for every plugin; or
+    /// once per --plugin, in the same order.
+    #[arg(long)]
+    pub options: Vec<String>,
+    /// Save a replay of the last game played to this file.
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<std::path::PathBuf>,
+}
+
+/// Options of `tetrad play`.
+#[derive(Debug, Args)]
+pub struct PlayArgs {
+    /// The rules.
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// The session's seed, as for `tetrad demo`.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// End a game as "capped" after this many pieces.
+    #[arg(long)]
+    pub max_pieces: Option<u64>,
+    /// Save a replay of the last game played to this file.
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<std::path::PathBuf>,
+}
+
+/// Options of `tetrad replay`.
+#[derive(Debug, Args)]
+pub struct ReplayArgs {
+    /// The replay file (written by --record).
+    pub file: std::path::PathBuf,
+    /// Re-simulate the game without a terminal and check it gives the recorded result.
+    #[arg(long)]
+    pub verify: bool,
 }

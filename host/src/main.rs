@@ -22,6 +22,9 @@ fn main() -> ExitCode {
         Command::Merge(args) => commands::merge(args),
         Command::Tune(args) => commands::tune(args),
         Command::Worker(args) => commands::worker(args),
+        Command::Demo(args) => tetrad::tui::demo(args),
+        Command::Play(args) => tetrad::tui::play(args),
+        Command::Replay(args) => tetrad::tui::replay(args),
     };
     outcome.unwrap_or_else(|err| {
         // A closed pipe (`tetrad run | head`) is the reader's choice, not an error.

@@ -211,27 +211,112 @@ fn plugin_seed(game_seed: u64) -> u64 {
 
 /// Ticks a piece may hover under a preset without gravity before the game is stalled:
 /// generous enough for every turn and every shift across the board, many times over.
-fn stall_limit(rules: &Rules) -> u32 {
+pub fn stall_limit(rules: &Rules) -> u32 {
     8 * (rules.width + rules.height) as u32
+}
+
+/// Creates an instance of `plugin` for the game with `game_seed` under these rules.
+pub fn create_instance(
+    plugin: &Plugin,
+    rules: &Rules,
+    pieces: &PieceSet,
+    game_seed: u64,
+    options: &str,
+) -> Result<Instance, RunError> {
+    let info = GameInfoBuf::new(rules, pieces, plugin_seed(game_seed));
+    plugin.create(&info, options).map_err(|message| RunError::CreateFailed {
+        plugin: plugin.info().name.clone(),
+        path: plugin.path().display().to_string(),
+        message,
+    })
 }
 
 /// Plays game `index` with a new instance of `plugin`.
 pub fn play_game(plugin: &Plugin, spec: &RunSpec, index: u64) -> Result<GameResult, RunError> {
-    let seed = game_seed(spec.seed, index);
-    let info = GameInfoBuf::new(&spec.rules, &spec.pieces, plugin_seed(seed));
-    let mut instance = plugin
-        .create(&info, &spec.options)
-        .map_err(|message| RunError::CreateFailed {
-            plugin: plugin.info().name.clone(),
-            path: plugin.path().display().to_string(),
-            message,
-        })?;
-    let game = Game::new(spec.rules, spec.pieces.clone(), seed);
-    Ok(play(&mut instance, game, spec, index, seed))
+    play_game_recorded(plugin, spec, index, None)
 }
 
-/// Plays `game` to its end with `instance`.
-fn play(instance: &mut Instance, mut game: Game, spec: &RunSpec, index: u64, seed: u64) -> GameResult {
+/// Plays game `index` like [`play_game`], pushing the actions applied at each tick (after
+/// violations are filtered out) onto `record`.
+pub fn play_game_recorded(
+    plugin: &Plugin,
+    spec: &RunSpec,
+    index: u64,
+    record: Option<&mut Vec<u32>>,
+) -> Result<GameResult, RunError> {
+    let seed = game_seed(spec.seed, index);
+    let mut instance = create_instance(plugin, &spec.rules, &spec.pieces, seed, &spec.options)?;
+    let game = Game::new(spec.rules, spec.pieces.clone(), seed);
+    Ok(play(&mut instance, game, spec, index, seed, record))
+}
+
+/// A plugin's answer for one tick.
+#[derive(Debug)]
+pub struct Answer {
+    /// The actions to apply (none after a violation), or the plugin's error.
+    pub actions: Result<Actions, String>,
+    /// The bits the plugin returned, as returned.
+    pub raw: u32,
+    /// The plugin's bits broke the protocol and are not applied.
+    pub violation: bool,
+    /// Time spent in `update`, in nanoseconds.
+    pub elapsed_ns: u64,
+}
+
+/// Asks `instance` for its actions at this tick of `game`, timing the call. `fresh` tells
+/// the plugin it sees this piece for the first time even if the game does not (an instance
+/// that takes over a game in progress). `watch`, if given, shows the running call to a
+/// watchdog on another thread.
+pub fn ask(instance: &mut Instance, game: &Game, fresh: bool, watch: Option<&Watch>) -> Answer {
+    let rules = game.rules();
+    let rows = game.board().rows();
+    let field = TetradField {
+        width: rules.width as u32,
+        height: rules.height as u32,
+        rows: rows.as_ptr(),
+    };
+    let current = game.current().map_or(TetradPiece::NONE, |falling| TetradPiece {
+        kind: i32::from(falling.piece.0),
+        orientation: i32::from(falling.pos.orientation),
+        x: i32::from(falling.pos.x),
+        y: i32::from(falling.pos.y),
+    });
+    let next = game.preview().map_or(TetradPiece::NONE, |id| TetradPiece {
+        kind: i32::from(id.0),
+        ..TetradPiece::NONE
+    });
+    if let Some(watch) = watch {
+        watch.update_started_ns.store(watch.now_ns(), Ordering::Release);
+    }
+    let started = Instant::now();
+    let answer = instance.update(&field, &current, &next, game.is_new_piece() || fresh);
+    // An update that took longer than u64 nanoseconds (585 years) cannot have been measured.
+    let elapsed_ns = started.elapsed().as_nanos().min(u128::from(u64::MAX)) as u64;
+    if let Some(watch) = watch {
+        watch.update_started_ns.store(0, Ordering::Release);
+    }
+    let (actions, raw, violation) = match answer {
+        Ok(bits) if Actions(bits).is_violation() => (Ok(Actions::NONE), bits, true),
+        Ok(bits) => (Ok(Actions(bits)), bits, false),
+        Err(message) => (Err(message), 0, false),
+    };
+    Answer {
+        actions,
+        raw,
+        violation,
+        elapsed_ns,
+    }
+}
+
+/// Plays `game` to its end with `instance`, recording the applied actions if asked.
+fn play(
+    instance: &mut Instance,
+    mut game: Game,
+    spec: &RunSpec,
+    index: u64,
+    seed: u64,
+    mut record: Option<&mut Vec<u32>>,
+) -> GameResult {
     let max_pieces = spec.max_pieces;
     let limits = spec.limits;
     let rules = *game.rules();
@@ -247,56 +332,40 @@ fn play(instance: &mut Instance, mut game: Game, spec: &RunSpec, index: u64, see
         if max_pieces.is_some_and(|max| game.stats().pieces >= max) {
             break End::Capped;
         }
-        let Some(falling) = game.current() else {
+        if game.current().is_none() {
             break End::ToppedOut;
-        };
-        let rows = game.board().rows();
-        let field = TetradField {
-            width: rules.width as u32,
-            height: rules.height as u32,
-            rows: rows.as_ptr(),
-        };
-        let current = TetradPiece {
-            kind: i32::from(falling.piece.0),
-            orientation: i32::from(falling.pos.orientation),
-            x: i32::from(falling.pos.x),
-            y: i32::from(falling.pos.y),
-        };
-        let next = game.preview().map_or(TetradPiece::NONE, |id| TetradPiece {
-            kind: i32::from(id.0),
-            ..TetradPiece::NONE
-        });
-        if let Some(watch) = &spec.watch {
-            watch.update_started_ns.store(watch.now_ns(), Ordering::Release);
         }
-        let started = Instant::now();
-        let answer = instance.update(&field, &current, &next, game.is_new_piece());
-        let elapsed = started.elapsed().as_nanos();
-        if let Some(watch) = &spec.watch {
-            watch.update_started_ns.store(0, Ordering::Release);
-        }
-        total_ns += elapsed;
-        // The histogram grows to fit any value; an update that took longer than u64
-        // nanoseconds (585 years) cannot have been measured.
-        let _ = update_ns.record(elapsed.min(u128::from(u64::MAX)) as u64);
-        let mut actions = match answer {
-            Ok(bits) => Actions(bits),
+        let answer = ask(instance, &game, false, spec.watch.as_deref());
+        total_ns += u128::from(answer.elapsed_ns);
+        // The histogram grows to fit any value.
+        let _ = update_ns.record(answer.elapsed_ns);
+        let actions = match answer.actions {
+            Ok(actions) => actions,
             Err(message) => {
                 error = Some(message);
                 break End::PluginError;
             }
         };
-        if let Some(limit) = limits.think_limit_ns.filter(|&limit| elapsed > u128::from(limit)) {
-            error = Some(format!("update took {} µs, limit {} µs", elapsed / 1000, limit / 1000));
+        if let Some(limit) = limits.think_limit_ns.filter(|&limit| answer.elapsed_ns > limit) {
+            error = Some(format!(
+                "update took {} µs, limit {} µs",
+                answer.elapsed_ns / 1000,
+                limit / 1000
+            ));
             break End::Timeout;
         }
-        if actions.is_violation() {
+        if answer.violation {
             violations += 1;
             if let Some(max) = limits.max_violations.filter(|&max| violations > max) {
-                error = Some(format!("update returned {actions:?} (more than {max} violations)"));
+                error = Some(format!(
+                    "update returned {:?} (more than {max} violations)",
+                    Actions(answer.raw)
+                ));
                 break End::Violation;
             }
-            actions = Actions::NONE;
+        }
+        if let Some(record) = record.as_deref_mut() {
+            record.push(actions.0);
         }
         game.tick(actions);
         if let Some(watch) = &spec.watch {
@@ -341,7 +410,19 @@ pub struct RunOutput {
 
 /// Plays every game of the run on `spec.jobs` threads. `on_result` sees each game as it
 /// finishes (in finishing order). The first failed create stops the run.
-pub fn run(plugin: &Plugin, spec: &RunSpec, mut on_result: impl FnMut(&GameResult)) -> Result<RunOutput, RunError> {
+pub fn run(plugin: &Plugin, spec: &RunSpec, on_result: impl FnMut(&GameResult)) -> Result<RunOutput, RunError> {
+    run_recorded(plugin, spec, None, on_result)
+}
+
+/// Plays the run like [`run`], pushing the actions applied at each tick of game 0 onto
+/// `game0` (see [`play_game_recorded`]).
+pub fn run_recorded(
+    plugin: &Plugin,
+    spec: &RunSpec,
+    game0: Option<&mut Vec<u32>>,
+    mut on_result: impl FnMut(&GameResult),
+) -> Result<RunOutput, RunError> {
+    let game0 = std::sync::Mutex::new(game0);
     let next_index = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
     let (sender, receiver) = mpsc::channel();
@@ -351,13 +432,18 @@ pub fn run(plugin: &Plugin, spec: &RunSpec, mut on_result: impl FnMut(&GameResul
     std::thread::scope(|scope| {
         for _ in 0..spec.jobs.clamp(1, spec.games.max(1) as usize) {
             let sender = sender.clone();
-            let (next_index, stop) = (&next_index, &stop);
+            let (next_index, stop, game0) = (&next_index, &stop, &game0);
             scope.spawn(move || loop {
                 let index = next_index.fetch_add(1, Ordering::Relaxed);
                 if index >= spec.games || stop.load(Ordering::Relaxed) {
                     break;
                 }
-                let outcome = play_game(plugin, spec, index);
+                let record = if index == 0 {
+                    game0.lock().map_or(None, |mut sink| sink.take())
+                } else {
+                    None
+                };
+                let outcome = play_game_recorded(plugin, spec, index, record);
                 if outcome.is_err() {
                     stop.store(true, Ordering::Relaxed);
                 }

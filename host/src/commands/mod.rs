@@ -8,6 +8,7 @@ pub use tune::tune;
 
 use crate::cli::{CheckArgs, Format, GameArgs, PluginsArgs, RunArgs};
 use crate::plugin::{bundled_plugins, resolve, Plugin};
+use crate::replay::Replay;
 use crate::report::{game_header, game_line, games_csv, summarize, summary_text};
 use crate::runner::{self, RunSpec};
 use anyhow::{bail, Context, Result};
@@ -17,11 +18,13 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use tetrad_plugin_api::{PieceSet, Rules};
 
+/// Loads a plugin given by bundled name or path.
 pub(crate) fn load(spec: &str) -> Result<Plugin> {
     let path = resolve(spec)?;
     Ok(Plugin::load(&path)?)
 }
 
+/// The rules and piece set the options describe, checked.
 pub(crate) fn rules_and_pieces(game: &GameArgs) -> Result<(Rules, Arc<PieceSet>)> {
     let rules = game.rules();
     let pieces = match &game.pieces {
@@ -102,13 +105,18 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     }
     // Print games as they finish, so a long run shows progress and an interrupted one
     // keeps what it printed.
-    let output = runner::run(&plugin, &spec, |result| {
+    let mut game0 = Vec::new();
+    let record = args.record.is_some().then_some(&mut game0);
+    let output = runner::run_recorded(&plugin, &spec, record, |result| {
         if table {
             let mut out = stdout.lock();
             let _ = writeln!(out, "{}", game_line(result));
             let _ = out.flush();
         }
     })?;
+    if let (Some(path), Some(first)) = (&args.record, output.results.first()) {
+        Replay::of_run_game(&plugin, &spec, first, game0).save(path)?;
+    }
     let summary = summarize(&output.results, &output.update_ns);
     let results = output.results;
     let mut out = stdout.lock();

@@ -1,0 +1,184 @@
+//! Replay files: round trips through the file, verification, and refusals.
+
+use super::*;
+use tetrad_plugin_api::Preset;
+
+/// Plays a game to its end with a fixed pattern of actions and records it.
+fn recorded(rules: Rules, pieces: PieceSet, seed: u64, max_pieces: Option<u64>) -> Replay {
+    let pieces = Arc::new(pieces);
+    let mut game = Game::new(rules, pieces.clone(), seed);
+    let mut replay = Replay::new(&rules, &pieces, seed, max_pieces);
+    replay.players.push(Player::human(0));
+    let pattern = [
+        Actions::LEFT,
+        Actions::CW | Actions::DROP,
+        Actions::RIGHT,
+        Actions::RIGHT | Actions::DROP,
+        Actions::CCW | Actions::LEFT | Actions::DROP,
+    ];
+    let mut tick = 0;
+    let end = loop {
+        if let Some(end) = finished(&game, max_pieces) {
+            break end;
+        }
+        let actions = pattern[tick % pattern.len()];
+        tick += 1;
+        replay.actions.push(actions.0);
+        game.tick(actions);
+    };
+    replay.result = Outcome::new(game.stats(), end.into());
+    replay
+}
+
+fn classic() -> Replay {
+    recorded(Rules::default(), PieceSet::tetrominoes(), 11, None)
+}
+
+#[test]
+fn a_game_survives_the_file_and_verifies() {
+    let replay = classic();
+    assert!(replay.result.pieces > 5);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("game.json");
+    replay.save(&path).unwrap();
+    let loaded = Replay::load(&path).unwrap();
+    assert_eq!(loaded, replay);
+    assert_eq!(loaded.verify().unwrap(), replay.result);
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.starts_with(r#"{"format":"tetrad-replay","version":1,"rules":{"preset":"classic""#));
+}
+
+#[test]
+fn every_preset_and_a_cap_verify() {
+    for preset in Preset::ALL {
+        let replay = recorded(Rules::preset(preset), PieceSet::tetrominoes(), 3, None);
+        assert_eq!(replay.verify().unwrap().end, RecordedEnd::ToppedOut, "{preset}");
+    }
+    let capped = recorded(Rules::default(), PieceSet::tetrominoes(), 3, Some(4));
+    assert_eq!(capped.verify().unwrap().end, RecordedEnd::Capped);
+    assert_eq!(capped.result.pieces, 4);
+}
+
+#[test]
+fn the_piece_set_is_stored_and_rebuilt_exactly() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../pieces");
+    for file in ["tetrominoes.toml", "pentominoes.toml", "small.toml", "unusual.toml"] {
+        let set = crate::pieces::load(&dir.join(file)).unwrap();
+        let rules = Rules {
+            width: 16,
+            height: 16,
+            ..Rules::default()
+        };
+        let replay = Replay::new(&rules, &set, 1, None);
+        let (_, rebuilt) = replay.setup().unwrap();
+        assert_eq!(*rebuilt, set, "{file}");
+        let played = recorded(rules, set, 5, Some(30));
+        played.verify().unwrap();
+    }
+}
+
+#[test]
+fn a_changed_action_or_result_does_not_verify() {
+    let replay = classic();
+    let mut wrong_result = replay.clone();
+    wrong_result.result.score += 40;
+    wrong_result.result.end = RecordedEnd::Capped;
+    let message = wrong_result.verify().unwrap_err().to_string();
+    let expected = format!(
+        "does not replay: recorded {} points, re-simulated {}; recorded end capped, re-simulated topped_out",
+        replay.result.score + 40,
+        replay.result.score
+    );
+    assert_eq!(message, expected);
+
+    let mut changed = replay.clone();
+    let first_drop = changed.actions.iter().position(|&a| a & Actions::DROP.0 != 0).unwrap();
+    changed.actions[first_drop] = Actions::NONE.0;
+    assert!(matches!(changed.verify(), Err(ReplayError::Mismatch(_))));
+
+    let mut longer = replay.clone();
+    longer.actions.push(0);
+    let message = longer.verify().unwrap_err().to_string();
+    assert!(message.contains("the game ended (topped_out) after tick"), "{message}");
+
+    let mut violation = replay;
+    violation.actions[0] = (Actions::LEFT | Actions::RIGHT).0;
+    assert!(violation
+        .verify()
+        .unwrap_err()
+        .to_string()
+        .contains("no player can have applied"));
+}
+
+#[test]
+fn an_unfinished_game_or_a_plugin_error_verifies_where_it_stopped() {
+    let mut replay = classic();
+    replay.actions.truncate(20);
+    replay.result.end = RecordedEnd::Unfinished;
+    let mut game = Game::new(Rules::default(), Arc::new(PieceSet::tetrominoes()), 11);
+    for &bits in &replay.actions {
+        game.tick(Actions(bits));
+    }
+    replay.result = Outcome::new(game.stats(), RecordedEnd::Unfinished);
+    assert_eq!(replay.verify().unwrap().end, RecordedEnd::Unfinished);
+    replay.result.end = RecordedEnd::PluginError;
+    assert_eq!(replay.verify().unwrap().end, RecordedEnd::PluginError);
+    replay.result.end = RecordedEnd::Stalled;
+    assert!(replay.verify().is_err(), "a classic piece never stalls");
+    replay.result.end = RecordedEnd::ToppedOut;
+    assert!(replay.verify().is_err());
+}
+
+#[test]
+fn a_stall_shows_in_the_piece_ticks() {
+    let rules = Rules::preset(Preset::Leiden);
+    let mut replay = Replay::new(&rules, &PieceSet::tetrominoes(), 2, None);
+    let limit = stall_limit(&rules);
+    replay.actions = vec![Actions::LEFT.0; limit as usize];
+    replay.result = Outcome {
+        lines: 0,
+        pieces: 0,
+        score: 0,
+        ticks: u64::from(limit),
+        end: RecordedEnd::Stalled,
+    };
+    assert_eq!(replay.verify().unwrap().end, RecordedEnd::Stalled);
+    replay.actions.pop();
+    replay.result.ticks -= 1;
+    assert!(replay.verify().is_err());
+}
+
+#[test]
+fn bad_files_are_refused_with_the_file_and_the_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("r.json");
+    let write = |replay: &Replay| replay.save(&path).unwrap();
+    let error = |path: &Path| Replay::load(path).unwrap_err().to_string();
+
+    let mut newer = classic();
+    newer.version = 2;
+    write(&newer);
+    let expected = format!(
+        "{}: replay format version 2, this tetrad reads version 1",
+        path.display()
+    );
+    assert_eq!(error(&path), expected);
+
+    let mut bad_piece = classic();
+    bad_piece.pieces[1].cells.push([2, 0]);
+    write(&bad_piece);
+    assert!(
+        error(&path).ends_with("piece `O`: cell [2, 0] is outside its 2x2 box"),
+        "{}",
+        error(&path)
+    );
+
+    let mut bad_rules = classic();
+    bad_rules.rules.width = 99;
+    write(&bad_rules);
+    assert!(error(&path).ends_with("width 99 is out of range 4..=32 for preset classic"));
+
+    std::fs::write(&path, "{\"format\": ").unwrap();
+    assert!(error(&path).contains("not a replay file"));
+    assert!(error(&dir.path().join("missing.json")).contains("missing.json"));
+}

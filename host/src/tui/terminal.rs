@@ -1,0 +1,96 @@
+//! The terminal: raw mode and the alternate screen behind a guard that restores them when
+//! dropped (and a panic hook that restores them before the message is printed), and the
+//! loop that feeds keys and time to the app and draws it.
+
+use super::app::App;
+use super::ui;
+use crossterm::cursor::{Hide, Show};
+use crossterm::event::{self, Event, KeyEventKind};
+use crossterm::execute;
+use crossterm::terminal::{disable_raw_mode, enable_raw_mode, EnterAlternateScreen, LeaveAlternateScreen};
+use ratatui::backend::CrosstermBackend;
+use ratatui::Terminal;
+use std::io::{self, IsTerminal};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Once;
+use std::time::{Duration, Instant};
+
+/// Time between frames.
+const FRAME: Duration = Duration::from_millis(16);
+
+/// Whether standard output is a terminal the screens can draw on.
+pub fn is_terminal() -> bool {
+    io::stdout().is_terminal()
+}
+
+/// Whether a guard holds the terminal (so the panic hook knows whether to restore).
+static ACTIVE: AtomicBool = AtomicBool::new(false);
+
+/// Raw mode and the alternate screen, for as long as this lives.
+pub struct TerminalGuard {
+    _private: (),
+}
+
+impl TerminalGuard {
+    /// Takes over the terminal.
+    pub fn enter() -> io::Result<TerminalGuard> {
+        install_panic_hook();
+        enable_raw_mode()?;
+        // From here on, dropping the guard (also on the error below) restores.
+        ACTIVE.store(true, Ordering::SeqCst);
+        let guard = TerminalGuard { _private: () };
+        execute!(io::stdout(), EnterAlternateScreen, Hide)?;
+        Ok(guard)
+    }
+}
+
+impl Drop for TerminalGuard {
+    fn drop(&mut self) {
+        restore();
+    }
+}
+
+/// Leaves raw mode and the alternate screen, once, if a guard took them.
+fn restore() {
+    if !ACTIVE.swap(false, Ordering::SeqCst) {
+        return;
+    }
+    let _ = disable_raw_mode();
+    let _ = execute!(io::stdout(), LeaveAlternateScreen, Show);
+}
+
+/// On a panic, restores the terminal first, so the message is readable.
+fn install_panic_hook() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            restore();
+            previous(info);
+        }));
+    });
+}
+
+/// Runs `app` on the terminal until it asks to quit; the terminal is restored however
+/// this returns.
+pub fn run(app: &mut App) -> io::Result<()> {
+    let _guard = TerminalGuard::enter()?;
+    let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
+    terminal.clear()?;
+    let mut last = Instant::now();
+    while !app.should_quit() {
+        terminal.draw(|frame| ui::draw(frame, app))?;
+        let deadline = last + FRAME;
+        while !app.should_quit() && event::poll(deadline.saturating_duration_since(Instant::now()))? {
+            if let Event::Key(key) = event::read()? {
+                if key.kind != KeyEventKind::Release {
+                    app.on_key(key);
+                }
+            }
+        }
+        let now = Instant::now();
+        app.on_tick(now - last);
+        last = now;
+    }
+    Ok(())
+}

@@ -1,0 +1,253 @@
+//! Drawing: the board in colour (two terminal columns per cell) beside a panel with the
+//! next piece and the numbers, a status line, and the keys on request. Draws `&App` only.
+
+use super::app::App;
+use super::keys::{self, Mode};
+use super::speed::{level_interval, Speed};
+use super::tracked::Cell;
+use crate::replay::RecordedEnd;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
+use ratatui::Frame;
+use tetrad_plugin_api::{PieceId, PieceKind};
+
+/// Columns of the panel beside the board.
+const PANEL_WIDTH: u16 = 32;
+/// Rows the panel needs.
+const PANEL_HEIGHT: u16 = 24;
+/// A filled cell.
+const FILLED: &str = "██";
+/// An empty cell.
+const EMPTY: &str = " .";
+
+/// Piece colours by piece index: the seven tetrominoes in the usual colours (I, O, T, S,
+/// Z, J, L), then more for larger sets.
+const PALETTE: [Color; 12] = [
+    Color::Cyan,
+    Color::Yellow,
+    Color::Magenta,
+    Color::Green,
+    Color::Red,
+    Color::Blue,
+    Color::LightRed,
+    Color::LightCyan,
+    Color::LightYellow,
+    Color::LightMagenta,
+    Color::LightGreen,
+    Color::LightBlue,
+];
+
+fn colour(piece: PieceId) -> Color {
+    PALETTE[piece.index() % PALETTE.len()]
+}
+
+/// Draws the whole screen.
+pub fn draw(frame: &mut Frame, app: &App) {
+    let area = frame.area();
+    let rules = app.tracked().game().rules();
+    let board_size = (rules.width as u16 * 2 + 2, rules.height as u16 + 2);
+    let needed = (board_size.0 + PANEL_WIDTH, board_size.1.max(PANEL_HEIGHT) + 1);
+    if area.width < needed.0 || area.height < needed.1 {
+        let text = format!(
+            "The terminal is {}x{}; this board needs {}x{}. Enlarge it, or press q to quit.",
+            area.width, area.height, needed.0, needed.1
+        );
+        frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
+        return;
+    }
+    let [main, status] = Layout::vertical([Constraint::Min(0), Constraint::Length(1)]).areas(area);
+    let [board, panel] =
+        Layout::horizontal([Constraint::Length(board_size.0), Constraint::Length(PANEL_WIDTH)]).areas(main);
+    draw_board(
+        frame,
+        app,
+        Rect {
+            height: board_size.1,
+            ..board
+        },
+    );
+    draw_panel(frame, app, panel);
+    draw_status(frame, app, status);
+    if app.help_shown() {
+        draw_help(frame, app.mode(), main);
+    }
+}
+
+fn draw_board(frame: &mut Frame, app: &App, area: Rect) {
+    let tracked = app.tracked();
+    let game = tracked.game();
+    let rules = game.rules();
+    let mut falling = vec![false; rules.width * rules.height];
+    let current = game.current();
+    if let Some(piece) = current {
+        let shape = game.pieces().kind(piece.piece).orientation(piece.pos.orientation);
+        for &(dx, dy) in shape.cells() {
+            let (x, y) = (i32::from(piece.pos.x + dx), i32::from(piece.pos.y + dy));
+            if (0..rules.width as i32).contains(&x) && (0..rules.height as i32).contains(&y) {
+                falling[y as usize * rules.width + x as usize] = true;
+            }
+        }
+    }
+    let lines: Vec<Line> = (0..rules.height)
+        .map(|y| {
+            let spans: Vec<Span> = (0..rules.width)
+                .map(|x| match (falling[y * rules.width + x], tracked.cell(x, y)) {
+                    (true, _) => Span::styled(FILLED, colour(current.map_or(PieceId(0), |c| c.piece))),
+                    (false, Some(Cell::Piece(piece))) => Span::styled(FILLED, colour(piece)),
+                    (false, Some(Cell::Unknown)) => Span::styled(FILLED, Color::Gray),
+                    (false, None) => Span::styled(EMPTY, Color::DarkGray),
+                })
+                .collect();
+            Line::from(spans)
+        })
+        .collect();
+    let title = match app.mode() {
+        Mode::Demo => " tetrad demo ",
+        Mode::Play => " tetrad play ",
+        Mode::Replay => " tetrad replay ",
+    };
+    frame.render_widget(Paragraph::new(lines).block(Block::bordered().title(title)), area);
+}
+
+/// A piece's first orientation, drawn in its bounding box.
+fn piece_lines(kind: &PieceKind, colour: Color) -> Vec<Line<'static>> {
+    let shape = kind.orientation(0);
+    (0..shape.height() as i8)
+        .map(|row| {
+            let spans: Vec<Span> = (0..shape.width() as i8)
+                .map(|col| {
+                    let cell = (shape.left() + col, shape.top() + row);
+                    if shape.cells().contains(&cell) {
+                        Span::styled(FILLED, colour)
+                    } else {
+                        Span::raw("  ")
+                    }
+                })
+                .collect();
+            let mut line = vec![Span::raw("  ")];
+            line.extend(spans);
+            Line::from(line)
+        })
+        .collect()
+}
+
+fn stat(name: &str, value: String) -> Line<'static> {
+    Line::from(format!("{name:<12}{value:>16}"))
+}
+
+fn draw_panel(frame: &mut Frame, app: &App, area: Rect) {
+    let game = app.tracked().game();
+    let rules = game.rules();
+    let stats = app.stats();
+    let bold = Style::default().add_modifier(Modifier::BOLD);
+    let mut lines = vec![
+        Line::styled(app.player(), bold),
+        Line::from(match (app.plugin_slot(), app.progress()) {
+            (Some((index, count)), _) => format!("plugin {} of {count}", index + 1),
+            (_, Some((tick, len))) => format!("tick {tick} of {len}"),
+            _ => "at the keyboard".to_string(),
+        }),
+        Line::from(format!(
+            "{} {}x{}, {}",
+            rules.preset,
+            rules.width,
+            rules.height,
+            rules.randomizer.name()
+        )),
+        Line::from(format!("seed {:#018x}", app.game_seed())),
+        Line::from(""),
+        Line::styled("next", bold),
+    ];
+    match game.preview() {
+        Some(next) => lines.extend(piece_lines(game.pieces().kind(next), colour(next))),
+        None => lines.push(Line::from("  (preview off)")),
+    }
+    lines.push(Line::from(""));
+    let level = stats.level();
+    lines.extend([
+        stat("lines", stats.lines.to_string()),
+        stat("level", level.to_string()),
+        stat("points", stats.score.to_string()),
+        stat("pieces", stats.pieces.to_string()),
+        stat(
+            "pieces/s",
+            app.pieces_per_second().map_or("-".to_string(), |r| format!("{r:.1}")),
+        ),
+        stat(
+            "µs/update",
+            app.update_us().map_or("-".to_string(), |us| format!("{us:.1}")),
+        ),
+        stat("speed", speed_text(app, level)),
+    ]);
+    if app.violations() > 0 {
+        lines.push(stat("violations", app.violations().to_string()));
+    }
+    lines.push(Line::from(""));
+    let alert = Style::default().fg(Color::Yellow).add_modifier(Modifier::BOLD);
+    if let Some(end) = app.end() {
+        lines.push(Line::styled(end_text(end), alert));
+        if let Some(error) = app.error() {
+            lines.push(Line::from(error.to_string()));
+        }
+        if app.mode() != Mode::Replay {
+            lines.push(Line::from("r restart, n new seed"));
+        }
+    } else if app.paused() {
+        lines.push(Line::styled("PAUSED", alert));
+    }
+    let panel = Paragraph::new(lines).wrap(Wrap { trim: false });
+    frame.render_widget(
+        panel.block(Block::new().padding(ratatui::widgets::Padding::horizontal(2))),
+        area,
+    );
+}
+
+fn speed_text(app: &App, level: u32) -> String {
+    match app.speed() {
+        Speed::Level => format!("level, {} ms", level_interval(level).as_millis()),
+        speed => speed.to_string(),
+    }
+}
+
+fn end_text(end: RecordedEnd) -> &'static str {
+    match end {
+        RecordedEnd::ToppedOut => "GAME OVER: topped out",
+        RecordedEnd::Capped => "GAME OVER: max pieces",
+        RecordedEnd::PluginError => "GAME OVER: plugin error",
+        RecordedEnd::Stalled => "GAME OVER: stalled",
+        RecordedEnd::Timeout => "GAME OVER: too slow",
+        RecordedEnd::Violation => "GAME OVER: protocol violations",
+        RecordedEnd::Crashed => "GAME OVER: plugin crashed",
+        RecordedEnd::Unfinished => "END: stopped unfinished",
+    }
+}
+
+fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
+    let line = match (app.prompt(), app.status()) {
+        (Some(text), _) => Line::from(vec![
+            Span::styled(
+                "open plugin (path or name): ",
+                Style::default().add_modifier(Modifier::BOLD),
+            ),
+            Span::raw(format!("{text}_")),
+        ]),
+        (None, Some(status)) => Line::from(status.to_string()),
+        (None, None) => Line::styled("? keys   q quit", Color::DarkGray),
+    };
+    frame.render_widget(Paragraph::new(line), area);
+}
+
+fn draw_help(frame: &mut Frame, mode: Mode, area: Rect) {
+    let lines: Vec<Line> = keys::help(mode)
+        .map(|(keys, what)| Line::from(format!(" {keys:<10} {what}")))
+        .collect();
+    let popup = area.centered(Constraint::Length(44), Constraint::Length(lines.len() as u16 + 2));
+    frame.render_widget(Clear, popup);
+    let block = Block::bordered().title(" keys ").title_bottom(" ? or esc to close ");
+    frame.render_widget(Paragraph::new(lines).block(block), popup);
+}
+
+#[cfg(test)]
+mod tests;

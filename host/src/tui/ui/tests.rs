@@ -1,0 +1,167 @@
+//! Render tests: the screen drawn into ratatui's `TestBackend`, read back as text and
+//! colours.
+
+use super::*;
+use crate::replay::{Outcome, Player, Replay};
+use crate::tui::app::Setup;
+use crate::tui::playback::Playback;
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+use ratatui::Terminal;
+use std::sync::Arc;
+use tetrad_plugin_api::{Actions, PieceSet, Rules};
+
+fn render(app: &App, width: u16, height: u16) -> Buffer {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+    terminal.draw(|frame| draw(frame, app)).unwrap();
+    terminal.backend().buffer().clone()
+}
+
+fn text(buffer: &Buffer) -> Vec<String> {
+    let width = buffer.area.width as usize;
+    buffer
+        .content()
+        .chunks(width)
+        .map(|row| row.iter().map(|cell| cell.symbol()).collect())
+        .collect()
+}
+
+fn play_app() -> App {
+    App::play(Setup {
+        rules: Rules::default(),
+        pieces: Arc::new(PieceSet::tetrominoes()),
+        seed: 1,
+        max_pieces: None,
+        record: None,
+    })
+}
+
+fn press(app: &mut App, code: KeyCode) {
+    app.on_key(KeyEvent::new(code, KeyModifiers::NONE));
+}
+
+#[test]
+fn the_board_shows_the_falling_piece_in_colour_two_columns_per_cell() {
+    let app = play_app();
+    let buffer = render(&app, 80, 30);
+    let lines = text(&buffer);
+    assert!(lines[0].starts_with("┌ tetrad play "), "{}", lines[0]);
+    // The falling piece: its cells on the screen at column 1 + 2x, row 1 + y.
+    let game = app.tracked().game();
+    let falling = game.current().unwrap();
+    let shape = game.pieces().kind(falling.piece).orientation(falling.pos.orientation);
+    for &(dx, dy) in shape.cells() {
+        let (x, y) = ((falling.pos.x + dx) as u16, (falling.pos.y + dy) as u16);
+        let cell = &buffer[(1 + 2 * x, 1 + y)];
+        assert_eq!(cell.symbol(), "█");
+        assert_eq!(cell.fg, colour(falling.piece));
+        assert_eq!(buffer[(2 + 2 * x, 1 + y)].symbol(), "█", "two columns per cell");
+    }
+    // The bottom row is empty: ten empty cells between the walls.
+    assert_eq!(lines[20], format!("│{}│", EMPTY.repeat(10)) + &" ".repeat(80 - 22));
+    assert_eq!(lines[21], format!("└{}┘", "─".repeat(20)) + &" ".repeat(80 - 22));
+}
+
+#[test]
+fn locked_cells_keep_their_piece_colour() {
+    let mut app = play_app();
+    let first = app.tracked().game().current().unwrap().piece;
+    press(&mut app, KeyCode::Char(' '));
+    press(&mut app, KeyCode::Down);
+    assert_eq!(app.stats().pieces, 1);
+    let buffer = render(&app, 80, 30);
+    let bottom: Vec<_> = (0..10u16).map(|x| &buffer[(1 + 2 * x, 20)]).collect();
+    let filled: Vec<_> = bottom.iter().filter(|c| c.symbol() == "█").collect();
+    assert!(!filled.is_empty(), "the piece locked on the floor");
+    assert!(filled.iter().all(|c| c.fg == colour(first)));
+}
+
+#[test]
+fn the_panel_shows_the_numbers_the_next_piece_and_the_player() {
+    let mut app = play_app();
+    for _ in 0..3 {
+        press(&mut app, KeyCode::Char(' '));
+        press(&mut app, KeyCode::Down);
+    }
+    let lines = text(&render(&app, 80, 30)).join("\n");
+    for expected in [
+        "you",
+        "at the keyboard",
+        "classic 10x20, uniform",
+        "next",
+        "level",
+        "points",
+        "pieces/s",
+        "µs/update",
+        "speed",
+        "level, 500 ms",
+        "? keys",
+    ] {
+        assert!(lines.contains(expected), "`{expected}` missing from:\n{lines}");
+    }
+    let pieces = lines.lines().find(|l| l.contains("pieces ")).unwrap();
+    assert!(pieces.trim_end().ends_with(" 3"), "{pieces}");
+    let seed = format!("seed {:#018x}", app.game_seed());
+    assert!(lines.contains(&seed), "{seed}");
+    // The next piece is drawn under "next", in its colour.
+    let next = app.tracked().game().preview().unwrap();
+    let buffer = render(&app, 80, 30);
+    let next_row = text(&buffer).iter().position(|l| l.contains("next")).unwrap() as u16 + 1;
+    let cells: Vec<_> = (22..80u16)
+        .map(|x| &buffer[(x, next_row)])
+        .filter(|c| c.symbol() == "█")
+        .collect();
+    assert!(!cells.is_empty() && cells.iter().all(|c| c.fg == colour(next)));
+}
+
+#[test]
+fn help_pause_and_game_over_are_shown() {
+    let mut app = play_app();
+    press(&mut app, KeyCode::Char('p'));
+    assert!(text(&render(&app, 80, 30)).join("\n").contains("PAUSED"));
+    press(&mut app, KeyCode::Char('?'));
+    let screen = text(&render(&app, 80, 30)).join("\n");
+    for expected in ["keys", "turn counter-clockwise", "drop", "quit"] {
+        assert!(screen.contains(expected), "`{expected}` missing from:\n{screen}");
+    }
+    press(&mut app, KeyCode::Esc);
+    press(&mut app, KeyCode::Char('p'));
+    while app.end().is_none() {
+        press(&mut app, KeyCode::Char(' '));
+    }
+    let screen = text(&render(&app, 80, 30)).join("\n");
+    assert!(screen.contains("GAME OVER: topped out"), "{screen}");
+}
+
+#[test]
+fn a_replay_shows_its_player_and_progress() {
+    let rules = Rules::default();
+    let pieces = PieceSet::tetrominoes();
+    let mut replay = Replay::new(&rules, &pieces, 9, None);
+    replay.players.push(Player {
+        version: Some("0.1.0".to_string()),
+        ..Player::human(0)
+    });
+    replay.players[0].name = "random".to_string();
+    replay.actions = vec![Actions::DROP.0; 3];
+    let mut game = crate::engine::Game::new(rules, Arc::new(pieces), 9);
+    for _ in 0..3 {
+        game.tick(Actions::DROP);
+    }
+    replay.result = Outcome::new(game.stats(), RecordedEnd::Unfinished);
+    let app = App::replay(Playback::new(replay).unwrap());
+    let screen = text(&render(&app, 80, 30)).join("\n");
+    for expected in ["tetrad replay", "random 0.1.0", "tick 0 of 3"] {
+        assert!(screen.contains(expected), "`{expected}` missing from:\n{screen}");
+    }
+}
+
+#[test]
+fn a_small_terminal_gets_a_message_instead_of_a_broken_board() {
+    let lines = text(&render(&play_app(), 40, 10)).join("");
+    assert!(
+        lines.contains("The terminal is 40x10; this board needs 54x25."),
+        "{lines}"
+    );
+}

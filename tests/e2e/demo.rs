@@ -1,0 +1,369 @@
+//! `tetrad demo`, `play` and `replay` (issue 7): the demo's state driven with real plugin
+//! libraries, replays of `tetrad run` verified, the screens refusing a non-terminal, and
+//! the demo on a real pseudo-terminal under tmux.
+
+use crate::common::*;
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tetrad::plugin::Plugin;
+use tetrad::replay::{RecordedEnd, Replay};
+use tetrad::tui::{App, Setup};
+use tetrad_plugin_api::{PieceSet, Rules};
+
+fn plugin(crate_name: &str, options: &str) -> (Plugin, String) {
+    (Plugin::load(&built_plugin(crate_name)).unwrap(), options.to_string())
+}
+
+fn random() -> (Plugin, String) {
+    plugin("tetrad-plugin-random", "")
+}
+
+fn setup(seed: u64, record: Option<PathBuf>) -> Setup {
+    Setup {
+        rules: Rules::default(),
+        pieces: Arc::new(PieceSet::tetrominoes()),
+        seed,
+        max_pieces: None,
+        record,
+    }
+}
+
+fn press(app: &mut App, code: KeyCode) {
+    app.on_key(KeyEvent::new(code, KeyModifiers::NONE));
+}
+
+fn type_text(app: &mut App, text: &str) {
+    text.chars().for_each(|c| press(app, KeyCode::Char(c)));
+}
+
+/// Plays at full speed until the game ends.
+fn play_out(app: &mut App) {
+    for _ in 0..1000 {
+        press(app, KeyCode::Char('+'));
+    }
+    let started = Instant::now();
+    while app.end().is_none() {
+        app.on_tick(Duration::from_millis(16));
+        assert!(started.elapsed() < Duration::from_secs(30), "the game did not end");
+    }
+}
+
+#[test]
+fn tab_hands_the_game_to_the_next_plugin_which_plays_on_from_the_same_board() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("switch.json");
+    let plugins = vec![random(), plugin("tetrad-plugin-tree-search", "")];
+    let mut app = App::demo(setup(2, Some(path.clone())), plugins).unwrap();
+    assert_eq!(
+        (app.player(), app.plugin_slot()),
+        ("random 0.1.0".to_string(), Some((0, 2)))
+    );
+    for _ in 0..30 {
+        press(&mut app, KeyCode::Char('s'));
+    }
+    assert!(app.paused());
+    let before = app.tracked().game().clone();
+    press(&mut app, KeyCode::Tab);
+    assert_eq!(
+        (app.player(), app.plugin_slot()),
+        ("tree-search 0.1.0".to_string(), Some((1, 2)))
+    );
+    assert_eq!(app.status(), Some("tree-search 0.1.0 plays on"));
+    assert_eq!(app.stats(), before.stats(), "the same game goes on");
+    assert_eq!(app.tracked().game().board(), before.board());
+    for _ in 0..30 {
+        press(&mut app, KeyCode::Char('s'));
+    }
+    assert_eq!(app.stats().ticks, 60);
+    assert!(app.update_us().is_some());
+    press(&mut app, KeyCode::Char('q'));
+    assert!(app.should_quit());
+
+    let replay = Replay::load(&path).unwrap();
+    let names: Vec<(u64, &str)> = replay.players.iter().map(|p| (p.from_tick, p.name.as_str())).collect();
+    assert_eq!(names, vec![(0, "random"), (30, "tree-search")]);
+    let outcome = replay.verify().unwrap();
+    assert_eq!((outcome.ticks, outcome.end), (60, RecordedEnd::Unfinished));
+}
+
+#[test]
+fn a_plugin_error_ends_the_game_and_another_plugin_can_play_on() {
+    let plugins = vec![plugin("tetrad-testkit", "mode=panic,after=5"), random()];
+    let mut app = App::demo(setup(1, None), plugins).unwrap();
+    play_out(&mut app);
+    assert_eq!(app.end(), Some(RecordedEnd::PluginError));
+    assert!(
+        app.error().unwrap().contains("testkit was told to panic at tick 6"),
+        "{:?}",
+        app.error()
+    );
+    assert_eq!(app.stats().ticks, 5);
+    press(&mut app, KeyCode::Tab);
+    assert_eq!((app.end(), app.error()), (None, None));
+    play_out(&mut app);
+    assert_eq!(app.end(), Some(RecordedEnd::ToppedOut));
+}
+
+#[test]
+fn plugins_open_by_path_from_the_keyboard_and_a_refusal_keeps_the_player() {
+    let mut app = App::demo(setup(1, None), vec![random()]).unwrap();
+    press(&mut app, KeyCode::Tab);
+    assert_eq!(app.status(), Some("only one plugin is loaded; press o to open another"));
+    press(&mut app, KeyCode::Char('o'));
+    type_text(&mut app, "/nonexistent/lib.so");
+    assert_eq!(app.prompt(), Some("/nonexistent/lib.so"));
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(app.prompt(), None);
+    assert_eq!(app.status(), Some("cannot open: /nonexistent/lib.so: no such file"));
+    press(&mut app, KeyCode::Char('o'));
+    type_text(&mut app, "typo");
+    press(&mut app, KeyCode::Esc);
+    assert_eq!((app.prompt(), app.should_quit()), (None, false));
+
+    press(&mut app, KeyCode::Char('o'));
+    type_text(
+        &mut app,
+        &built_plugin("tetrad-plugin-tree-search").display().to_string(),
+    );
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(
+        (app.player(), app.plugin_slot()),
+        ("tree-search 0.1.0".to_string(), Some((1, 2)))
+    );
+
+    let plugins = vec![random(), plugin("tetrad-testkit", "mode=fail-create")];
+    let mut app = App::demo(setup(1, None), plugins).unwrap();
+    press(&mut app, KeyCode::Tab);
+    assert_eq!(app.player(), "random 0.1.0");
+    let status = app.status().unwrap();
+    assert!(
+        status.ends_with("create failed: testkit was told to fail at create"),
+        "{status}"
+    );
+}
+
+fn run_json(seed: &str, extra: &[&str]) -> Value {
+    let mut args = vec![
+        "run", "--plugin", "random", "--games", "3", "--seed", seed, "--format", "json",
+    ];
+    args.extend_from_slice(extra);
+    json(&run(&args))
+}
+
+fn same_game(app: &App, game: &Value) {
+    let stats = app.stats();
+    let got = [stats.lines, stats.pieces, stats.score, stats.ticks];
+    let want = ["lines", "pieces", "score", "ticks"].map(|k| game[k].as_u64().unwrap());
+    assert_eq!(got, want);
+}
+
+#[test]
+fn the_demo_plays_the_games_of_tetrad_run_with_the_same_seed() {
+    let document = run_json("5", &[]);
+    let games = document["games"].as_array().unwrap();
+    let mut app = App::demo(setup(5, None), vec![random()]).unwrap();
+    play_out(&mut app);
+    same_game(&app, &games[0]);
+    press(&mut app, KeyCode::Char('n'));
+    play_out(&mut app);
+    same_game(&app, &games[1]);
+    press(&mut app, KeyCode::Char('r'));
+    assert_eq!(app.stats().ticks, 0);
+    play_out(&mut app);
+    same_game(&app, &games[1]);
+}
+
+#[test]
+fn run_record_saves_game_0_and_replay_verify_confirms_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("run.json");
+    let file = path.to_str().unwrap();
+    let document = run_json("8", &["--record", file, "--jobs", "2"]);
+    let game = &document["games"][0];
+    let replay = Replay::load(&path).unwrap();
+    assert_eq!(replay.seed, game["seed"].as_u64().unwrap());
+    assert_eq!(replay.players.len(), 1);
+    assert_eq!(replay.players[0].name, "random");
+
+    let output = run(&["replay", "--verify", file]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let expected = format!(
+        "ok  {file}: {} lines, {} pieces, {} points, {} ticks, ended topped_out (random 0.1.0)\n",
+        game["lines"], game["pieces"], game["score"], game["ticks"]
+    );
+    assert_eq!(stdout(&output), expected);
+
+    let mut tampered = replay.clone();
+    tampered.result.pieces += 1;
+    tampered.save(&path).unwrap();
+    let output = run(&["replay", "--verify", file]);
+    let message = format!(
+        "tetrad: {file}: does not replay: recorded {} pieces, re-simulated {}",
+        game["pieces"].as_u64().unwrap() + 1,
+        game["pieces"]
+    );
+    assert_one_line_error(&output, &message);
+    assert_eq!(output.status.code(), Some(1));
+}
+
+#[test]
+fn the_screens_need_a_terminal_and_say_what_to_run_instead() {
+    let output = run(&["demo", "--plugin", "random"]);
+    assert_one_line_error(
+        &output,
+        "tetrad: demo needs a terminal; use `tetrad run` for headless games",
+    );
+    assert_eq!(output.status.code(), Some(1));
+    assert_one_line_error(&run(&["play"]), "tetrad: play needs a terminal");
+    assert_one_line_error(
+        &run(&["replay", "game.json"]),
+        "tetrad: replay needs a terminal; use `tetrad replay --verify FILE`",
+    );
+}
+
+/// A tmux server of our own, with one session running a command; killed when dropped.
+struct Tmux {
+    socket: String,
+}
+
+impl Tmux {
+    /// Starts `command` in a 100x40 pane, or `None` when tmux is not installed.
+    fn start(name: &str, command: &str) -> Option<Tmux> {
+        let found = Command::new("tmux")
+            .arg("-V")
+            .output()
+            .is_ok_and(|o| o.status.success());
+        if !found {
+            eprintln!("skipping the pseudo-terminal test: tmux is not installed");
+            return None;
+        }
+        let tmux = Tmux {
+            socket: format!("tetrad-e2e-{name}-{}", std::process::id()),
+        };
+        // The shell reports the exit code and keeps the pane, so the screen after the
+        // program ends can be read.
+        let shell = format!("{command}; echo \"exited $?\"; sleep 30");
+        tmux.run(&["new-session", "-d", "-x", "100", "-y", "40", &shell]);
+        Some(tmux)
+    }
+
+    fn run(&self, args: &[&str]) -> String {
+        let output = Command::new("tmux")
+            .arg("-L")
+            .arg(&self.socket)
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "tmux {args:?}: {}", stderr(&output));
+        stdout(&output)
+    }
+
+    fn keys(&self, keys: &[&str]) {
+        for key in keys {
+            self.run(&["send-keys", key]);
+        }
+    }
+
+    fn screen(&self) -> String {
+        self.run(&["capture-pane", "-p"])
+    }
+
+    /// Waits until the screen shows `needle` (or, with `present` false, stops showing it).
+    fn wait(&self, needle: &str, present: bool) -> String {
+        let started = Instant::now();
+        loop {
+            let screen = self.screen();
+            if screen.contains(needle) == present {
+                return screen;
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(5),
+                "waited for `{needle}` (present: {present}); the screen:\n{screen}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = Command::new("tmux")
+            .arg("-L")
+            .arg(&self.socket)
+            .arg("kill-server")
+            .output();
+    }
+}
+
+fn quoted(path: &Path) -> String {
+    format!("'{}'", path.display())
+}
+
+#[test]
+fn the_demo_runs_on_a_pseudo_terminal_and_restores_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("demo.json");
+    let tetrad = quoted(Path::new(env!("CARGO_BIN_EXE_tetrad")));
+    let demo = format!(
+        "{tetrad} demo --plugin random --plugin tree-search --seed 3 --record {}",
+        quoted(&record)
+    );
+    let Some(tmux) = Tmux::start("demo", &demo) else {
+        return;
+    };
+    let screen = tmux.wait("random 0.1.0", true);
+    assert!(screen.contains("┌ tetrad demo"), "{screen}");
+    for label in [
+        "next",
+        "lines",
+        "level",
+        "points",
+        "pieces/s",
+        "µs/update",
+        "plugin 1 of 2",
+    ] {
+        assert!(screen.contains(label), "`{label}` missing:\n{screen}");
+    }
+    // Three single ticks by random, then pause; the keys; tree-search takes over.
+    tmux.keys(&["s", "s", "s"]);
+    tmux.wait("PAUSED", true);
+    tmux.keys(&["?"]);
+    tmux.wait("switch to the next plugin", true);
+    tmux.keys(&["Escape"]);
+    tmux.wait("switch to the next plugin", false);
+    tmux.keys(&["Tab"]);
+    tmux.wait("tree-search 0.1.0 plays on", true);
+    tmux.keys(&["s", "p"]);
+    tmux.wait("PAUSED", false);
+    tmux.keys(&["p"]);
+    tmux.wait("PAUSED", true);
+    tmux.keys(&["q"]);
+    let screen = tmux.wait("exited 0", true);
+    assert!(!screen.contains("tetrad demo"), "the terminal is restored:\n{screen}");
+    drop(tmux);
+
+    let replay = Replay::load(&record).unwrap();
+    let players: Vec<(u64, &str)> = replay.players.iter().map(|p| (p.from_tick, p.name.as_str())).collect();
+    assert_eq!(players, vec![(0, "random"), (3, "tree-search")]);
+    assert!(replay.actions.len() >= 4);
+    assert_eq!(replay.verify().unwrap().end, RecordedEnd::Unfinished);
+
+    let Some(tmux) = Tmux::start("replay", &format!("{tetrad} replay {}", quoted(&record))) else {
+        return;
+    };
+    let screen = tmux.wait("tick ", true);
+    assert!(
+        screen.contains("┌ tetrad replay") && screen.contains("random 0.1.0"),
+        "{screen}"
+    );
+    tmux.keys(&["End"]);
+    let ticks = replay.actions.len();
+    tmux.wait(&format!("tick {ticks} of {ticks}"), true);
+    tmux.wait("tree-search 0.1.0", true);
+    tmux.keys(&["q"]);
+    tmux.wait("exited 0", true);
+}
