@@ -1,13 +1,15 @@
 //! `eight-feature`: the searcher of seeds 000 and 001. A depth-first search over
 //! orientation x column x slide for the current piece (shallow) or the current and the next
-//! piece (deep), each leaf scored by E(b, b') = w1 F1(b) + w2 F2(b) + w3 F3(b) + w4 F4(b')
-//! + ... + w8 F8(b'). Only the current piece's moves are played; the search runs again for
-//! every new piece.
+//! piece (deep), each leaf scored by E(b, b') = w1 F1(b) + w2 F2(b) + w3 F3(b) +
+//! w4 F4(b') + ... + w8 F8(b'). Only the current piece's moves are played; the search runs
+//! again for every new piece.
 //!
 //! Options: `w1=..,w2=..,...,w8=..` (numbers, any sign; defaults in [`Weights::DEFAULT`],
-//! chosen by the procedure in `tune/`, see the README) and `deep_limit=N` (the height,
-//! in squares above the floor, at which a filled square switches to the shallow search;
-//! default 14 on 20 rows, scaled to other heights).
+//! chosen by the procedure in `tune/`, see the README), `deep_limit=N` (the height, in
+//! squares above the floor, at which a filled square switches to the shallow search;
+//! default 14 on 20 rows, scaled to other heights), and `heights=top|floor` (how F6 and F7
+//! count height: `top`, the seed's literal row numbers, is the default; `floor` is the
+//! reading under which they do what the seed says they do, see below).
 //!
 //! # How the seeds are read
 //!
@@ -29,7 +31,8 @@
 //!   would hold for heights counted from the floor. The literal formula is well defined,
 //!   so it is what F6 computes; roughness may be negative, so F6 = w x h - roughness may
 //!   exceed w x h, and it stays positive (each of the w - 1 terms is at most h, so
-//!   F6 >= h).
+//!   F6 >= h). The option `heights=floor` counts heights from the floor instead, which
+//!   flips the sign of the two wall terms (and of each F7 term, below).
 //! - **F7, literally.** For each column with a hole: (row number of the lowest space -
 //!   row number of the topmost hole). The lowest space of such a column is the square
 //!   just above its topmost filled square (row 0, the sky, if that square is on the top
@@ -64,12 +67,15 @@
 mod features;
 mod movegen;
 mod search;
+mod shape;
 
 pub use features::{
-    board_counts, features, roughness, BoardCounts, DepthShape, Features, PieceDepths, Weights,
+    board_counts, column_counts, columns, counts_with, features, roughness, BoardCounts, Columns, DepthShape, Features,
+    Heights, PieceDepths, Weights,
 };
 pub use movegen::Enumerator;
-pub use search::{land, scaled_limit, Decision, Searcher, SEED_LIMIT};
+pub use search::{land, scaled_limit, Decision, Searcher, Settings, SEED_LIMIT};
+pub use shape::Shape;
 
 use tetrad_plugin_api::{Actions, GameSetup, Info, Options, Path, Solver, Tick};
 
@@ -80,18 +86,23 @@ pub struct EightFeature {
     path: Option<Path>,
 }
 
-/// Reads `w1..w8` and `deep_limit` from the options.
-pub fn parse_options(setup: &GameSetup, options: &mut Options) -> Result<(Weights, u32), String> {
+/// Reads `w1..w8`, `deep_limit` and `heights` from the options.
+pub fn parse_options(setup: &GameSetup, options: &mut Options) -> Result<Settings, String> {
     const KEYS: [&str; 8] = ["w1", "w2", "w3", "w4", "w5", "w6", "w7", "w8"];
-    let mut weights = Weights::DEFAULT;
-    for (weight, key) in weights.0.iter_mut().zip(KEYS) {
+    let mut settings = Settings::defaults(setup.rules.height);
+    for (weight, key) in settings.weights.0.iter_mut().zip(KEYS) {
         *weight = options.get(key, *weight)?;
         if !weight.is_finite() {
             return Err(format!("option `{key}`: {weight} is not a finite number"));
         }
     }
-    let limit = options.get("deep_limit", scaled_limit(setup.rules.height))?;
-    Ok((weights, limit))
+    settings.limit = options.get("deep_limit", settings.limit)?;
+    settings.heights = match options.get("heights", "top".to_string())?.as_str() {
+        "top" => Heights::FromTop,
+        "floor" => Heights::FromFloor,
+        other => return Err(format!("option `heights`: `{other}` is neither `top` nor `floor`")),
+    };
+    Ok(settings)
 }
 
 impl Solver for EightFeature {
@@ -103,9 +114,9 @@ impl Solver for EightFeature {
     };
 
     fn create(setup: &GameSetup, options: &mut Options) -> Result<Self, String> {
-        let (weights, limit) = parse_options(setup, options)?;
+        let settings = parse_options(setup, options)?;
         Ok(EightFeature {
-            searcher: Searcher::new(setup.rules, setup.pieces.clone(), weights, limit),
+            searcher: Searcher::new(setup.rules, setup.pieces.clone(), settings),
             movement: setup.rules.movement(),
             path: None,
         })

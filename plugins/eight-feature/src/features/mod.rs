@@ -14,7 +14,7 @@ pub struct Weights(pub [f64; 8]);
 
 impl Weights {
     /// The defaults, chosen by the procedure in `tune/` (see the crate README).
-    pub const DEFAULT: Weights = Weights([1.0, 0.0, 2.0, 8.0, 2.0, 1.0, -2.0, 0.0]);
+    pub const DEFAULT: Weights = Weights([2.86, 2.93, 1.61, 10.0, 8.74, 0.0, -1.02, -2.14]);
 
     /// E for the given features.
     pub fn evaluate(&self, features: &Features) -> f64 {
@@ -76,6 +76,18 @@ impl DepthShape {
     }
 }
 
+/// How "height" is counted in F6 and F7.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Heights {
+    /// As seed 001 writes: the row number, 1 at the top (the default).
+    #[default]
+    FromTop,
+    /// Counted from the floor, 1 at the bottom: the reading under which F6 "encourages
+    /// height against the walls" and F7 negates the squares above holes, as the seed
+    /// says they do. Offered to measure what the literal reading costs.
+    FromFloor,
+}
+
 /// The raw counts behind F4, F6, F7 and F8 of one board (b').
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct BoardCounts {
@@ -83,6 +95,8 @@ pub struct BoardCounts {
     pub holes: u32,
     /// Surface roughness, the seed's literal sum (may be negative).
     pub roughness: i32,
+    /// The two wall terms of that sum, (h2 - h1) + (h(w-1) - hw).
+    pub wall_terms: i32,
     /// The sum over columns with a hole of (row of the lowest space - row of the
     /// topmost hole), the seed's literal F7 sum (never positive).
     pub above_holes: i32,
@@ -90,59 +104,119 @@ pub struct BoardCounts {
     pub spaces_beside_holes: u32,
 }
 
-/// Counts holes, roughness, the F7 sum and the F8 sum in one pass over `rows` (row 0 at the
-/// top, bit x = column x) of a board `width` wide.
-pub fn board_counts(rows: &[u32], width: usize) -> BoardCounts {
-    let height = rows.len();
-    let full = if width >= 32 { u32::MAX } else { (1u32 << width) - 1 };
-    // Row number (1 at the top) of each column's topmost filled square; an empty column's
-    // surface is the floor, row height + 1.
-    let mut surface = [height as i32 + 1; MAX_WIDTH];
-    // Row number of each column's topmost hole (0: the column has none).
-    let mut top_hole = [0i32; MAX_WIDTH];
-    let mut covered = 0u32;
-    let mut holed = 0u32;
-    let mut counts = BoardCounts::default();
-    let start = rows.iter().position(|&r| r != 0).unwrap_or(height);
-    for (y, &row) in rows.iter().enumerate().skip(start) {
-        let number = y as i32 + 1;
-        let mut fresh = row & !covered;
-        while fresh != 0 {
-            surface[fresh.trailing_zeros() as usize] = number;
-            fresh &= fresh - 1;
+/// The columns of a board: bit `y` of `columns[x]` is square (x, y), row 0 at the top.
+pub type Columns = [u64; MAX_WIDTH];
+
+/// Transposes `rows` (row 0 at the top, bit x = column x).
+pub fn columns(rows: &[u32]) -> Columns {
+    let mut cols = [0u64; MAX_WIDTH];
+    for (y, &row) in rows.iter().enumerate() {
+        let mut bits = row;
+        while bits != 0 {
+            cols[bits.trailing_zeros() as usize] |= 1 << y;
+            bits &= bits - 1;
         }
-        let hole = covered & !row;
-        covered |= row;
-        if hole == 0 {
+    }
+    cols
+}
+
+/// Counts holes, roughness, the F7 sum and the F8 sum of a board given by `rows` (row 0
+/// at the top, bit x = column x), `width` wide.
+pub fn board_counts(rows: &[u32], width: usize) -> BoardCounts {
+    column_counts(&columns(rows)[..width], rows.len())
+}
+
+/// [`board_counts`] of a board given by its columns (see [`columns`]), `height` rows high.
+pub fn column_counts(cols: &[u64], height: usize) -> BoardCounts {
+    let mut filled = [0u32; MAX_WIDTH];
+    for (n, col) in filled.iter_mut().zip(cols) {
+        *n = col.count_ones();
+    }
+    counts_with(cols, &filled, height)
+}
+
+/// [`column_counts`] given also the number of filled squares of each column (`filled[x]`
+/// for `cols[x]`), which the search keeps up to date instead of counting bits per leaf.
+///
+/// Column by column: the topmost filled square is the first set bit; every empty square
+/// below it is a hole; the filled run from the top down ends at the topmost hole. Spaces
+/// are the squares above the topmost filled square, so the F8 runs beside a column's holes
+/// are ANDs of the neighbouring columns' space masks.
+#[inline]
+pub fn counts_with(cols: &[u64], filled: &[u32], height: usize) -> BoardCounts {
+    let all = if height >= 64 { u64::MAX } else { (1u64 << height) - 1 };
+    let mut surface = [0i32; MAX_WIDTH];
+    let mut spaces = [0u64; MAX_WIDTH];
+    let mut counts = BoardCounts::default();
+    let mut holed = 0u32;
+    for (x, &col) in cols.iter().enumerate() {
+        if col == 0 {
+            surface[x] = height as i32 + 1;
+            spaces[x] = all;
             continue;
         }
-        counts.holes += hole.count_ones();
-        let mut first = hole & !holed;
-        holed |= hole;
-        while first != 0 {
-            top_hole[first.trailing_zeros() as usize] = number;
-            first &= first - 1;
-        }
-        // Spaces: empty squares with nothing filled above them, on this row.
-        let space = full & !covered;
-        let mut left = (hole >> 1) & space;
-        let mut right = (hole << 1) & space;
-        while left | right != 0 {
-            counts.spaces_beside_holes += left.count_ones() + right.count_ones();
-            left = (left >> 1) & space;
-            right = (right << 1) & space;
+        let top = col.trailing_zeros();
+        surface[x] = top as i32 + 1;
+        spaces[x] = (1u64 << top) - 1;
+        let holes = (height as u32 - top) - filled[x];
+        if holes > 0 {
+            counts.holes += holes;
+            holed |= 1 << x;
+            // Lowest space: row number `top` (the sky, 0, when top is 0); topmost hole:
+            // row number top + run + 1. Their difference is -(run + 1).
+            counts.above_holes -= (col >> top).trailing_ones() as i32 + 1;
         }
     }
-    counts.roughness = roughness(&surface[..width]);
-    let mut columns = holed;
-    while columns != 0 {
-        let x = columns.trailing_zeros() as usize;
-        // The lowest space of a column sits directly above its topmost filled square (row 0,
-        // the sky, when that square is on the top row).
-        counts.above_holes += (surface[x] - 1) - top_hole[x];
-        columns &= columns - 1;
+    while holed != 0 {
+        let x = holed.trailing_zeros() as usize;
+        holed &= holed - 1;
+        let hole = !cols[x] & all & !spaces[x];
+        let mut run = hole;
+        for space in spaces[..x].iter().rev() {
+            run &= space;
+            if run == 0 {
+                break;
+            }
+            counts.spaces_beside_holes += run.count_ones();
+        }
+        let mut run = hole;
+        for space in &spaces[x + 1..cols.len()] {
+            run &= space;
+            if run == 0 {
+                break;
+            }
+            counts.spaces_beside_holes += run.count_ones();
+        }
     }
+    counts.roughness = roughness(&surface[..cols.len()]);
+    counts.wall_terms = wall_terms(&surface[..cols.len()]);
     counts
+}
+
+impl BoardCounts {
+    /// The counts with heights read as `heights` says. Counted from the floor a column's
+    /// height is (board height + 1 - its row number): the inner terms of the roughness
+    /// keep their value, the wall terms change sign, and each F7 term changes sign.
+    pub fn read(self, heights: Heights) -> BoardCounts {
+        match heights {
+            Heights::FromTop => self,
+            Heights::FromFloor => BoardCounts {
+                roughness: self.roughness - 2 * self.wall_terms,
+                wall_terms: -self.wall_terms,
+                above_holes: -self.above_holes,
+                ..self
+            },
+        }
+    }
+}
+
+/// The wall terms of the roughness, (h2 - h1) + (h(w-1) - hw).
+fn wall_terms(h: &[i32]) -> i32 {
+    let w = h.len();
+    if w < 2 {
+        return 0;
+    }
+    (h[1] - h[0]) + (h[w - 2] - h[w - 1])
 }
 
 /// The seed's surface roughness for `h` = surface row numbers, left to right:

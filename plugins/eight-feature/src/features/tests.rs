@@ -168,6 +168,7 @@ fn f5_is_the_line_count_given_and_e_is_the_weighted_sum() {
     let c = BoardCounts {
         holes: 1,
         roughness: 4,
+        wall_terms: 0,
         above_holes: -2,
         spaces_beside_holes: 3,
     };
@@ -187,4 +188,82 @@ impl PieceDepths {
             mean: 0.0,
         }
     }
+}
+
+/// The definitions of seed 001 written square by square, slowly and plainly.
+fn reference(board: &Board) -> BoardCounts {
+    let (w, h) = (board.width(), board.height());
+    let filled = |x: usize, y: usize| board.filled(x, y);
+    let hole = |x: usize, y: usize| !filled(x, y) && (0..y).any(|above| filled(x, above));
+    let space = |x: usize, y: usize| !filled(x, y) && !hole(x, y);
+    let mut counts = BoardCounts::default();
+    let surface: Vec<i32> = (0..w)
+        .map(|x| {
+            (0..h)
+                .find(|&y| filled(x, y))
+                .map_or(h as i32 + 1, |top| top as i32 + 1)
+        })
+        .collect();
+    for x in 0..w {
+        if let Some(first) = (0..h).find(|&y| hole(x, y)) {
+            let lowest_space = (0..h).rev().find(|&y| space(x, y)).map_or(0, |y| y as i32 + 1);
+            counts.above_holes += lowest_space - (first as i32 + 1);
+        }
+        for y in 0..h {
+            if !hole(x, y) {
+                continue;
+            }
+            counts.holes += 1;
+            let left = (0..x).rev().take_while(|&l| space(l, y)).count();
+            let right = (x + 1..w).take_while(|&r| space(r, y)).count();
+            counts.spaces_beside_holes += (left + right) as u32;
+        }
+    }
+    counts.wall_terms = (surface[1] - surface[0]) + (surface[w - 2] - surface[w - 1]);
+    counts.roughness = counts.wall_terms;
+    for i in 1..w - 2 {
+        counts.roughness += (surface[i] - surface[i + 1]).abs();
+    }
+    counts
+}
+
+#[test]
+fn one_pass_counts_match_the_plain_definitions_on_random_boards() {
+    let mut rng = tetrad_plugin_api::SeededRng::new(99);
+    for (w, h) in [(10, 20), (4, 6), (13, 9), (32, 12)] {
+        for _ in 0..500 {
+            let mut board = Board::new(w, h);
+            let fill = rng.below(80);
+            let top = rng.below(h as u32 + 1) as usize;
+            for y in (h - top)..h {
+                for x in 0..w {
+                    if rng.below(100) < fill {
+                        board.fill(x, y);
+                    }
+                }
+            }
+            assert_eq!(counts(&board), reference(&board), "{board:?}");
+        }
+    }
+}
+
+#[test]
+fn heights_from_the_floor_flip_the_wall_terms_and_f7() {
+    // Three squares in column 1 of a 10 x 20 board. From the floor h1 = 3, h2..h10 = 0:
+    // roughness = (h2 - h1) = 0 - 3 = -3, so F6 = 203 rewards the wall column (from the
+    // top it was +3, F6 = 197).
+    let left = Board::from_text(10, 20, "#.........\n#.........\n#.........");
+    assert_eq!(counts(&left).read(Heights::FromFloor).roughness, -3);
+    // The four-hole board: from the floor each F7 term is (lowest space - topmost hole)
+    // = squares over the topmost hole + 1: column 1: 1 + 1 = 2 (heights 4 - 2), column 4:
+    // 2 + 1 = 3, column 9: 2 + 1 = 3. Sum 8, F7 = 60 - 8 = 52. Roughness from the floor,
+    // heights 3, 1, 0, 5, 0, 0, 0, 0, 6, 0: (1 - 3) + 1 + 5 + 5 + 0 + 0 + 0 + 6 + (6 - 0)
+    // = 21 = 13 - 2 x (2 - 6).
+    let c = counts(&four_holes()).read(Heights::FromFloor);
+    assert_eq!(
+        (c.above_holes, c.roughness, c.holes, c.spaces_beside_holes),
+        (8, 21, 4, 18)
+    );
+    let f = features(PieceDepths::default_for_test(), 0, &c, 60);
+    assert_eq!((f.0[5], f.0[6]), (39.0, 52.0));
 }

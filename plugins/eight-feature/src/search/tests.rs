@@ -21,7 +21,11 @@ fn only(index: usize, weight: f64) -> Weights {
 }
 
 fn searcher(rules: Rules, weights: Weights) -> Searcher {
-    Searcher::new(rules, PieceSet::tetrominoes(), weights, scaled_limit(rules.height))
+    let settings = Settings {
+        weights,
+        ..Settings::defaults(rules.height)
+    };
+    Searcher::new(rules, PieceSet::tetrominoes(), settings)
 }
 
 fn falling(rules: &Rules, id: PieceId) -> FallingPiece {
@@ -167,5 +171,60 @@ fn deep_search_stops_at_height_14_of_20_and_scales() {
     let current = falling(&rules, O);
     assert!(s.decide(&at_13, current, Some(O)).unwrap().deep);
     assert!(!s.decide(&at_14, current, Some(O)).unwrap().deep);
-    assert!(!s.decide(&at_13, current, None).unwrap().deep, "no preview, no deep search");
+    assert!(
+        !s.decide(&at_13, current, None).unwrap().deep,
+        "no preview, no deep search"
+    );
+    // Limits 0 and 1 count every filled square; one above the board height none.
+    for (limit, deep) in [(0, false), (1, false), (20, true), (21, true)] {
+        let settings = Settings {
+            limit,
+            ..Settings::defaults(20)
+        };
+        let s = Searcher::new(rules, PieceSet::tetrominoes(), settings);
+        assert_eq!(s.below_limit(&at_13), deep, "limit {limit}");
+    }
+}
+
+#[test]
+fn fast_leaves_match_locking_and_counting_the_plain_way() {
+    // Every placement of every piece on random boards, clearing rows or not: the leaf
+    // value from ORed columns equals E computed on the locked and cleared board.
+    for heights in [Heights::FromTop, Heights::FromFloor] {
+        fast_leaves_match(heights);
+    }
+}
+
+fn fast_leaves_match(heights: Heights) {
+    let rules = classic(10, 12);
+    let set = PieceSet::tetrominoes();
+    let settings = Settings {
+        weights: Weights([1.0, -2.0, 3.0, 5.0, 7.0, 0.5, -1.5, 0.25]),
+        limit: 8,
+        heights,
+    };
+    let s = Searcher::new(rules, set.clone(), settings);
+    let mut rng = tetrad_plugin_api::SeededRng::new(4);
+    for _ in 0..200 {
+        let mut board = Board::new(10, 12);
+        for y in 4 + rng.below(8) as usize..12 {
+            for x in 0..10 {
+                if rng.below(100) < 85 {
+                    board.fill(x, y);
+                }
+            }
+        }
+        let ground = Ground::new(&board);
+        for id in set.ids() {
+            let kind = set.kind(id);
+            for p in tetrad_plugin_api::placements(&rules, &board, kind, rules.spawn(kind)) {
+                let Some((after, lines)) = land(&board, kind.orientation(p.pos.orientation), p.pos) else {
+                    assert_eq!(s.leaf(&ground, id, p.pos, 3), None);
+                    continue;
+                };
+                let fast = s.leaf(&ground, id, p.pos, 3).unwrap();
+                assert_eq!(fast, s.leaf_value(id, p.pos, lines + 3, &after), "{board:?} {p:?}");
+            }
+        }
+    }
 }
