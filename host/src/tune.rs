@@ -106,6 +106,15 @@ impl Checkpoint {
     pub fn options(&self) -> String {
         options_string(&self.config, &self.mean)
     }
+
+    /// The best single candidate of any generation (scored on its own generation's
+    /// games, so a lucky draw can flatter it), as an options string with its mean lines.
+    pub fn best_candidate(&self) -> Option<(String, f64, u64)> {
+        self.history
+            .iter()
+            .max_by(|a, b| a.best_lines.total_cmp(&b.best_lines))
+            .map(|g| (options_string(&self.config, &g.best), g.best_lines, g.generation))
+    }
 }
 
 fn options_string(config: &TuneConfig, values: &[f64]) -> String {

@@ -118,6 +118,10 @@ pub fn tune(args: TuneArgs) -> Result<ExitCode> {
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
+    if let Some((options, lines, generation)) = checkpoint.best_candidate() {
+        eprintln!("best single candidate: {lines:.1} lines in generation {generation}: {options}");
+    }
+    eprintln!("the distribution's mean (printed on stdout) is the method's answer; compare both on fresh seeds with `tetrad tournament`");
     println!("{}", checkpoint.options());
     Ok(ExitCode::SUCCESS)
 }
