@@ -4,6 +4,7 @@
 mod bad_input;
 mod c_plugins;
 mod common;
+mod pinned;
 mod run;
 mod tournament;
 mod tune;
