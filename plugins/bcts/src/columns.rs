@@ -23,13 +23,20 @@ struct Column {
     hole_rows: u64,
 }
 
+/// Wall columns kept on each side of the board, so a piece's neighbourhood is one slice.
+const PAD: usize = 2;
+
+/// Columns copied for one placement: the piece's widest, its neighbours and theirs.
+const WINDOW: usize = MAX_PIECE_SIZE + 2 * PAD;
+
 /// A board in columns, with its features split by column.
 pub struct Columns {
     width: usize,
     height: u32,
     /// The mask of the board's rows in a column.
     rows: u64,
-    columns: [u64; MAX_WIDTH],
+    /// Column `x` at `x + PAD`; full columns (walls) around the board.
+    padded: [u64; MAX_WIDTH + WINDOW],
     terms: [Column; MAX_WIDTH],
     wells: [u32; MAX_WIDTH],
     /// Row transitions between column `p - 1` and column `p` (the walls at -1 and width).
@@ -46,11 +53,12 @@ impl Columns {
         let width = board.width();
         let height = board.height() as u32;
         let rows = u64::MAX >> (64 - height);
-        let mut columns = [0u64; MAX_WIDTH];
+        let mut padded = [rows; MAX_WIDTH + WINDOW];
+        padded[PAD..PAD + width].fill(0);
         for (y, &row) in board.rows().iter().enumerate().skip(board.surface()) {
             let mut cells = row;
             while cells != 0 {
-                columns[cells.trailing_zeros() as usize] |= 1 << y;
+                padded[PAD + cells.trailing_zeros() as usize] |= 1 << y;
                 cells &= cells - 1;
             }
         }
@@ -58,7 +66,7 @@ impl Columns {
             width,
             height,
             rows,
-            columns,
+            padded,
             terms: [Column::default(); MAX_WIDTH],
             wells: [0; MAX_WIDTH],
             pairs: [0; MAX_WIDTH + 1],
@@ -66,12 +74,13 @@ impl Columns {
             from: [0; MAX_WIDTH + 1],
             totals: BoardFeatures::default(),
         };
-        for (x, &cells) in columns[..width].iter().enumerate() {
+        for x in 0..width {
+            let (left, cells, right) = (padded[PAD + x - 1], padded[PAD + x], padded[PAD + x + 1]);
             c.terms[x] = column(cells, rows, height);
-            c.wells[x] = wells(c.at(x as isize - 1), cells, c.at(x as isize + 1), height);
+            c.wells[x] = wells(left, cells, right, rows, height);
         }
         for p in 0..=width {
-            c.pairs[p] = ((c.at(p as isize - 1) ^ c.at(p as isize)) & rows).count_ones();
+            c.pairs[p] = ((padded[PAD + p - 1] ^ padded[PAD + p]) & rows).count_ones();
         }
         for x in 0..width {
             c.before[x + 1] = c.before[x] | c.terms[x].hole_rows;
@@ -97,63 +106,41 @@ impl Columns {
         self.totals
     }
 
-    /// Column `x`, the walls (full columns) outside the board.
-    #[inline]
-    fn at(&self, x: isize) -> u64 {
-        if x < 0 || x >= self.width as isize {
-            self.rows
-        } else {
-            self.columns[x as usize]
-        }
-    }
-
     /// The features after adding `piece` (its columns' cells, bit 0 being its top row) at
     /// column `left`, top row `top`, when no row is full afterwards.
     #[inline]
     pub fn with_piece(&self, piece: &[u64], left: usize, top: u32) -> BoardFeatures {
         let width = piece.len();
-        let mut new = [0u64; MAX_PIECE_SIZE + 2];
-        // new[0] and new[width + 1] are the neighbours, unchanged.
-        let neighbour = |x: isize| self.at(x);
-        new[0] = neighbour(left as isize - 1);
-        for (j, &cells) in piece.iter().enumerate() {
-            new[j + 1] = self.columns[left + j] | cells << top;
+        // Columns `left - PAD` on, with the piece's cells added: the piece's column `j`
+        // is `window[PAD + j]`.
+        let mut window = [0u64; WINDOW];
+        window.copy_from_slice(&self.padded[left..left + WINDOW]);
+        for (column, &cells) in window[PAD..].iter_mut().zip(piece) {
+            *column |= cells << top;
         }
-        new[width + 1] = neighbour((left + width) as isize);
         let mut f = self.totals;
         let mut hole_rows = self.before[left] | self.from[left + width];
-        for j in 0..width {
-            let old = self.terms[left + j];
-            let now = column(new[j + 1], self.rows, self.height);
+        for (old, &cells) in self.terms[left..left + width].iter().zip(&window[PAD..PAD + width]) {
+            let now = column(cells, self.rows, self.height);
             f.column_transitions = f.column_transitions - old.transitions + now.transitions;
             f.holes = f.holes - old.holes + now.holes;
             f.hole_depth = f.hole_depth - old.hole_depth + now.hole_depth;
             hole_rows |= now.hole_rows;
         }
         f.rows_with_holes = hole_rows.count_ones();
-        for p in 0..=width {
-            f.row_transitions =
-                f.row_transitions - self.pairs[left + p] + ((new[p] ^ new[p + 1]) & self.rows).count_ones();
+        // The pairs from (left - 1, left) to (left + width - 1, left + width).
+        for (p, pair) in window[PAD - 1..PAD + width + 1].windows(2).enumerate() {
+            let now = ((pair[0] ^ pair[1]) & self.rows).count_ones();
+            f.row_transitions = f.row_transitions - self.pairs[left + p] + now;
         }
-        // Wells change in the piece's columns and in the columns next to them.
-        let first = left.saturating_sub(1);
-        let last = (left + width).min(self.width - 1);
-        for x in first..=last {
-            let j = x + 1 - left; // index into `new`, whose 0 is column `left - 1`
-            let (l, c, r) = if j == 0 {
-                (self.at(x as isize - 1), new[0], new[1])
-            } else {
-                (
-                    new[j - 1],
-                    new[j],
-                    if j == width + 1 {
-                        self.at(x as isize + 1)
-                    } else {
-                        new[j + 1]
-                    },
-                )
+        // Wells change in the piece's columns and in the board columns next to them.
+        for (i, three) in window[PAD - 2..PAD + width + 2].windows(3).enumerate() {
+            // Column `left - 1 + i`; skip the walls.
+            let Some(x) = (left + i).checked_sub(1).filter(|&x| x < self.width) else {
+                continue;
             };
-            f.cumulative_wells = f.cumulative_wells - self.wells[x] + wells(l, c, r, self.height);
+            let now = wells(three[0], three[1], three[2], self.rows, self.height);
+            f.cumulative_wells = f.cumulative_wells - self.wells[x] + now;
         }
         f
     }
@@ -192,8 +179,7 @@ fn column(cells: u64, rows: u64, height: u32) -> Column {
 /// Cumulative wells of column `cells` between `left` and `right`: for every empty cell
 /// whose neighbours are both filled, 1 plus the empty cells directly below it.
 #[inline]
-fn wells(left: u64, cells: u64, right: u64, height: u32) -> u32 {
-    let rows = u64::MAX >> (64 - height);
+fn wells(left: u64, cells: u64, right: u64, rows: u64, height: u32) -> u32 {
     let mut well = !cells & left & right & rows;
     let mut sum = 0;
     while well != 0 {
