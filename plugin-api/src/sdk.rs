@@ -102,9 +102,16 @@ extern "C" fn create<S: Solver>(game: &TetradGameInfo, options: RStr<'_>) -> RRe
         let mut parsed = Options::parse(options.as_str())?;
         let solver = S::create(&setup, &mut parsed)?;
         parsed.finish()?;
+        let tick = Tick {
+            board: Board::new(setup.rules.width, setup.rules.height),
+            current: None,
+            next: None,
+            new_piece: false,
+        };
         Ok(Guarded {
             solver,
             setup,
+            tick,
             failed: None,
         })
     });
@@ -119,6 +126,8 @@ extern "C" fn create<S: Solver>(game: &TetradGameInfo, options: RStr<'_>) -> RRe
 struct Guarded<S> {
     solver: S,
     setup: GameSetup,
+    /// The tick shown to the solver, refilled in place from the ABI at every call.
+    tick: Tick,
     failed: Option<String>,
 }
 
@@ -134,8 +143,8 @@ impl<S: Solver> SolverInstance for Guarded<S> {
             return RResult::RErr(message.as_str().into());
         }
         let result = guarded(|| {
-            let tick = tick_from_abi(&self.setup, field, current, next, new_piece)?;
-            Ok(self.solver.update(&tick).0)
+            fill_tick(&mut self.tick, &self.setup, field, current, next, new_piece)?;
+            Ok(self.solver.update(&self.tick).0)
         });
         match result {
             Ok(actions) => RResult::ROk(actions),
@@ -281,13 +290,15 @@ fn piece_from_abi(setup: &GameSetup, piece: &TetradPiece) -> Result<Option<Falli
     }))
 }
 
-fn tick_from_abi(
+/// Reads the host's view of one tick into `tick`, reusing its board.
+fn fill_tick(
+    tick: &mut Tick,
     setup: &GameSetup,
     field: &TetradField,
     current: &TetradPiece,
     next: &TetradPiece,
     new_piece: bool,
-) -> Result<Tick, String> {
+) -> Result<(), String> {
     let height = field.height as usize;
     if field.rows.is_null() || height != setup.rules.height || field.width as usize != setup.rules.width {
         return Err(format!(
@@ -297,12 +308,11 @@ fn tick_from_abi(
     }
     // SAFETY: the header requires `rows` to hold `height` rows, valid during `update`.
     let rows = unsafe { std::slice::from_raw_parts(field.rows, height) };
-    Ok(Tick {
-        board: Board::from_rows(setup.rules.width, height, rows),
-        current: piece_from_abi(setup, current)?,
-        next: piece_from_abi(setup, next)?.map(|p| p.id),
-        new_piece,
-    })
+    tick.board.set_rows(rows);
+    tick.current = piece_from_abi(setup, current)?;
+    tick.next = piece_from_abi(setup, next)?.map(|p| p.id);
+    tick.new_piece = new_piece;
+    Ok(())
 }
 
 /// Exports a [`Solver`] as a tetrad plugin: the `abi_stable` root module, plus the plain

@@ -5,6 +5,7 @@ mod bad_input;
 mod c_plugins;
 mod common;
 mod demo;
+mod pinned;
 mod run;
 mod tournament;
 mod tune;

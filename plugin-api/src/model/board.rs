@@ -84,6 +84,19 @@ impl Board {
         board
     }
 
+    /// Replaces the rows with `rows`, row 0 first, as [`Board::from_rows`] reads them,
+    /// keeping the size: bits at or beyond the width are dropped, missing rows are empty.
+    pub fn set_rows(&mut self, rows: &[u32]) {
+        let full = self.full_row();
+        let height = self.height();
+        let given = rows.len().min(height);
+        for (dst, &src) in self.rows[..given].iter_mut().zip(&rows[..given]) {
+            *dst = src & full;
+        }
+        self.rows[given..height].fill(0);
+        self.find_surface();
+    }
+
     fn find_surface(&mut self) {
         self.surface = self.rows().iter().position(|&r| r != 0).unwrap_or(self.height()) as u8;
     }

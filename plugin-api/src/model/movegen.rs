@@ -9,10 +9,20 @@
 //! Slides are kept only where the slid piece rests (seed 000's rule), so every path ends
 //! with the lock in its last tick. Placements are distinct by final position; the first
 //! path found (no slide, orientation order, then left to right) is kept.
+//!
+//! Fast path. Without gravity, when every row the piece can hover in (its start, and
+//! each orientation's entry row) lies above the stack's surface, `step` can only ever
+//! meet the walls while the piece turns and shifts, and the DROP falls straight from open
+//! sky. [`placements_into`] then checks each path against the walls alone and lands the
+//! piece from per-column surface heights, which gives exactly what playing it with
+//! `step` gives (the property tests and the pinned games check that) at a fraction of the
+//! cost. Under `simplified` this is every position; under `leiden`, every position whose
+//! stack is lower than the hover rows.
 
+use super::board::MAX_WIDTH;
 use super::board::{Board, PiecePos};
 use super::motion::{step, Actions};
-use super::piece::PieceKind;
+use super::piece::{Orientation, PieceKind};
 use super::rules::{Movement, Rules};
 
 /// A reachable resting position and how to get there from the starting position.
@@ -104,6 +114,15 @@ pub fn placements(rules: &Rules, board: &Board, kind: &PieceKind, start: PiecePo
 /// Like [`placements`], writing into `out` (cleared first) to reuse its allocation.
 pub fn placements_into(rules: &Rules, board: &Board, kind: &PieceKind, start: PiecePos, out: &mut Vec<Placement>) {
     out.clear();
+    if rules.movement() == Movement::DropOnly && hovers_in_open_sky(rules, board, kind, start) {
+        drop_from_open_sky(board, kind, start, out);
+    } else {
+        play_every_path(rules, board, kind, start, out);
+    }
+}
+
+/// The general case: every candidate path played with [`step`], then the slides.
+fn play_every_path(rules: &Rules, board: &Board, kind: &PieceKind, start: PiecePos, out: &mut Vec<Placement>) {
     for (index, shape) in kind.orientations().iter().enumerate() {
         let orientation = index as u8;
         let turns = shortest_turns(kind, start.orientation, orientation);
@@ -124,6 +143,98 @@ pub fn placements_into(rules: &Rules, board: &Board, kind: &PieceKind, start: Pi
     if rules.movement() == Movement::Gravity {
         add_slides(rules, board, kind, start, out);
     }
+}
+
+/// Whether the piece, wherever it hovers (at `start`, or at any orientation's entry row),
+/// lies wholly above the stack's surface: then only the walls can refuse a turn or a shift.
+fn hovers_in_open_sky(rules: &Rules, board: &Board, kind: &PieceKind, start: PiecePos) -> bool {
+    let surface = board.surface() as i32;
+    let above =
+        |shape: &Orientation, y: i8| i32::from(y) + i32::from(shape.top()) + i32::from(shape.height()) <= surface;
+    above(kind.orientation(start.orientation), start.y)
+        && kind
+            .orientations()
+            .iter()
+            .enumerate()
+            .all(|(index, shape)| above(shape, rules.entry_row(kind, index as u8)))
+}
+
+/// Whether `shape` at column `x` lies between the walls.
+#[inline]
+fn within_walls(shape: &Orientation, x: i8, width: i8) -> bool {
+    let left = x + shape.left();
+    left >= 0 && left + shape.width() as i8 <= width
+}
+
+/// The fast path (see the module note): the same placements, in the same order, as
+/// playing every candidate path with [`step`], when [`hovers_in_open_sky`] holds.
+fn drop_from_open_sky(board: &Board, kind: &PieceKind, start: PiecePos, out: &mut Vec<Placement>) {
+    let width = board.width() as i8;
+    // The first filled row of each column (the height for an empty one).
+    let mut tops = [board.height() as i32; MAX_WIDTH];
+    let mut seen = 0u32;
+    for (y, &row) in board.rows().iter().enumerate().skip(board.surface()) {
+        let mut fresh = row & !seen;
+        while fresh != 0 {
+            tops[fresh.trailing_zeros() as usize] = y as i32;
+            fresh &= fresh - 1;
+        }
+        seen |= row;
+    }
+    let orientations = kind.orientations();
+    for (index, shape) in orientations.iter().enumerate() {
+        let orientation = index as u8;
+        let turns = shortest_turns(kind, start.orientation, orientation);
+        let min_x = -shape.left();
+        let max_x = width - shape.left() - shape.width() as i8;
+        for x in min_x..=max_x {
+            let shifts = x - start.x;
+            if !path_clears_the_walls(kind, start, turns, shifts, width) {
+                continue;
+            }
+            let left = x + shape.left();
+            let y = shape
+                .column_bottoms()
+                .iter()
+                .enumerate()
+                .map(|(column, &bottom)| tops[(left as usize) + column] - 1 - i32::from(bottom))
+                .min()
+                .unwrap_or(0);
+            out.push(Placement {
+                pos: PiecePos {
+                    orientation,
+                    x,
+                    y: y as i8,
+                },
+                turns,
+                shifts,
+                slide: 0,
+            });
+        }
+    }
+}
+
+/// Whether every turn and shift of the path is accepted when only the walls can refuse
+/// them: the tick order of [`step`] (turn, then shift, one of each per tick).
+fn path_clears_the_walls(kind: &PieceKind, start: PiecePos, turns: i8, shifts: i8, width: i8) -> bool {
+    let (turn, shift) = (turns.signum(), shifts.signum());
+    let mut orientation = start.orientation;
+    let mut x = start.x;
+    for tick in 0..turns.unsigned_abs().max(shifts.unsigned_abs()) {
+        if tick < turns.unsigned_abs() {
+            orientation = kind.turned(orientation, turn);
+            if !within_walls(kind.orientation(orientation), x, width) {
+                return false;
+            }
+        }
+        if tick < shifts.unsigned_abs() {
+            x += shift;
+            if !within_walls(kind.orientation(orientation), x, width) {
+                return false;
+            }
+        }
+    }
+    true
 }
 
 /// Plays a candidate's path with the host's own [`step`] and returns where it locks, or
@@ -251,6 +362,44 @@ mod tests {
         );
         let on_top = found.iter().find(|p| p.pos.x == 3 && p.slide == 0).unwrap();
         assert_eq!(on_top.pos.y, 15);
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+
+        /// The fast path gives exactly the placements, order and paths of playing every
+        /// candidate with `step`, wherever it applies.
+        #[test]
+        fn open_sky_drops_match_playing_every_path(
+            leiden in proptest::bool::ANY,
+            width in 4usize..=20,
+            heights in proptest::collection::vec((0usize..16, proptest::num::u64::ANY), 20),
+            piece in 0u8..7,
+            start_orientation in 0u8..4,
+            start_shift in -3i8..=3,
+        ) {
+            let preset = if leiden { Preset::Leiden } else { Preset::Simplified };
+            let rules = Rules { width, height: 15, ..Rules::preset(preset) };
+            let mut board = Board::new(width, 15);
+            for (x, &(height, bits)) in heights.iter().take(width).enumerate() {
+                for y in 15 - height..15 {
+                    if bits >> y & 1 == 1 || y == 15 - height {
+                        board.fill(x, y);
+                    }
+                }
+            }
+            let set = PieceSet::tetrominoes();
+            let kind = set.kind(PieceId(piece));
+            let spawn = rules.spawn(kind);
+            let orientation = start_orientation % kind.orientations().len() as u8;
+            let start = PiecePos { orientation, x: spawn.x + start_shift, y: rules.entry_row(kind, orientation) };
+            proptest::prop_assume!(board.fits(kind.orientation(orientation), start.x, start.y));
+            let mut played = Vec::new();
+            play_every_path(&rules, &board, kind, start, &mut played);
+            let mut found = Vec::new();
+            placements_into(&rules, &board, kind, start, &mut found);
+            proptest::prop_assert_eq!(found, played);
+        }
     }
 
     #[test]

@@ -31,6 +31,9 @@ pub struct Orientation {
     width: u8,
     height: u8,
     row_masks: [u32; MAX_PIECE_SIZE],
+    /// Per column of the bounding box, the row offset (from the piece position) of the
+    /// lowest cell in it: where a straight drop meets the stack.
+    column_bottoms: [i8; MAX_PIECE_SIZE],
 }
 
 impl Orientation {
@@ -41,8 +44,11 @@ impl Orientation {
         let right = cells.iter().map(|c| c.0).max().unwrap_or(0);
         let bottom = cells.iter().map(|c| c.1).max().unwrap_or(0);
         let mut row_masks = [0u32; MAX_PIECE_SIZE];
+        let mut column_bottoms = [i8::MIN; MAX_PIECE_SIZE];
         for &(x, y) in &cells {
             row_masks[(y - top) as usize] |= 1 << (x - left);
+            let lowest = &mut column_bottoms[(x - left) as usize];
+            *lowest = (*lowest).max(y);
         }
         Orientation {
             cells,
@@ -51,6 +57,7 @@ impl Orientation {
             width: (right - left + 1) as u8,
             height: (bottom - top + 1) as u8,
             row_masks,
+            column_bottoms,
         }
     }
 
@@ -83,6 +90,13 @@ impl Orientation {
     /// Row `i` of the bounding box as a bit mask, bit 0 being the leftmost column.
     pub fn row_masks(&self) -> &[u32] {
         &self.row_masks[..usize::from(self.height)]
+    }
+
+    /// For each column of the bounding box, left to right, the row offset from the piece
+    /// position of the lowest cell in that column. Connected pieces have a cell in every
+    /// column of their bounding box.
+    pub fn column_bottoms(&self) -> &[i8] {
+        &self.column_bottoms[..usize::from(self.width)]
     }
 
     fn normalized(&self) -> Vec<(i8, i8)> {

@@ -47,7 +47,12 @@ pub struct Landing {
 
 /// All eight features of the board `after` a placement (rows cleared) and its landing.
 pub fn features(after: &Board, landing: &Landing) -> [f64; COUNT] {
-    let board = board_features(after);
+    combine(&board_features(after), landing)
+}
+
+/// All eight features from the board's share and the landing.
+#[inline]
+pub fn combine(board: &BoardFeatures, landing: &Landing) -> [f64; COUNT] {
     [
         f64::from(landing.bottom) + f64::from(landing.piece_height - 1) / 2.0,
         f64::from(landing.lines * landing.piece_cells_cleared),

@@ -12,12 +12,14 @@
 //! piece by its best follow-up with the previewed piece (needs a preview). `w1`..`w8`
 //! override the weights. Works with any board and piece set.
 
+mod columns;
 pub mod features;
 
-use features::{features, Landing, COUNT};
+use columns::Columns;
+use features::{combine, features, Landing, COUNT};
 use tetrad_plugin_api::{
-    placements_into, Actions, Board, GameSetup, Info, Options, Path, PieceId, PiecePos, PieceSet, Placement, Rules,
-    Solver, Tick,
+    placements_into, Actions, Board, GameSetup, Info, Options, Path, PieceId, PiecePos, PieceSet, Placement, Preset,
+    Rules, Solver, Tick, MAX_PIECE_SIZE,
 };
 
 /// Dellacherie's weights (hole depth and rows with holes unused).
@@ -68,9 +70,104 @@ fn evaluate(
     Some((after, value))
 }
 
+/// Each piece's orientations as column masks: for each column of the bounding box, left
+/// to right, bit `i` set when row `i` of the box (from its top) holds a cell.
+type PieceColumns = Vec<Vec<[u64; MAX_PIECE_SIZE]>>;
+
+fn piece_columns(pieces: &PieceSet) -> PieceColumns {
+    let orientation_columns = |shape: &tetrad_plugin_api::Orientation| {
+        let mut columns = [0u64; MAX_PIECE_SIZE];
+        for (i, &mask) in shape.row_masks().iter().enumerate() {
+            for (j, column) in columns.iter_mut().enumerate() {
+                *column |= u64::from(mask >> j & 1) << i;
+            }
+        }
+        columns
+    };
+    let kinds = pieces.kinds().iter();
+    kinds
+        .map(|kind| kind.orientations().iter().map(orientation_columns).collect())
+        .collect()
+}
+
+/// Rates every placement on one board: by the incremental features when the placement
+/// clears no row, by [`evaluate`] when it does. Gives exactly `evaluate`'s value.
+struct Rater<'a> {
+    rules: &'a Rules,
+    pieces: &'a PieceSet,
+    columns_of: &'a PieceColumns,
+    weights: &'a [f64; COUNT],
+    board: &'a Board,
+    columns: Columns,
+}
+
+impl<'a> Rater<'a> {
+    fn new(
+        rules: &'a Rules,
+        pieces: &'a PieceSet,
+        columns_of: &'a PieceColumns,
+        weights: &'a [f64; COUNT],
+        board: &'a Board,
+    ) -> Rater<'a> {
+        Rater {
+            rules,
+            pieces,
+            columns_of,
+            weights,
+            board,
+            columns: Columns::new(board),
+        }
+    }
+
+    /// The placement's value, `None` if it ends the game.
+    fn value(&self, piece: PieceId, pos: PiecePos) -> Option<f64> {
+        let shape = self.pieces.kind(piece).orientation(pos.orientation);
+        let top = i32::from(pos.y) + i32::from(shape.top());
+        if top < 0 {
+            return None;
+        }
+        let top = top as usize;
+        let left = i32::from(pos.x) + i32::from(shape.left());
+        let rows = &self.board.rows()[top..top + shape.row_masks().len()];
+        let full = self.board.full_row();
+        if rows
+            .iter()
+            .zip(shape.row_masks())
+            .any(|(&row, &mask)| row | mask << left == full)
+        {
+            let (rules, pieces, board, weights) = (self.rules, self.pieces, self.board, self.weights);
+            return evaluate(rules, pieces, board, piece, pos, weights).map(|(_, value)| value);
+        }
+        if self.rules.preset == Preset::Leiden {
+            let row = Rules::LEIDEN_TOP_ROWS - 1;
+            let piece_row = row.checked_sub(top).and_then(|i| shape.row_masks().get(i));
+            if self.board.rows()[row] | piece_row.map_or(0, |&mask| mask << left) != 0 {
+                return None;
+            }
+        }
+        let lowest = top + shape.row_masks().len() - 1;
+        let landing = Landing {
+            bottom: (self.board.height() - lowest) as u32,
+            piece_height: u32::from(shape.height()),
+            lines: 0,
+            piece_cells_cleared: 0,
+        };
+        let cells = &self.columns_of[piece.index()][usize::from(pos.orientation)][..usize::from(shape.width())];
+        let board = self.columns.with_piece(cells, left as usize, top as u32);
+        Some(
+            combine(&board, &landing)
+                .iter()
+                .zip(self.weights)
+                .map(|(f, w)| f * w)
+                .sum(),
+        )
+    }
+}
+
 /// The linear controller.
 pub struct Controller {
     setup: GameSetup,
+    columns_of: PieceColumns,
     weights: [f64; COUNT],
     lookahead: usize,
     path: Option<Path>,
@@ -106,6 +203,7 @@ impl Solver for Controller {
         }
         Ok(Controller {
             setup: setup.clone(),
+            columns_of: piece_columns(&setup.pieces),
             weights,
             lookahead,
             path: None,
@@ -139,6 +237,7 @@ impl Controller {
     ) -> Option<Placement> {
         let Controller {
             setup,
+            columns_of,
             weights,
             first,
             second,
@@ -146,19 +245,20 @@ impl Controller {
         } = self;
         let (rules, pieces) = (&setup.rules, &setup.pieces);
         placements_into(rules, board, pieces.kind(piece), start, first);
+        let rater = Rater::new(rules, pieces, columns_of, weights, board);
         let mut best: Option<(f64, Placement)> = None;
         for placement in first.iter() {
-            let value = match evaluate(rules, pieces, board, piece, placement.pos, weights) {
-                None => f64::NEG_INFINITY,
-                Some((after, value)) => match next {
-                    None => value,
-                    Some(next) => {
+            let value = match next {
+                None => rater.value(piece, placement.pos).unwrap_or(f64::NEG_INFINITY),
+                Some(next) => match evaluate(rules, pieces, board, piece, placement.pos, weights) {
+                    None => f64::NEG_INFINITY,
+                    Some((after, _)) => {
                         let kind = pieces.kind(next);
                         placements_into(rules, &after, kind, rules.spawn(kind), second);
+                        let rater = Rater::new(rules, pieces, columns_of, weights, &after);
                         second
                             .iter()
-                            .filter_map(|p| evaluate(rules, pieces, &after, next, p.pos, weights))
-                            .map(|(_, v)| v)
+                            .filter_map(|p| rater.value(next, p.pos))
                             .fold(f64::NEG_INFINITY, f64::max)
                     }
                 },
