@@ -170,9 +170,9 @@ pub struct TuneArgs {
     /// Starting mean: one value for all parameters, or one per parameter.
     #[arg(long, default_value = "0", value_name = "V[,V...]", allow_hyphen_values = true)]
     pub initial: String,
-    /// Starting standard deviation of every parameter.
-    #[arg(long, default_value_t = 10.0)]
-    pub sd: f64,
+    /// Starting standard deviation: one value for all parameters, or one per parameter.
+    #[arg(long, default_value = "10", value_name = "S[,S...]")]
+    pub sd: String,
     /// Variance noise at the first generation, shrinking linearly to 0.
     #[arg(long, default_value_t = 4.0)]
     pub noise: f64,

@@ -37,8 +37,8 @@ pub struct TuneConfig {
     pub seed: u64,
     /// Starting mean of every parameter.
     pub initial_mean: Vec<f64>,
-    /// Starting standard deviation of every parameter.
-    pub initial_sd: f64,
+    /// Starting standard deviation of each parameter.
+    pub initial_sd: Vec<f64>,
     /// Noise added to the variance at generation 0, falling linearly to 0 at the end.
     pub noise: f64,
     /// Rules, as recorded in reports.
@@ -78,10 +78,9 @@ pub struct Checkpoint {
 impl Checkpoint {
     /// A fresh start.
     pub fn new(config: TuneConfig) -> Checkpoint {
-        let n = config.params.len();
         Checkpoint {
             mean: config.initial_mean.clone(),
-            sd: vec![config.initial_sd; n],
+            sd: config.initial_sd.clone(),
             history: Vec::new(),
             config,
         }
@@ -230,7 +229,7 @@ mod tests {
             elite_fraction: 0.1,
             seed: 1,
             initial_mean: vec![0.0, 0.0],
-            initial_sd: 10.0,
+            initial_sd: vec![10.0, 10.0],
             noise: 4.0,
             rules: serde_json::Value::Null,
         };

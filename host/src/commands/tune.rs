@@ -11,6 +11,23 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
+/// Numbers given once for every parameter, or once per parameter.
+fn per_parameter(flag: &str, text: &str, params: usize) -> Result<Vec<f64>> {
+    let values: Vec<f64> = text
+        .split(',')
+        .map(|v| {
+            v.trim()
+                .parse::<f64>()
+                .map_err(|_| anyhow::anyhow!("{flag}: `{v}` is not a number"))
+        })
+        .collect::<Result<_>>()?;
+    match values.len() {
+        1 => Ok(vec![values[0]; params]),
+        n if n == params => Ok(values),
+        n => bail!("{flag} has {n} values for {params} parameters"),
+    }
+}
+
 /// `tetrad tune`.
 pub fn tune(args: TuneArgs) -> Result<ExitCode> {
     let (rules, pieces) = rules_and_pieces(&args.game)?;
@@ -26,20 +43,11 @@ pub fn tune(args: TuneArgs) -> Result<ExitCode> {
     if args.population == 0 || args.games == 0 || !(0.0..=1.0).contains(&args.elite) || args.elite == 0.0 {
         bail!("--population and --games must be at least 1, --elite in (0, 1]");
     }
-    let initial: Vec<f64> = args
-        .initial
-        .split(',')
-        .map(|v| {
-            v.trim()
-                .parse::<f64>()
-                .map_err(|_| anyhow::anyhow!("--initial: `{v}` is not a number"))
-        })
-        .collect::<Result<_>>()?;
-    let initial_mean = match initial.len() {
-        1 => vec![initial[0]; params.len()],
-        n if n == params.len() => initial,
-        n => bail!("--initial has {n} values for {} parameters", params.len()),
-    };
+    let initial_mean = per_parameter("--initial", &args.initial, params.len())?;
+    let initial_sd = per_parameter("--sd", &args.sd, params.len())?;
+    if initial_sd.iter().any(|&sd| sd.is_nan() || sd < 0.0) {
+        bail!("--sd: standard deviations cannot be negative");
+    }
     let plugin = Arc::new(load(&args.plugin)?);
     let config = TuneConfig {
         plugin: format!("{} {}", plugin.info().name, plugin.info().version),
@@ -51,7 +59,7 @@ pub fn tune(args: TuneArgs) -> Result<ExitCode> {
         elite_fraction: args.elite,
         seed: args.seed,
         initial_mean,
-        initial_sd: args.sd,
+        initial_sd,
         noise: args.noise,
         rules: rules_json(&rules, &pieces),
     };
