@@ -2,7 +2,7 @@
 //! numeric options.
 //!
 //! Each generation draws `population` candidates from a normal distribution per
-//! parameter, plays every candidate on the same seeded games (a tournament whose entrants
+//! parameter (the first being the current mean itself), plays every candidate on the same seeded games (a tournament whose entrants
 //! are one plugin with different options), keeps the best tenth by mean lines, and moves
 //! the distribution to the elite's mean and variance plus a noise term that shrinks
 //! linearly to zero, which keeps the search from collapsing early. The state after each
