@@ -22,6 +22,10 @@ const END_ROW: usize = Rules::LEIDEN_TOP_ROWS - 1;
 /// Column masks carry two all-filled columns on each side: the walls.
 const PAD: usize = 2;
 
+/// Columns a move can touch: its own and two on each side (a fixed size, so copying
+/// them is a few vector moves rather than a call to `memmove`).
+const WINDOW: usize = MAX_PIECE_SIZE + 2 * PAD;
+
 /// What one move does, in the terms `dosmartmove` adds up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Outcome {
@@ -59,11 +63,14 @@ pub struct Position {
     height: usize,
     width: usize,
     full: u32,
-    /// Column `c` is `cols[c + PAD]`; the pads are walls (all filled).
-    cols: [u32; MAX_WIDTH + 2 * PAD],
+    /// The highest row holding a cell (`height` if none).
+    first: usize,
+    /// Column `c` is `cols[c + PAD]`; the pads are walls (all filled), and the slack
+    /// after them lets every window be read at full size.
+    cols: [u32; MAX_WIDTH + WINDOW],
     tops: [u32; MAX_WIDTH],
-    closed: [u32; MAX_WIDTH],
-    shafts: [u32; MAX_WIDTH],
+    /// Shaft cells of columns `0..c`, at index `c`.
+    shaft_prefix: [u32; MAX_WIDTH + 1],
     closed_total: u32,
     shafts_total: u32,
 }
@@ -103,10 +110,10 @@ impl Position {
             height,
             width,
             full: full_row(width),
-            cols: [0; MAX_WIDTH + 2 * PAD],
+            first: rows[..height].iter().position(|&r| r != 0).unwrap_or(height),
+            cols: [0; MAX_WIDTH + WINDOW],
             tops: [0; MAX_WIDTH],
-            closed: [0; MAX_WIDTH],
-            shafts: [0; MAX_WIDTH],
+            shaft_prefix: [0; MAX_WIDTH + 1],
             closed_total: 0,
             shafts_total: 0,
         };
@@ -125,11 +132,11 @@ impl Position {
         for c in 0..width {
             let col = position.cols[c + PAD];
             position.tops[c] = surface(col, height);
-            position.closed[c] = column_closed(col, height);
-            position.shafts[c] = column_shaft(position.cols[c + PAD - 1], col, position.cols[c + PAD + 1], height);
+            position.closed_total += column_closed(col, height);
+            let shaft = column_shaft(position.cols[c + PAD - 1], col, position.cols[c + PAD + 1], height);
+            position.shaft_prefix[c + 1] = position.shaft_prefix[c] + shaft;
         }
-        position.closed_total = position.closed[..width].iter().sum();
-        position.shafts_total = position.shafts[..width].iter().sum();
+        position.shafts_total = position.shaft_prefix[width];
         position
     }
 
@@ -157,68 +164,130 @@ impl Position {
     /// What dropping `shape` with its leftmost cells in `column` does (the skeleton's
     /// `letitfall`; a piece that cannot fall stays at the top, as there).
     pub fn evaluate(&self, shape: &Shape, column: usize) -> Outcome {
-        let y = self.landing_row(shape, column).max(0) as usize;
-        let piece_rows = usize::from(shape.height);
-        let mut lines = 0;
-        for i in 0..piece_rows {
-            lines += u32::from(self.rows[y + i] | shape.rows[i] << column == self.full);
-        }
+        let (y, lines) = self.drop(shape, column);
         if lines > 0 {
             return self.evaluate_with_clears(shape, column, y);
         }
-        let piece_in_end_row = (y..y + piece_rows).contains(&END_ROW);
-        let ends = self.rows[END_ROW] != 0 || piece_in_end_row;
-
-        // Columns column-2 ..= column+width+1, the piece's own columns at 2.., updated.
-        let width = usize::from(shape.width);
-        let mut window = [0u32; MAX_PIECE_SIZE + 2 * PAD];
-        window[..width + 2 * PAD].copy_from_slice(&self.cols[column..column + width + 2 * PAD]);
-        let mut closed = self.closed_total;
-        for j in 0..width {
-            window[j + PAD] |= shape.cols[j] << y;
-            closed = closed - self.closed[column + j] + column_closed(window[j + PAD], self.height);
-        }
-        let mut shafts = self.shafts_total;
-        for k in 1..width + 2 * PAD - 1 {
-            let c = (column + k).wrapping_sub(PAD);
-            if c >= self.width {
-                continue;
-            }
-            shafts = shafts - self.shafts[c] + column_shaft(window[k - 1], window[k], window[k + 1], self.height);
-        }
+        let old = self.touched_shafts(shape, column);
         Outcome {
             lines: 0,
             top_row: y as u32,
-            closed,
-            shafts_after: shafts,
-            ends,
+            closed: self.closed_after(shape, column, y),
+            shafts_after: self.shafts_total - old + self.touched_shafts_after(shape, column, y),
+            ends: self.ends(shape, y),
         }
+    }
+
+    /// The score of a move, if the move does not end the game and scores more than
+    /// `floor`: the same value as `evaluate(..).score(..)`, faster. The shaft cells, the
+    /// dearest term, are counted only when the other terms leave room to beat `floor`
+    /// (the shafts of the touched columns can only lower the score).
+    #[inline]
+    pub fn score_above(&self, shape: &Shape, column: usize, floor: i32) -> Option<i32> {
+        let (y, lines) = self.drop(shape, column);
+        if lines > 0 {
+            let out = self.evaluate_with_clears(shape, column, y);
+            let score = out.score(self.shafts_total);
+            return (!out.ends && score > floor).then_some(score);
+        }
+        if self.ends(shape, y) {
+            return None;
+        }
+        // before - after = (old shafts of the touched columns) - (their new shafts).
+        let closed = self.closed_after(shape, column, y) as i32;
+        let bound = y as i32 + 1 - 4 * closed + self.touched_shafts(shape, column) as i32;
+        if bound <= floor {
+            return None;
+        }
+        let score = bound - self.touched_shafts_after(shape, column, y) as i32;
+        (score > floor).then_some(score)
+    }
+
+    /// The landing row of a move (its top cell) and the rows it fills.
+    #[inline]
+    fn drop(&self, shape: &Shape, column: usize) -> (usize, u32) {
+        let y = self.landing_row(shape, column).max(0) as usize;
+        let mut lines = 0;
+        for i in 0..usize::from(shape.height) {
+            lines += u32::from(self.rows[y + i] | shape.rows[i] << column == self.full);
+        }
+        (y, lines)
+    }
+
+    /// `endofgame()` after a move that clears nothing.
+    #[inline]
+    fn ends(&self, shape: &Shape, y: usize) -> bool {
+        self.rows[END_ROW] != 0 || (y..y + usize::from(shape.height)).contains(&END_ROW)
+    }
+
+    /// Closed spaces after a move that clears nothing. A column's closed spaces are
+    /// (h - surface) - filled cells; the piece lands above the old surface, so in each of
+    /// its columns they change by (old surface - new surface - the piece's cells there),
+    /// which sums to `tops - width x y + closed_offset`.
+    #[inline]
+    fn closed_after(&self, shape: &Shape, column: usize, y: usize) -> u32 {
+        let width = usize::from(shape.width);
+        let mut closed = self.closed_total.wrapping_add(shape.closed_offset);
+        for top in &self.tops[column..column + width] {
+            closed = closed.wrapping_add(*top);
+        }
+        closed.wrapping_sub((width * y) as u32)
+    }
+
+    /// Shaft cells before the move in the columns it touches: its own and one each side.
+    #[inline]
+    fn touched_shafts(&self, shape: &Shape, column: usize) -> u32 {
+        let end = (column + usize::from(shape.width) + 1).min(self.width);
+        self.shaft_prefix[end] - self.shaft_prefix[column.saturating_sub(1)]
+    }
+
+    /// Shaft cells after a move that clears nothing, in the columns it touches.
+    #[inline]
+    fn touched_shafts_after(&self, shape: &Shape, column: usize, y: usize) -> u32 {
+        // Columns column-2 ..= column+width+1; the piece's own columns, at PAD.., updated.
+        let width = usize::from(shape.width);
+        let mut window = [0u32; WINDOW];
+        window.copy_from_slice(&self.cols[column..column + WINDOW]);
+        for j in 0..width {
+            window[j + PAD] |= shape.cols[j] << y;
+        }
+        let mut shafts = 0;
+        for k in 1..width + 2 * PAD - 1 {
+            let c = (column + k).wrapping_sub(PAD);
+            if c < self.width {
+                shafts += column_shaft(window[k - 1], window[k], window[k + 1], self.height);
+            }
+        }
+        shafts
     }
 
     /// The rare path: the move clears rows, so score the cleared board from scratch.
     fn evaluate_with_clears(&self, shape: &Shape, column: usize, y: usize) -> Outcome {
         let mut rows = self.rows;
+        let bottom = y + usize::from(shape.height);
         for i in 0..usize::from(shape.height) {
             rows[y + i] |= shape.rows[i] << column;
         }
-        let mut kept = [0u32; MAX_ROWS];
-        let mut write = self.height;
-        let mut lines = 0;
-        for &row in rows[..self.height].iter().rev() {
-            if row == self.full {
-                lines += 1;
-            } else {
+        // Rows below the piece stay; the ones above its lowest full row move down.
+        let mut write = bottom;
+        for read in (0..bottom).rev() {
+            if rows[read] != self.full {
                 write -= 1;
-                kept[write] = row;
+                rows[write] = rows[read];
             }
         }
-        let after = &kept[..self.height];
+        // Every row kept moved `write` down: `write` full rows were removed.
+        let lines = write as u32;
+        rows[..write].fill(0);
+        // Empty rows above the stack add nothing to either count: start below them.
+        let first = self.first.min(y) + lines as usize;
+        let after = &rows[first..self.height];
         Outcome {
             lines,
             top_row: y as u32,
             closed: closed_spaces(after, self.width),
             shafts_after: shaft_cells(after, self.width),
-            ends: after[END_ROW] != 0,
+            ends: rows[END_ROW] != 0,
         }
     }
 }

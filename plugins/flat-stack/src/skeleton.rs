@@ -10,12 +10,19 @@
 //! "the first of equal scores" means what it meant in the paper.
 //!
 //! A piece set that is not the seven tetrominoes keeps the engine's orientation order.
+//!
+//! The `monte-carlo` plugin compiles this file and `route.rs` as its own modules, so both
+//! agents number and reach moves identically without linking one plugin library into the
+//! other.
 
 use tetrad_plugin_api::{Orientation, PieceSet, MAX_PIECE_SIZE};
 
-/// The cells `letitfall` drops, per skeleton piece and orientation, as (column offset
-/// from `position`, rows below the top row): the appendix's `y = h-1-dy`.
-pub const LETITFALL: [(&str, &[[(i8, i8); 4]]); 7] = [
+/// The four cells of one orientation in `letitfall`: (column offset from `position`,
+/// rows below the top row), the appendix's `x = position + dx`, `y = h-1-dy`.
+pub type Cells = [(i8, i8); 4];
+
+/// The cells `letitfall` drops, per skeleton piece (its name there) and orientation.
+pub const LETITFALL: [(&str, &[Cells]); 7] = [
     ("Sq", &[[(0, 1), (0, 0), (1, 1), (1, 0)]]),
     (
         "LG",
@@ -35,9 +42,18 @@ pub const LETITFALL: [(&str, &[[(i8, i8); 4]]); 7] = [
             [(1, 2), (1, 0), (1, 1), (0, 0)],
         ],
     ),
-    ("LS", &[[(1, 1), (1, 0), (2, 1), (0, 0)], [(0, 2), (0, 1), (1, 0), (1, 1)]]),
-    ("RS", &[[(1, 1), (1, 0), (2, 0), (0, 1)], [(1, 2), (0, 1), (1, 1), (0, 0)]]),
-    ("I", &[[(0, 0), (1, 0), (2, 0), (3, 0)], [(0, 3), (0, 2), (0, 1), (0, 0)]]),
+    (
+        "LS",
+        &[[(1, 1), (1, 0), (2, 1), (0, 0)], [(0, 2), (0, 1), (1, 0), (1, 1)]],
+    ),
+    (
+        "RS",
+        &[[(1, 1), (1, 0), (2, 0), (0, 1)], [(1, 2), (0, 1), (1, 1), (0, 0)]],
+    ),
+    (
+        "I",
+        &[[(0, 0), (1, 0), (2, 0), (3, 0)], [(0, 3), (0, 2), (0, 1), (0, 0)]],
+    ),
     (
         "T",
         &[
@@ -68,6 +84,9 @@ pub struct Shape {
     pub bottom: [u8; MAX_PIECE_SIZE],
     /// Highest cell of column `j`, in rows below the shape's top.
     pub top: [u8; MAX_PIECE_SIZE],
+    /// Minus the sum over columns of (highest cell + cells): what closed spaces change
+    /// by when the shape lands with its top on row 0 (see `eval`), wrapping.
+    pub closed_offset: u32,
 }
 
 impl Shape {
@@ -82,6 +101,7 @@ impl Shape {
             cols: [0; MAX_PIECE_SIZE],
             bottom: [0; MAX_PIECE_SIZE],
             top: [0; MAX_PIECE_SIZE],
+            closed_offset: 0,
         };
         for (i, &mask) in orientation.row_masks().iter().enumerate() {
             shape.rows[i] = mask;
@@ -94,6 +114,8 @@ impl Shape {
         for j in 0..usize::from(shape.width) {
             shape.top[j] = shape.cols[j].trailing_zeros() as u8;
             shape.bottom[j] = (31 - shape.cols[j].leading_zeros()) as u8;
+            let own = u32::from(shape.top[j]) + shape.cols[j].count_ones();
+            shape.closed_offset = shape.closed_offset.wrapping_sub(own);
         }
         shape
     }
@@ -195,7 +217,10 @@ mod tests {
         for w in [4usize, 10, 15, 20] {
             let table = MoveTable::new(&set, w);
             let counts: Vec<usize> = (0..7).map(|k| table.kind(k).moves.len()).collect();
-            assert_eq!(counts, vec![2 * w - 3, w - 1, 4 * w - 6, 2 * w - 3, 2 * w - 3, 4 * w - 6, 4 * w - 6]);
+            assert_eq!(
+                counts,
+                vec![2 * w - 3, w - 1, 4 * w - 6, 2 * w - 3, 2 * w - 3, 4 * w - 6, 4 * w - 6]
+            );
         }
     }
 
@@ -235,6 +260,9 @@ mod tests {
         let table = MoveTable::new(&set, 10);
         let vertical_i = &table.kind(0).shapes[1];
         assert_eq!((vertical_i.width, vertical_i.height, vertical_i.left), (1, 4, 2));
-        assert_eq!((vertical_i.cols[0], vertical_i.top[0], vertical_i.bottom[0]), (0b1111, 0, 3));
+        assert_eq!(
+            (vertical_i.cols[0], vertical_i.top[0], vertical_i.bottom[0]),
+            (0b1111, 0, 3)
+        );
     }
 }
