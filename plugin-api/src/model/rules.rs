@@ -260,12 +260,19 @@ impl Rules {
         lock.above_board || (self.preset == Preset::Leiden && after.rows()[Rules::LEIDEN_TOP_ROWS - 1] != 0)
     }
 
-    /// The row a piece of this orientation enters at: its top cell on row 0 (`classic`,
-    /// `leiden`), or its bottom cell just above row 0 (`simplified`).
+    /// The row a piece of this orientation enters at: its top cell on row 0 (`classic`),
+    /// its bottom cell on row 2, the lowest of the three rows above the well (`leiden`), or
+    /// its bottom cell just above row 0 (`simplified`).
+    ///
+    /// Under `leiden` a hovering piece so never touches the well: the Kosters skeleton
+    /// places a piece at its column without a path, and a vertical I turned or shifted
+    /// across rows 0-3 would otherwise be stopped by a cell in row 3 that the skeleton
+    /// never checks. Pieces up to three rows tall still enter with their top on row 0.
     pub fn entry_row(&self, kind: &PieceKind, orientation: u8) -> i8 {
         let o = kind.orientation(orientation);
         match self.preset {
-            Preset::Classic | Preset::Leiden => -o.top(),
+            Preset::Classic => -o.top(),
+            Preset::Leiden => (Rules::LEIDEN_TOP_ROWS as i8 - 1) - (o.top() + o.height() as i8 - 1),
             Preset::Simplified => -(o.top() + o.height() as i8),
         }
     }

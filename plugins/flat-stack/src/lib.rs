@@ -92,7 +92,7 @@ impl FlatStack {
                 setup.rules.preset
             ));
         }
-        let hover_rows = usize::from(setup.pieces.max_extent().1).min(setup.rules.height);
+        let hover_rows = route::hover_rows(setup);
         Ok(FlatStack {
             rules: setup.rules,
             pieces: setup.pieces.clone(),

@@ -2,14 +2,23 @@
 //!
 //! While the rows a piece hovers in are empty, every move is reached directly: turn and
 //! shift together, one step per tick, DROP on the last ([`placement`]). Under `leiden`
-//! that covers every piece up to 3 rows tall, as the 3 top rows are empty while the game
-//! goes on. A vertical I also hovers over row 3, the top row of the well, and the engine
-//! refuses a turn or shift into a cell there. [`Reach`] then finds every hover position
-//! that the engine's own `step` can get to by any sequence of turns and shifts (for
-//! instance shift first, then turn where row 3 is free), with the fewest ticks to each.
+//! pieces hover in the 3 top rows (a vertical I with its bottom on row 2), which are empty
+//! while the game goes on, so that covers every move. Should cells ever lie where a piece
+//! hovers, [`Reach`] finds every hover position that the engine's own `step` can get to by
+//! any sequence of turns and shifts, with the fewest ticks to each.
 
 use crate::skeleton::Shape;
 use tetrad_plugin_api::{step, Actions, Board, Movement, Path, PieceKind, PiecePos, Placement, Rules, MAX_PIECE_SIZE};
+
+/// The rows a hovering piece can occupy: the three top rows under `leiden` (a piece
+/// hovers with its bottom cell on row 2), else as many rows as the tallest piece.
+pub fn hover_rows(setup: &tetrad_plugin_api::GameSetup) -> usize {
+    let rows = match setup.rules.preset {
+        tetrad_plugin_api::Preset::Leiden => Rules::LEIDEN_TOP_ROWS,
+        _ => usize::from(setup.pieces.max_extent().1),
+    };
+    rows.min(setup.rules.height)
+}
 
 /// The placement of `shape` with its leftmost cells in `column`, reached from `start` by
 /// the fewest quarter turns (clockwise on a tie) and shifts. `pos.y` is not used.
@@ -161,15 +170,14 @@ mod tests {
     use tetrad_plugin_api::{PieceId, PieceSet, Preset};
 
     #[test]
-    fn a_vertical_i_turns_where_row_three_is_free_and_shifts_to_its_column() {
+    fn a_vertical_i_hovers_above_the_well_so_row_three_never_blocks_it() {
         // 10x10 (rows 3-9 are the well):
         //   row 3     ....###...
         //   rows 4-9  .#########
-        // The flat I enters at box x 3 (columns 3-6, row 0). Turned there, its cells would
-        // be in column 5, rows 0-3: refused, as column 5 is filled at row 3. So is column
-        // 4 at box x 2. Column 0 (box x -2) is five shifts away, so five ticks at least;
-        // the search's first such path shifts left three times, turns at box x 0 (column
-        // 2) with a fourth shift, and shifts once more with the DROP.
+        // Under `leiden` a piece hovers with its bottom cell on row 2, above the well, as
+        // the skeleton places it: the vertical I spans rows -1 to 2, so the cells in row 3
+        // stop neither its turn nor its shifts. Every column is reachable, column 0 (box
+        // x -2, five shifts from the entry) in five ticks.
         let rules = Rules {
             width: 10,
             height: 10,
@@ -182,18 +190,17 @@ mod tests {
         let i = set.kind(PieceId(0));
         let start = rules.spawn(i);
         let reach = Reach::new(&rules, &board, i, start);
-        assert!(
-            (2..=4).all(|x| !reach.contains(1, x)),
-            "columns 4-6 are filled at row 3"
-        );
-        assert!(
-            reach.contains(1, 5) && reach.contains(1, 7),
-            "turned right of them: columns 7 and 9"
-        );
-        assert!((0..=6).all(|x| reach.contains(0, x)), "the flat I hovers on row 0 only");
+        assert!((-2..=7).all(|x| reach.contains(1, x)), "every column of the vertical I");
+        assert!((0..=6).all(|x| reach.contains(0, x)), "every column of the flat I");
         let route = reach.route(1, -2).expect("column 0 is reachable");
-        let (l, cw, drop) = (Actions::LEFT, Actions::CW, Actions::DROP);
-        assert_eq!(route, Route::Found(vec![l, l, l, cw | l, l | drop]));
+        // Five ticks, the fewest: five shifts, the turn in one of them, DROP in the last.
+        let Route::Found(ticks) = &route else {
+            panic!("a path, not {route:?}")
+        };
+        assert_eq!(ticks.len(), 5);
+        assert!(ticks.iter().all(|t| t.contains(Actions::LEFT)));
+        assert_eq!(ticks.iter().filter(|t| t.contains(Actions::CW)).count(), 1);
+        assert!(ticks[4].contains(Actions::DROP));
         let mut pos = start;
         let mut locked = false;
         for tick in route.into_actions() {

@@ -87,10 +87,11 @@ fn if_every_move_ends_the_game_move_zero_is_played() {
 }
 
 #[test]
-fn a_vertical_i_is_routed_around_cells_in_row_three() {
-    // Column 5 (the I's spawn column when turned) is filled up to row 3, so the I cannot
-    // turn where it enters. It shifts left first, turns where row 3 is free, and drops
-    // into column 0, clearing rows 6-9 (h - highest = 10 - 3 = 7; 4 rows).
+fn a_vertical_i_passes_over_cells_in_row_three() {
+    // Column 5 (the I's spawn column when turned) is filled up to row 3. The I hovers
+    // above the well (bottom on row 2), so it turns where it enters, shifts over, and
+    // drops into column 0 by the direct path, clearing rows 6-9 (h - highest = 10 - 3 =
+    // 7; 4 rows).
     let s = solver(10, 10);
     let mut drawing = vec![".....#...."; 2];
     drawing.extend([".#########"; 5]);
@@ -98,20 +99,20 @@ fn a_vertical_i_is_routed_around_cells_in_row_three() {
     let choice = s.choose(&board, spawn(&s, I)).unwrap();
     assert_eq!(target(&choice), (1, -2));
     assert_eq!(choice.scored.unwrap().0.lines, 4);
-    assert!(matches!(choice.route, Route::Found(_)));
+    assert!(matches!(choice.route, Route::Direct(_)));
 }
 
 #[test]
-fn a_vertical_i_the_host_cannot_bring_to_its_column_is_not_considered() {
-    // Row 3 is filled in column 1. To stand in column 0 the I would have to turn there
-    // (its flat box cannot reach that far left) or shift across column 1: neither works,
-    // so the four-row clear the skeleton would play is not a move here.
+fn a_vertical_i_reaches_column_zero_over_a_filled_row_three() {
+    // Row 3 is filled in column 1. The I hovers above the well (bottom on row 2), so it
+    // reaches column 0 anyway and plays the four-row clear the skeleton plays.
     let s = solver(10, 10);
     let mut drawing = vec![".#........"];
     drawing.extend([".#########"; 6]);
     let board = Board::from_text(10, 10, &drawing.join("\n"));
     let choice = s.choose(&board, spawn(&s, I)).unwrap();
-    assert_ne!(target(&choice), (1, -2));
+    assert_eq!(target(&choice), (1, -2));
+    assert_eq!(choice.scored.unwrap().0.lines, 4);
 }
 
 /// The first strictly best non-ending move, by brute force over `features`.

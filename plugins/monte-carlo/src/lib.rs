@@ -121,7 +121,7 @@ impl MonteCarlo {
             rules: setup.rules,
             pieces: setup.pieces.clone(),
             table: MoveTable::new(&setup.pieces, setup.rules.width),
-            hover_rows: usize::from(setup.pieces.max_extent().1).min(setup.rules.height),
+            hover_rows: route::hover_rows(setup),
             playouts,
             threads: 1,
             ties: Ties::Appendix,
