@@ -39,11 +39,15 @@ pub fn resolve(spec: &str) -> Result<PathBuf, LoadError> {
         return Ok(PathBuf::from(spec));
     }
     let file = libloading::library_filename(format!("{BUNDLED_PREFIX}{}", spec.replace('-', "_")));
-    for dir in search_dirs() {
-        let candidate = dir.join(&file);
-        if candidate.is_file() {
-            return Ok(candidate);
-        }
+    // Both folders can hold a copy (`cargo build` refreshes the one beside the binary,
+    // `cargo test` the one in `deps/`): the newer is the one that matches the sources.
+    let newest = search_dirs()
+        .into_iter()
+        .map(|dir| dir.join(&file))
+        .filter(|candidate| candidate.is_file())
+        .max_by_key(|candidate| std::fs::metadata(candidate).and_then(|m| m.modified()).ok());
+    if let Some(found) = newest {
+        return Ok(found);
     }
     let available: Vec<String> = bundled_plugins().into_iter().map(|p| p.name).collect();
     Err(LoadError::UnknownName {
@@ -75,10 +79,16 @@ pub fn bundled_plugins() -> Vec<BundledPlugin> {
             let name = stem.replace('_', "-");
             if !found.iter().any(|p| p.name == name) {
                 found.push(BundledPlugin {
-                    name,
                     path: entry.path(),
+                    name,
                 });
             }
+        }
+    }
+    // Where both folders hold a copy, list the one `resolve` loads.
+    for plugin in &mut found {
+        if let Ok(path) = resolve(&plugin.name) {
+            plugin.path = path;
         }
     }
     found.sort_by(|a, b| a.name.cmp(&b.name));
