@@ -42,7 +42,7 @@ fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("games");
     group.sample_size(20);
     let tree_search = Plugin::load(&resolve("tree-search").expect("tree-search is built")).expect("loads");
-    const GAMES: u64 = 16;
+    const GAMES: u64 = 64;
     group.throughput(Throughput::Elements(GAMES));
     for jobs in [1, 2] {
         let spec = spec(Rules::preset(Preset::Classic), GAMES, jobs, Some(200), "depth=1");

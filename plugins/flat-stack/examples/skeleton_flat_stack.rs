@@ -1,8 +1,8 @@
 //! Plays the smart agent under the Kosters skeleton's own rules, without the host: every
 //! one of `possibilities(piece)` moves is always allowed, a piece that cannot fall stays
-//! where `letitfall` starts it, and `clearrows` never clears the top row. Used to measure
-//! how much the host's `leiden` preset (which cannot turn or shift a vertical I through a
-//! cell in the top well row) changes the results.
+//! where `letitfall` starts it, and `clearrows` never clears the top row. Used to check
+//! that the host's `leiden` preset plays the skeleton's games (since pieces hover with
+//! their bottom on row 2, it does, game for game).
 //!
 //! ```text
 //! cargo run --release -p tetrad-plugin-flat-stack --example skeleton_flat_stack -- \
@@ -10,8 +10,8 @@
 //! ```
 //!
 //! `--host-moves`: only the moves the host's `leiden` preset can carry out (as the plugin
-//! finds them, see `route`); the games are then exactly the ones `tetrad run --seed SEED`
-//! plays. `--column-major`: ties go to the
+//! finds them, see `route`); now that every move is reachable this changes nothing, and
+//! the games are exactly the ones `tetrad run --seed SEED` plays either way. `--column-major`: ties go to the
 //! first move in column-major order (leftmost column first, then the skeleton's
 //! orientation order) instead of the skeleton's orientation-major order. The last line
 //! counts decisions where more than one move had the best score.

@@ -1,9 +1,10 @@
 //! Plays the random or the Monte-Carlo agent under the Kosters skeleton's own rules,
 //! without the host: every one of `possibilities(piece)` moves is always allowed (see
 //! `sim`). Game `i` uses the host's seeds for game `i` of a run with the same seed (its
-//! pieces and, for Monte-Carlo, its playouts), so with the last argument `1` (a vertical
-//! I only where the host's `leiden` preset can take it) Monte-Carlo plays exactly the
-//! games `tetrad run` plays.
+//! pieces and, for Monte-Carlo, its playouts), so Monte-Carlo plays exactly the games
+//! `tetrad run` plays. The last argument `1` (a vertical I only where the host's `leiden`
+//! preset can take it) dates from before pieces hovered with their bottom on row 2; it
+//! now changes nothing.
 //!
 //! ```text
 //! cargo run --release -p tetrad-plugin-monte-carlo --example skeleton_monte_carlo -- \
