@@ -65,15 +65,9 @@ pub struct TournamentArgs {
     /// Games per entrant.
     #[arg(long, default_value_t = 100)]
     pub games: u64,
-    /// The tournament's seed: game i brings the same pieces to every entrant.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Games played at once (default: one per core).
-    #[arg(long)]
-    pub jobs: Option<usize>,
-    /// End a game as "capped" after this many pieces.
-    #[arg(long)]
-    pub max_pieces: Option<u64>,
+    /// Seed, parallelism and piece cap.
+    #[command(flatten)]
+    pub schedule: ScheduleArgs,
     /// Options for entrants that have none of their own after `@`.
     #[arg(long, default_value = "")]
     pub options: String,
@@ -155,15 +149,9 @@ pub struct TuneArgs {
     /// Share of candidates kept as the elite.
     #[arg(long, default_value_t = 0.1)]
     pub elite: f64,
-    /// Seed of the games and of the sampling.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Games played at once (default: one per core).
-    #[arg(long)]
-    pub jobs: Option<usize>,
-    /// End a game as "capped" after this many pieces (keeps generations short).
-    #[arg(long)]
-    pub max_pieces: Option<u64>,
+    /// Seed (of the games and of the sampling), parallelism and piece cap.
+    #[command(flatten)]
+    pub schedule: ScheduleArgs,
     /// Options passed unchanged to every candidate.
     #[arg(long, default_value = "")]
     pub options: String,
@@ -277,6 +265,32 @@ impl GameArgs {
     }
 }
 
+/// Which games are played, how many at once, and how long: shared by `run`, `tournament`
+/// and `tune`.
+#[derive(Debug, Args)]
+pub struct ScheduleArgs {
+    /// The seed: game i of seed s brings the same pieces to every plugin.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Games played at once (default: one per core).
+    #[arg(long)]
+    pub jobs: Option<usize>,
+    /// End a game as "capped" after this many pieces.
+    #[arg(long)]
+    pub max_pieces: Option<u64>,
+}
+
+impl ScheduleArgs {
+    /// The number of games to play at once: `--jobs`, or one per core.
+    pub fn jobs(&self) -> Result<usize, String> {
+        match self.jobs {
+            Some(0) => Err("--jobs 0: at least one job is needed".to_string()),
+            Some(jobs) => Ok(jobs),
+            None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+        }
+    }
+}
+
 /// Options of `tetrad run`.
 #[derive(Debug, Args)]
 pub struct RunArgs {
@@ -289,15 +303,9 @@ pub struct RunArgs {
     /// How many games.
     #[arg(long, default_value_t = 10)]
     pub games: u64,
-    /// The run's seed: game i of seed s brings the same pieces to every plugin.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Games played at once (default: one per core).
-    #[arg(long)]
-    pub jobs: Option<usize>,
-    /// End a game as "capped" after this many pieces.
-    #[arg(long)]
-    pub max_pieces: Option<u64>,
+    /// Seed, parallelism and piece cap.
+    #[command(flatten)]
+    pub schedule: ScheduleArgs,
     /// The plugin's options, as 'key=value,key=value'.
     #[arg(long, default_value = "")]
     pub options: String,

@@ -35,10 +35,6 @@ pub(crate) fn rules_and_pieces(game: &GameArgs) -> Result<(Rules, Arc<PieceSet>)
     Ok((rules, Arc::new(pieces)))
 }
 
-pub(crate) fn default_jobs() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
-}
-
 pub(crate) fn rules_json(rules: &Rules, pieces: &PieceSet) -> serde_json::Value {
     let names: Vec<&str> = pieces.kinds().iter().map(|k| k.name()).collect();
     json!({
@@ -65,17 +61,14 @@ fn rules_text(rules: &Rules) -> String {
 /// `tetrad run`.
 pub fn run(args: RunArgs) -> Result<ExitCode> {
     let (rules, pieces) = rules_and_pieces(&args.game)?;
-    if args.jobs == Some(0) {
-        bail!("--jobs 0: at least one job is needed");
-    }
     let plugin = load(&args.plugin)?;
     let spec = RunSpec {
         rules,
         pieces,
         games: args.games,
-        seed: args.seed,
-        jobs: args.jobs.unwrap_or_else(default_jobs),
-        max_pieces: args.max_pieces,
+        seed: args.schedule.seed,
+        jobs: args.schedule.jobs().map_err(anyhow::Error::msg)?,
+        max_pieces: args.schedule.max_pieces,
         options: args.options.clone(),
         limits: runner::Limits::default(),
         watch: None,

@@ -1,6 +1,6 @@
 //! `tetrad tournament`, `tetrad merge` and the hidden `tetrad worker`.
 
-use super::{default_jobs, load, rules_and_pieces, rules_json};
+use super::{load, rules_and_pieces, rules_json};
 use crate::cli::{MergeArgs, ReportFormat, TournamentArgs, WorkerArgs};
 use crate::runner::{Limits, RunSpec};
 use crate::tournament::{
@@ -60,9 +60,6 @@ pub fn tournament(args: TournamentArgs) -> Result<ExitCode> {
     if args.sprt.is_some() && args.plugins.len() != 2 {
         bail!("--sprt compares exactly two plugins; {} given", args.plugins.len());
     }
-    if args.jobs == Some(0) {
-        bail!("--jobs 0: at least one job is needed");
-    }
     let entrants = entrants(&args)?;
     let limits = Limits {
         think_limit_ns: args.think_limit_us.map(|us| us.saturating_mul(1000)),
@@ -72,9 +69,9 @@ pub fn tournament(args: TournamentArgs) -> Result<ExitCode> {
         rules,
         pieces: pieces.clone(),
         games: args.games,
-        seed: args.seed,
-        jobs: args.jobs.unwrap_or_else(default_jobs),
-        max_pieces: args.max_pieces,
+        seed: args.schedule.seed,
+        jobs: args.schedule.jobs().map_err(anyhow::Error::msg)?,
+        max_pieces: args.schedule.max_pieces,
         options: String::new(),
         limits,
         watch: None,
@@ -177,7 +174,7 @@ fn worker_args(args: &TournamentArgs, rules: &tetrad_plugin_api::Rules) -> Vec<S
         "--randomizer".into(),
         rules.randomizer.name().into(),
         "--seed".into(),
-        args.seed.to_string(),
+        args.schedule.seed.to_string(),
         "--think-limit-us".into(),
         args.think_limit_us.unwrap_or(DEFAULT_WORKER_THINK_LIMIT_US).to_string(),
         "--max-violations".into(),
@@ -186,7 +183,7 @@ fn worker_args(args: &TournamentArgs, rules: &tetrad_plugin_api::Rules) -> Vec<S
     if let Some(pieces) = &args.game.pieces {
         out.extend(["--pieces".into(), pieces.display().to_string()]);
     }
-    if let Some(max) = args.max_pieces {
+    if let Some(max) = args.schedule.max_pieces {
         out.extend(["--max-pieces".into(), max.to_string()]);
     }
     out

@@ -1,6 +1,6 @@
 //! `tetrad tune`.
 
-use super::{default_jobs, load, rules_and_pieces, rules_json};
+use super::{load, rules_and_pieces, rules_json};
 use crate::cli::TuneArgs;
 use crate::runner::{Limits, RunSpec};
 use crate::tune::{tune as run_tune, Checkpoint, TuneConfig};
@@ -57,7 +57,7 @@ pub fn tune(args: TuneArgs) -> Result<ExitCode> {
         generations: args.generations,
         population: args.population,
         elite_fraction: args.elite,
-        seed: args.seed,
+        seed: args.schedule.seed,
         initial_mean,
         initial_sd,
         noise: args.noise,
@@ -94,9 +94,9 @@ pub fn tune(args: TuneArgs) -> Result<ExitCode> {
         rules,
         pieces,
         games: args.games,
-        seed: args.seed,
-        jobs: args.jobs.unwrap_or_else(default_jobs),
-        max_pieces: args.max_pieces,
+        seed: args.schedule.seed,
+        jobs: args.schedule.jobs().map_err(anyhow::Error::msg)?,
+        max_pieces: args.schedule.max_pieces,
         options: String::new(),
         limits: Limits::default(),
         watch: None,
