@@ -43,14 +43,7 @@ fn decisions(rules: &Rules, pieces: &PieceSet, positions: &[Position]) -> Vec<De
         .map(|p| Decision {
             board: p.board.clone(),
             current: spawned(rules, pieces, p.piece),
-            next: if rules.preview > 0 {
-                TetradPiece {
-                    kind: i32::from(p.next.0),
-                    ..TetradPiece::NONE
-                }
-            } else {
-                TetradPiece::NONE
-            },
+            next: TetradPiece::next((rules.preview > 0).then_some(p.next)),
         })
         .collect()
 }

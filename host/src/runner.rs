@@ -275,16 +275,10 @@ pub fn ask(instance: &mut Instance, game: &Game, fresh: bool, watch: Option<&Wat
         height: rules.height as u32,
         rows: rows.as_ptr(),
     };
-    let current = game.current().map_or(TetradPiece::NONE, |falling| TetradPiece {
-        kind: i32::from(falling.piece.0),
-        orientation: i32::from(falling.pos.orientation),
-        x: i32::from(falling.pos.x),
-        y: i32::from(falling.pos.y),
+    let current = game.current().map_or(TetradPiece::NONE, |falling| {
+        TetradPiece::falling(falling.piece, falling.pos)
     });
-    let next = game.preview().map_or(TetradPiece::NONE, |id| TetradPiece {
-        kind: i32::from(id.0),
-        ..TetradPiece::NONE
-    });
+    let next = TetradPiece::next(game.preview());
     if let Some(watch) = watch {
         watch.update_started_ns.store(watch.now_ns(), Ordering::Release);
     }

@@ -138,6 +138,24 @@ const _: () = {
 };
 
 impl TetradPiece {
+    /// The falling piece `id` at `pos`.
+    pub fn falling(id: crate::PieceId, pos: crate::PiecePos) -> TetradPiece {
+        TetradPiece {
+            kind: i32::from(id.0),
+            orientation: i32::from(pos.orientation),
+            x: i32::from(pos.x),
+            y: i32::from(pos.y),
+        }
+    }
+
+    /// The previewed piece, or [`TetradPiece::NONE`] when there is none.
+    pub fn next(id: Option<crate::PieceId>) -> TetradPiece {
+        id.map_or(TetradPiece::NONE, |id| TetradPiece {
+            kind: i32::from(id.0),
+            ..TetradPiece::NONE
+        })
+    }
+
     /// The "no piece" value.
     pub const NONE: TetradPiece = TetradPiece {
         kind: NO_PIECE,

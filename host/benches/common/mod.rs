@@ -81,27 +81,14 @@ pub fn field(board: &Board) -> TetradField {
 
 /// The ABI view of a piece at `rules`' spawn position.
 pub fn spawned(rules: &Rules, pieces: &PieceSet, id: PieceId) -> TetradPiece {
-    let pos = rules.spawn(pieces.kind(id));
-    TetradPiece {
-        kind: i32::from(id.0),
-        orientation: i32::from(pos.orientation),
-        x: i32::from(pos.x),
-        y: i32::from(pos.y),
-    }
+    TetradPiece::falling(id, rules.spawn(pieces.kind(id)))
 }
 
 /// The ABI view of the falling piece of `game`, and of its preview.
 pub fn pieces_of(game: &Game) -> (TetradPiece, TetradPiece) {
     let falling = game.current().expect("a game not over has a piece");
-    let current = TetradPiece {
-        kind: i32::from(falling.piece.0),
-        orientation: i32::from(falling.pos.orientation),
-        x: i32::from(falling.pos.x),
-        y: i32::from(falling.pos.y),
-    };
-    let next = game.preview().map_or(TetradPiece::NONE, |id| TetradPiece {
-        kind: i32::from(id.0),
-        ..TetradPiece::NONE
-    });
-    (current, next)
+    (
+        TetradPiece::falling(falling.piece, falling.pos),
+        TetradPiece::next(game.preview()),
+    )
 }
