@@ -233,7 +233,9 @@ fn isolation_contains_every_kind_of_misbehaviour() {
 #[test]
 fn think_limit_in_process_forfeits_slow_updates() {
     let kit = testkit();
-    let slow = format!("{kit}@mode=slow,sleep_us=3000");
+    // A wide margin between the slow plugin (200 ms per update) and the limit (50 ms): a
+    // normal update can take over a millisecond when the tests share the cores.
+    let slow = format!("{kit}@mode=slow,sleep_us=200000");
     let report = json(&run(&[
         "tournament",
         "--plugins",
@@ -242,7 +244,7 @@ fn think_limit_in_process_forfeits_slow_updates() {
         "--games",
         "2",
         "--think-limit-us",
-        "1000",
+        "50000",
         "--format",
         "json",
     ]));
