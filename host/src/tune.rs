@@ -2,8 +2,9 @@
 //! numeric options.
 //!
 //! Each generation draws `population` candidates from a normal distribution per
-//! parameter (the first being the current mean itself), plays every candidate on the same seeded games (a tournament whose entrants
-//! are one plugin with different options), keeps the best tenth by mean lines, and moves
+//! parameter (the first being the current mean itself), plays every candidate on the same
+//! seeded games (a tournament whose entrants are one plugin with different options), keeps
+//! the best `elite_fraction` by mean lines, and moves
 //! the distribution to the elite's mean and variance plus a noise term that shrinks
 //! linearly to zero, which keeps the search from collapsing early. The state after each
 //! generation is written to a checkpoint, so an interrupted run resumes where it stopped.
@@ -133,6 +134,14 @@ fn normal(rng: &mut SeededRng) -> f64 {
     (-2.0 * u1.ln()).sqrt() * (2.0 * std::f64::consts::PI * u2).cos()
 }
 
+/// A generation's candidates: the mean itself first, so a good mean survives the sampling
+/// noise of one generation, then `population - 1` draws from the normal distributions.
+fn sample_candidates(mean: &[f64], sd: &[f64], population: u64, rng: &mut SeededRng) -> Vec<Vec<f64>> {
+    std::iter::once(mean.to_vec())
+        .chain((1..population).map(|_| mean.iter().zip(sd).map(|(m, s)| m + s * normal(rng)).collect()))
+        .collect()
+}
+
 /// Runs the remaining generations, saving the checkpoint after each, and calls
 /// `on_generation` with each one's outcome.
 pub fn tune(
@@ -147,13 +156,7 @@ pub fn tune(
     let elite = ((config.population as f64 * config.elite_fraction).round() as usize).max(1);
     for generation in checkpoint.history.len() as u64..config.generations {
         let mut rng = SeededRng::new(derive_seed(config.seed, generation));
-        let candidates: Vec<Vec<f64>> = (0..config.population)
-            .map(|_| {
-                (0..n)
-                    .map(|i| checkpoint.mean[i] + checkpoint.sd[i] * normal(&mut rng))
-                    .collect()
-            })
-            .collect();
+        let candidates = sample_candidates(&checkpoint.mean, &checkpoint.sd, config.population, &mut rng);
         let entrants = candidates
             .iter()
             .enumerate()
@@ -207,6 +210,19 @@ pub fn tune(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_first_candidate_is_the_mean_and_the_rest_are_drawn_around_it() {
+        let mut rng = SeededRng::new(3);
+        let candidates = sample_candidates(&[1.0, -2.0], &[0.5, 0.0], 400, &mut rng);
+        assert_eq!(candidates.len(), 400);
+        assert_eq!(candidates[0], vec![1.0, -2.0]);
+        assert!(candidates.iter().all(|c| c[1] == -2.0), "a zero deviation keeps the value");
+        let spread = candidates[1..].iter().filter(|c| c[0] != 1.0).count();
+        assert_eq!(spread, 399);
+        let mean = candidates[1..].iter().map(|c| c[0]).sum::<f64>() / 399.0;
+        assert!((mean - 1.0).abs() < 0.1, "mean {mean}");
+    }
 
     #[test]
     fn normal_samples_have_unit_spread() {
