@@ -102,31 +102,37 @@ impl Board {
     }
 
     /// The first row from the top that holds a filled cell (the height if none does).
+    #[inline]
     pub fn surface(&self) -> usize {
         usize::from(self.surface)
     }
 
     /// Number of columns.
+    #[inline]
     pub fn width(&self) -> usize {
         usize::from(self.width)
     }
 
     /// Number of rows.
+    #[inline]
     pub fn height(&self) -> usize {
         usize::from(self.height)
     }
 
     /// The rows, row 0 at the top.
+    #[inline]
     pub fn rows(&self) -> &[u32] {
         &self.rows[..self.height()]
     }
 
     /// The mask of a full row.
+    #[inline]
     pub fn full_row(&self) -> u32 {
         u32::MAX >> (32 - u32::from(self.width))
     }
 
     /// Whether cell (x, y) is filled; cells outside the board are empty.
+    #[inline]
     pub fn filled(&self, x: usize, y: usize) -> bool {
         y < self.height() && x < self.width() && self.rows[y] >> x & 1 == 1
     }
@@ -188,6 +194,7 @@ impl Board {
 
     /// Writes the piece's cells into the board without clearing rows. Returns false, and
     /// writes nothing, when a cell lies above row 0.
+    #[inline]
     pub fn place(&mut self, orientation: &Orientation, x: i8, y: i8) -> bool {
         let left = i32::from(x) + i32::from(orientation.left());
         let top = i32::from(y) + i32::from(orientation.top());

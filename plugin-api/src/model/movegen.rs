@@ -182,6 +182,17 @@ fn drop_from_open_sky(board: &Board, kind: &PieceKind, start: PiecePos, out: &mu
         seen |= row;
     }
     let orientations = kind.orientations();
+    // The columns where every orientation lies between the walls. A path from `start.x`
+    // to an `x` that are both in it clears the walls whatever it turns to on the way (for
+    // each orientation the columns that fit are an interval); other paths are checked
+    // tick by tick.
+    let (free_min, free_max) = orientations.iter().fold((i8::MIN, i8::MAX), |(lo, hi), shape| {
+        (
+            lo.max(-shape.left()),
+            hi.min(width - shape.left() - shape.width() as i8),
+        )
+    });
+    let start_free = (free_min..=free_max).contains(&start.x);
     for (index, shape) in orientations.iter().enumerate() {
         let orientation = index as u8;
         let turns = shortest_turns(kind, start.orientation, orientation);
@@ -189,7 +200,8 @@ fn drop_from_open_sky(board: &Board, kind: &PieceKind, start: PiecePos, out: &mu
         let max_x = width - shape.left() - shape.width() as i8;
         for x in min_x..=max_x {
             let shifts = x - start.x;
-            if !path_clears_the_walls(kind, start, turns, shifts, width) {
+            let free = start_free && free_min <= x && x <= free_max;
+            if !free && !path_clears_the_walls(kind, start, turns, shifts, width) {
                 continue;
             }
             let left = x + shape.left();
