@@ -15,11 +15,11 @@
 mod columns;
 pub mod features;
 
-use columns::Columns;
+use columns::{Columns, PieceColumns};
 use features::{combine, features, Landing, COUNT};
 use tetrad_plugin_api::{
     placements_into, Actions, Board, GameSetup, Info, Options, Path, PieceId, PiecePos, PieceSet, Placement, Preset,
-    Rules, Solver, Tick, MAX_PIECE_SIZE,
+    Rules, Solver, Tick,
 };
 
 /// Dellacherie's weights (hole depth and rows with holes unused).
@@ -70,23 +70,18 @@ fn evaluate(
     Some((after, value))
 }
 
-/// Each piece's orientations as column masks: for each column of the bounding box, left
-/// to right, bit `i` set when row `i` of the box (from its top) holds a cell.
-type PieceColumns = Vec<Vec<[u64; MAX_PIECE_SIZE]>>;
+/// Each piece's orientations by columns.
+type PieceColumnsTable = Vec<Vec<PieceColumns>>;
 
-fn piece_columns(pieces: &PieceSet) -> PieceColumns {
-    let orientation_columns = |shape: &tetrad_plugin_api::Orientation| {
-        let mut columns = [0u64; MAX_PIECE_SIZE];
-        for (i, &mask) in shape.row_masks().iter().enumerate() {
-            for (j, column) in columns.iter_mut().enumerate() {
-                *column |= u64::from(mask >> j & 1) << i;
-            }
-        }
-        columns
-    };
+fn piece_columns(pieces: &PieceSet) -> PieceColumnsTable {
     let kinds = pieces.kinds().iter();
     kinds
-        .map(|kind| kind.orientations().iter().map(orientation_columns).collect())
+        .map(|kind| {
+            let shapes = kind.orientations().iter();
+            shapes
+                .map(|shape| PieceColumns::new(shape.row_masks(), usize::from(shape.width())))
+                .collect()
+        })
         .collect()
 }
 
@@ -95,27 +90,30 @@ fn piece_columns(pieces: &PieceSet) -> PieceColumns {
 struct Rater<'a> {
     rules: &'a Rules,
     pieces: &'a PieceSet,
-    columns_of: &'a PieceColumns,
+    columns_of: &'a PieceColumnsTable,
     weights: &'a [f64; COUNT],
     board: &'a Board,
-    columns: Columns,
+    columns: &'a Columns,
 }
 
 impl<'a> Rater<'a> {
+    /// A rater of placements on `board`, whose columns `columns` rebuilds.
     fn new(
         rules: &'a Rules,
         pieces: &'a PieceSet,
-        columns_of: &'a PieceColumns,
+        columns_of: &'a PieceColumnsTable,
         weights: &'a [f64; COUNT],
         board: &'a Board,
+        columns: &'a mut Columns,
     ) -> Rater<'a> {
+        columns.rebuild(board);
         Rater {
             rules,
             pieces,
             columns_of,
             weights,
             board,
-            columns: Columns::new(board),
+            columns,
         }
     }
 
@@ -152,7 +150,7 @@ impl<'a> Rater<'a> {
             lines: 0,
             piece_cells_cleared: 0,
         };
-        let cells = &self.columns_of[piece.index()][usize::from(pos.orientation)][..usize::from(shape.width())];
+        let cells = &self.columns_of[piece.index()][usize::from(pos.orientation)];
         let board = self.columns.with_piece(cells, left as usize, top as u32);
         Some(
             combine(&board, &landing)
@@ -167,9 +165,12 @@ impl<'a> Rater<'a> {
 /// The linear controller.
 pub struct Controller {
     setup: GameSetup,
-    columns_of: PieceColumns,
+    columns_of: PieceColumnsTable,
     weights: [f64; COUNT],
     lookahead: usize,
+    /// The current board's columns, and the board after each first placement's.
+    columns: Box<Columns>,
+    next_columns: Box<Columns>,
     path: Option<Path>,
     first: Vec<Placement>,
     second: Vec<Placement>,
@@ -206,6 +207,8 @@ impl Solver for Controller {
             columns_of: piece_columns(&setup.pieces),
             weights,
             lookahead,
+            columns: Box::new(Columns::empty()),
+            next_columns: Box::new(Columns::empty()),
             path: None,
             first: Vec::new(),
             second: Vec::new(),
@@ -241,11 +244,13 @@ impl Controller {
             weights,
             first,
             second,
+            columns,
+            next_columns,
             ..
         } = self;
         let (rules, pieces) = (&setup.rules, &setup.pieces);
         placements_into(rules, board, pieces.kind(piece), start, first);
-        let rater = Rater::new(rules, pieces, columns_of, weights, board);
+        let rater = Rater::new(rules, pieces, columns_of, weights, board, columns);
         let mut best: Option<(f64, Placement)> = None;
         for placement in first.iter() {
             let value = match next {
@@ -255,7 +260,7 @@ impl Controller {
                     Some((after, _)) => {
                         let kind = pieces.kind(next);
                         placements_into(rules, &after, kind, rules.spawn(kind), second);
-                        let rater = Rater::new(rules, pieces, columns_of, weights, &after);
+                        let rater = Rater::new(rules, pieces, columns_of, weights, &after, next_columns);
                         second
                             .iter()
                             .filter_map(|p| rater.value(next, p.pos))
