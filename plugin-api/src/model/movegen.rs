@@ -196,22 +196,22 @@ fn drop_from_open_sky(board: &Board, kind: &PieceKind, start: PiecePos, out: &mu
     for (index, shape) in orientations.iter().enumerate() {
         let orientation = index as u8;
         let turns = shortest_turns(kind, start.orientation, orientation);
+        let bottoms = shape.column_bottoms();
         let min_x = -shape.left();
         let max_x = width - shape.left() - shape.width() as i8;
-        for x in min_x..=max_x {
+        // An exclusive range: inclusive ones iterate slowly.
+        for x in min_x..max_x + 1 {
             let shifts = x - start.x;
             let free = start_free && free_min <= x && x <= free_max;
             if !free && !path_clears_the_walls(kind, start, turns, shifts, width) {
                 continue;
             }
-            let left = x + shape.left();
-            let y = shape
-                .column_bottoms()
-                .iter()
-                .enumerate()
-                .map(|(column, &bottom)| tops[(left as usize) + column] - 1 - i32::from(bottom))
-                .min()
-                .unwrap_or(0);
+            let left = (x + shape.left()) as usize;
+            // The highest row the piece reaches in any of its columns.
+            let mut y = i32::MAX;
+            for (&top, &bottom) in tops[left..left + bottoms.len()].iter().zip(bottoms) {
+                y = y.min(top - 1 - i32::from(bottom));
+            }
             out.push(Placement {
                 pos: PiecePos {
                     orientation,

@@ -242,11 +242,14 @@ impl Columns {
             let now = wells(window[PAD + j - 1], window[PAD + j], window[PAD + j + 1], rows, height);
             f.cumulative_wells = f.cumulative_wells - wells_before[j] + now;
         }
-        if left > 0 {
+        // A neighbour's wells change only where it gained a filled neighbour beside an
+        // empty cell of its own whose other neighbour is filled.
+        let gained = |j: usize| window[PAD + j] ^ self.padded[PAD + left + j];
+        if left > 0 && !window[PAD - 1] & window[PAD - 2] & gained(0) != 0 {
             let now = wells(window[PAD - 2], window[PAD - 1], window[PAD], rows, height);
             f.cumulative_wells = f.cumulative_wells - self.wells[left - 1] + now;
         }
-        if left + W < self.width {
+        if left + W < self.width && !window[PAD + W] & window[PAD + W + 1] & gained(W - 1) != 0 {
             let now = wells(window[PAD + W - 1], window[PAD + W], window[PAD + W + 1], rows, height);
             f.cumulative_wells = f.cumulative_wells - self.wells[left + W] + now;
         }
@@ -373,7 +376,7 @@ mod tests {
             let set = if hollow { hollow_pieces() } else { PieceSet::tetrominoes() };
             let piece = piece % set.len() as u8;
             let kind = set.kind(tetrad_plugin_api::PieceId(piece));
-            let columns_of = crate::piece_columns(&set);
+            let shapes = crate::shapes(&set);
             for p in placements(&rules, &board, kind, rules.spawn(kind)) {
                 let shape = kind.orientation(p.pos.orientation);
                 let top = i32::from(p.pos.y) + i32::from(shape.top());
@@ -382,7 +385,7 @@ mod tests {
                 if top < 0 || !after.place(shape, p.pos.x, p.pos.y) || after.clone().clear_full_rows() > 0 {
                     continue;
                 }
-                let cells = &columns_of[usize::from(piece)][usize::from(p.pos.orientation)];
+                let cells = &shapes[usize::from(piece)][usize::from(p.pos.orientation)].columns;
                 prop_assert_eq!(split.with_piece(cells, left, top as u32), board_features(&after), "{:?}", p);
             }
         }

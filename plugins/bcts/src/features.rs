@@ -92,7 +92,10 @@ pub fn board_features(board: &Board) -> BoardFeatures {
     let mut above = [0u32; 6];
     let mut covered = 0u32;
     let mut previous = 0u32; // the space above the board is empty
-    for (y, &row) in rows.iter().enumerate() {
+    // Rows above the stack are empty: 2 row transitions each and nothing else.
+    let surface = board.surface();
+    f.row_transitions = 2 * surface as u32;
+    for (y, &row) in rows.iter().enumerate().skip(surface) {
         // Walls as filled cells at bit -1 and bit `width`.
         let walled = (u64::from(row) << 1) | 1 | (1u64 << (width + 1));
         f.row_transitions += ((walled ^ (walled >> 1)) & ((1u64 << (width + 1)) - 1)).count_ones();

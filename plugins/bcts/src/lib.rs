@@ -19,7 +19,7 @@ use columns::{Columns, PieceColumns};
 use features::{combine, features, Landing, COUNT};
 use tetrad_plugin_api::{
     placements_into, Actions, Board, GameSetup, Info, Options, Path, PieceId, PiecePos, PieceSet, Placement, Preset,
-    Rules, Solver, Tick,
+    Rules, Solver, Tick, MAX_PIECE_SIZE,
 };
 
 /// Dellacherie's weights (hole depth and rows with holes unused).
@@ -70,19 +70,35 @@ fn evaluate(
     Some((after, value))
 }
 
-/// Each piece's orientations by columns.
-type PieceColumnsTable = Vec<Vec<PieceColumns>>;
+/// One orientation of a piece, as the rater reads it for every placement.
+#[derive(Clone, Copy, Debug)]
+struct Shape {
+    /// Offsets of the bounding box from the piece's position.
+    top: i8,
+    left: i8,
+    /// Rows of the box, from its top, bit 0 the box's left column; `height` of them.
+    rows: [u32; MAX_PIECE_SIZE],
+    height: usize,
+    columns: PieceColumns,
+}
 
-fn piece_columns(pieces: &PieceSet) -> PieceColumnsTable {
+/// Each piece's orientations as [`Shape`]s.
+type Shapes = Vec<Vec<Shape>>;
+
+fn shapes(pieces: &PieceSet) -> Shapes {
+    let shape = |o: &tetrad_plugin_api::Orientation| {
+        let mut rows = [0; MAX_PIECE_SIZE];
+        rows[..o.row_masks().len()].copy_from_slice(o.row_masks());
+        Shape {
+            top: o.top(),
+            left: o.left(),
+            rows,
+            height: usize::from(o.height()),
+            columns: PieceColumns::new(o.row_masks(), usize::from(o.width())),
+        }
+    };
     let kinds = pieces.kinds().iter();
-    kinds
-        .map(|kind| {
-            let shapes = kind.orientations().iter();
-            shapes
-                .map(|shape| PieceColumns::new(shape.row_masks(), usize::from(shape.width())))
-                .collect()
-        })
-        .collect()
+    kinds.map(|kind| kind.orientations().iter().map(shape).collect()).collect()
 }
 
 /// Rates every placement on one board: by the incremental features when the placement
@@ -90,7 +106,7 @@ fn piece_columns(pieces: &PieceSet) -> PieceColumnsTable {
 struct Rater<'a> {
     rules: &'a Rules,
     pieces: &'a PieceSet,
-    columns_of: &'a PieceColumnsTable,
+    shapes: &'a Shapes,
     weights: &'a [f64; COUNT],
     board: &'a Board,
     columns: &'a Columns,
@@ -101,7 +117,7 @@ impl<'a> Rater<'a> {
     fn new(
         rules: &'a Rules,
         pieces: &'a PieceSet,
-        columns_of: &'a PieceColumnsTable,
+        shapes: &'a Shapes,
         weights: &'a [f64; COUNT],
         board: &'a Board,
         columns: &'a mut Columns,
@@ -110,7 +126,7 @@ impl<'a> Rater<'a> {
         Rater {
             rules,
             pieces,
-            columns_of,
+            shapes,
             weights,
             board,
             columns,
@@ -118,40 +134,39 @@ impl<'a> Rater<'a> {
     }
 
     /// The placement's value, `None` if it ends the game.
+    #[inline]
     fn value(&self, piece: PieceId, pos: PiecePos) -> Option<f64> {
-        let shape = self.pieces.kind(piece).orientation(pos.orientation);
-        let top = i32::from(pos.y) + i32::from(shape.top());
+        let shape = &self.shapes[piece.index()][usize::from(pos.orientation)];
+        let top = i32::from(pos.y) + i32::from(shape.top);
         if top < 0 {
             return None;
         }
         let top = top as usize;
-        let left = i32::from(pos.x) + i32::from(shape.left());
-        let rows = &self.board.rows()[top..top + shape.row_masks().len()];
+        let left = (i32::from(pos.x) + i32::from(shape.left)) as usize;
         let full = self.board.full_row();
-        if rows
-            .iter()
-            .zip(shape.row_masks())
-            .any(|(&row, &mask)| row | mask << left == full)
-        {
+        let rows = &self.board.rows()[top..top + shape.height];
+        let mut clears = false;
+        for (&row, &mask) in rows.iter().zip(&shape.rows) {
+            clears |= row | mask << left == full;
+        }
+        if clears {
             let (rules, pieces, board, weights) = (self.rules, self.pieces, self.board, self.weights);
             return evaluate(rules, pieces, board, piece, pos, weights).map(|(_, value)| value);
         }
         if self.rules.preset == Preset::Leiden {
             let row = Rules::LEIDEN_TOP_ROWS - 1;
-            let piece_row = row.checked_sub(top).and_then(|i| shape.row_masks().get(i));
+            let piece_row = row.checked_sub(top).and_then(|i| shape.rows[..shape.height].get(i));
             if self.board.rows()[row] | piece_row.map_or(0, |&mask| mask << left) != 0 {
                 return None;
             }
         }
-        let lowest = top + shape.row_masks().len() - 1;
         let landing = Landing {
-            bottom: (self.board.height() - lowest) as u32,
-            piece_height: u32::from(shape.height()),
+            bottom: (self.board.height() - (top + shape.height - 1)) as u32,
+            piece_height: shape.height as u32,
             lines: 0,
             piece_cells_cleared: 0,
         };
-        let cells = &self.columns_of[piece.index()][usize::from(pos.orientation)];
-        let board = self.columns.with_piece(cells, left as usize, top as u32);
+        let board = self.columns.with_piece(&shape.columns, left, top as u32);
         Some(
             combine(&board, &landing)
                 .iter()
@@ -165,7 +180,7 @@ impl<'a> Rater<'a> {
 /// The linear controller.
 pub struct Controller {
     setup: GameSetup,
-    columns_of: PieceColumnsTable,
+    shapes: Shapes,
     weights: [f64; COUNT],
     lookahead: usize,
     /// The current board's columns, and the board after each first placement's.
@@ -204,7 +219,7 @@ impl Solver for Controller {
         }
         Ok(Controller {
             setup: setup.clone(),
-            columns_of: piece_columns(&setup.pieces),
+            shapes: shapes(&setup.pieces),
             weights,
             lookahead,
             columns: Box::new(Columns::empty()),
@@ -240,7 +255,7 @@ impl Controller {
     ) -> Option<Placement> {
         let Controller {
             setup,
-            columns_of,
+            shapes,
             weights,
             first,
             second,
@@ -250,7 +265,7 @@ impl Controller {
         } = self;
         let (rules, pieces) = (&setup.rules, &setup.pieces);
         placements_into(rules, board, pieces.kind(piece), start, first);
-        let rater = Rater::new(rules, pieces, columns_of, weights, board, columns);
+        let rater = Rater::new(rules, pieces, shapes, weights, board, columns);
         let mut best: Option<(f64, Placement)> = None;
         for placement in first.iter() {
             let value = match next {
@@ -260,7 +275,7 @@ impl Controller {
                     Some((after, _)) => {
                         let kind = pieces.kind(next);
                         placements_into(rules, &after, kind, rules.spawn(kind), second);
-                        let rater = Rater::new(rules, pieces, columns_of, weights, &after, next_columns);
+                        let rater = Rater::new(rules, pieces, shapes, weights, &after, next_columns);
                         second
                             .iter()
                             .filter_map(|p| rater.value(next, p.pos))
