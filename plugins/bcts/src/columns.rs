@@ -48,6 +48,8 @@ pub struct PieceColumns {
     count: [u32; MAX_PIECE_SIZE],
     /// Whether each column's cells are one vertical run.
     solid: [bool; MAX_PIECE_SIZE],
+    /// The box row of each column's lowest cell.
+    lowest: [u32; MAX_PIECE_SIZE],
 }
 
 impl PieceColumns {
@@ -65,11 +67,31 @@ impl PieceColumns {
         for j in 0..MAX_PIECE_SIZE {
             let cells = piece.cells[j];
             piece.count[j] = cells.count_ones();
+            piece.lowest[j] = 63u32.saturating_sub(cells.leading_zeros());
             piece.solid[j] = cells != 0
                 && (cells >> cells.trailing_zeros()).count_ones() == (cells >> cells.trailing_zeros()).trailing_ones();
         }
         piece
     }
+}
+
+/// Everything a placement reads of one column (or wall), side by side, so a placement's
+/// neighbourhood is one slice, bounds-checked once.
+#[derive(Clone, Copy, Debug, Default)]
+struct Slot {
+    /// The column's cells (a wall is full).
+    cells: u64,
+    /// Its top cell's row, or the height when it is empty.
+    top: u32,
+    /// Its share of the features (zero for a wall).
+    term: Column,
+    /// Its cumulative wells (zero for a wall).
+    wells: u32,
+    /// Row transitions between the column to its left and it.
+    pair: u32,
+    /// OR of `hole_rows` of the board columns left of it, and of it and those right of it.
+    before: u64,
+    from: u64,
 }
 
 /// A board in columns, with its features split by column.
@@ -78,15 +100,8 @@ pub struct Columns {
     height: u32,
     /// The mask of the board's rows in a column.
     rows: u64,
-    /// Column `x` at `x + PAD`; full columns (walls) around the board.
-    padded: [u64; MAX_WIDTH + WINDOW],
-    terms: [Column; MAX_WIDTH],
-    wells: [u32; MAX_WIDTH],
-    /// Row transitions between column `p - 1` and column `p` (the walls at -1 and width).
-    pairs: [u32; MAX_WIDTH + 1],
-    /// OR of `hole_rows` of the columns left of `x` (`before[x]`) and from `x` on (`from[x]`).
-    before: [u64; MAX_WIDTH + 1],
-    from: [u64; MAX_WIDTH + 1],
+    /// Column `x` at `x + PAD`; walls around the board.
+    slots: [Slot; MAX_WIDTH + WINDOW],
     totals: BoardFeatures,
 }
 
@@ -97,12 +112,7 @@ impl Columns {
             width: 0,
             height: 1,
             rows: 1,
-            padded: [0; MAX_WIDTH + WINDOW],
-            terms: [Column::default(); MAX_WIDTH],
-            wells: [0; MAX_WIDTH],
-            pairs: [0; MAX_WIDTH + 1],
-            before: [0; MAX_WIDTH + 1],
-            from: [0; MAX_WIDTH + 1],
+            slots: [Slot::default(); MAX_WIDTH + WINDOW],
             totals: BoardFeatures::default(),
         }
     }
@@ -121,45 +131,50 @@ impl Columns {
         let width = board.width();
         let height = board.height() as u32;
         let rows = u64::MAX >> (64 - height);
-        let c = self;
-        c.width = width;
-        c.height = height;
-        c.rows = rows;
-        let padded = &mut c.padded;
-        padded.fill(rows);
-        padded[PAD..PAD + width].fill(0);
+        self.width = width;
+        self.height = height;
+        self.rows = rows;
+        let wall = Slot {
+            cells: rows,
+            ..Slot::default()
+        };
+        // Every slot a placement's window can reach: walls first, then the board.
+        let slots = &mut self.slots[..width + WINDOW];
+        slots.fill(wall);
+        for slot in &mut slots[PAD..PAD + width] {
+            slot.cells = 0;
+        }
         for (y, &row) in board.rows().iter().enumerate().skip(board.surface()) {
             let mut cells = row;
             while cells != 0 {
-                padded[PAD + cells.trailing_zeros() as usize] |= 1 << y;
+                slots[PAD + cells.trailing_zeros() as usize].cells |= 1 << y;
                 cells &= cells - 1;
             }
         }
         let mut totals = BoardFeatures::default();
-        for x in 0..width {
-            let (left, cells, right) = (padded[PAD + x - 1], padded[PAD + x], padded[PAD + x + 1]);
+        for i in PAD..PAD + width {
+            let (left, cells, right) = (slots[i - 1].cells, slots[i].cells, slots[i + 1].cells);
             let term = column(cells, rows, height);
-            c.terms[x] = term;
-            c.wells[x] = wells(left, cells, right, rows, height);
+            slots[i].term = term;
+            slots[i].top = if cells == 0 { height } else { cells.trailing_zeros() };
+            slots[i].wells = wells(left, cells, right, rows, height);
             totals.column_transitions += term.transitions;
             totals.holes += term.holes;
             totals.hole_depth += term.hole_depth;
-            totals.cumulative_wells += c.wells[x];
+            totals.cumulative_wells += slots[i].wells;
         }
-        for p in 0..=width {
-            c.pairs[p] = ((padded[PAD + p - 1] ^ padded[PAD + p]) & rows).count_ones();
-            totals.row_transitions += c.pairs[p];
+        for i in PAD..=PAD + width {
+            slots[i].pair = ((slots[i - 1].cells ^ slots[i].cells) & rows).count_ones();
+            totals.row_transitions += slots[i].pair;
         }
-        c.before[0] = 0;
-        for x in 0..width {
-            c.before[x + 1] = c.before[x] | c.terms[x].hole_rows;
+        for i in PAD..PAD + width {
+            slots[i + 1].before = slots[i].before | slots[i].term.hole_rows;
         }
-        c.from[width] = 0;
-        for x in (0..width).rev() {
-            c.from[x] = c.from[x + 1] | c.terms[x].hole_rows;
+        for i in (PAD..PAD + width).rev() {
+            slots[i].from = slots[i + 1].from | slots[i].term.hole_rows;
         }
-        totals.rows_with_holes = c.from[0].count_ones();
-        c.totals = totals;
+        totals.rows_with_holes = slots[PAD].from.count_ones();
+        self.totals = totals;
     }
 
     /// The board's own features.
@@ -169,57 +184,70 @@ impl Columns {
     }
 
     /// The features after adding `piece` at column `left`, top row `top` (of its box),
-    /// when no row is full afterwards.
+    /// when no row is full afterwards. Without `detail`, hole depth and rows with holes
+    /// are left at 0, for controllers that give them no weight.
     #[inline]
-    pub fn with_piece(&self, piece: &PieceColumns, left: usize, top: u32) -> BoardFeatures {
+    pub fn with_piece(&self, piece: &PieceColumns, left: usize, top: u32, detail: bool) -> BoardFeatures {
+        if detail {
+            self.with_piece_width::<true>(piece, left, top)
+        } else {
+            self.with_piece_width::<false>(piece, left, top)
+        }
+    }
+
+    #[inline(always)]
+    fn with_piece_width<const DETAIL: bool>(&self, piece: &PieceColumns, left: usize, top: u32) -> BoardFeatures {
         // A fixed width unrolls the loops and drops their bounds checks; pieces up to 4
         // wide (every tetromino) take one of these.
         match piece.width {
-            1 => self.with_piece_of::<1>(piece, left, top),
-            2 => self.with_piece_of::<2>(piece, left, top),
-            3 => self.with_piece_of::<3>(piece, left, top),
-            4 => self.with_piece_of::<4>(piece, left, top),
-            5 => self.with_piece_of::<5>(piece, left, top),
-            6 => self.with_piece_of::<6>(piece, left, top),
-            7 => self.with_piece_of::<7>(piece, left, top),
-            _ => self.with_piece_of::<8>(piece, left, top),
+            1 => self.with_piece_of::<1, DETAIL>(piece, left, top),
+            2 => self.with_piece_of::<2, DETAIL>(piece, left, top),
+            3 => self.with_piece_of::<3, DETAIL>(piece, left, top),
+            4 => self.with_piece_of::<4, DETAIL>(piece, left, top),
+            5 => self.with_piece_of::<5, DETAIL>(piece, left, top),
+            6 => self.with_piece_of::<6, DETAIL>(piece, left, top),
+            7 => self.with_piece_of::<7, DETAIL>(piece, left, top),
+            _ => self.with_piece_of::<8, DETAIL>(piece, left, top),
         }
     }
 
     /// [`Columns::with_piece`] for a piece `W` columns wide.
     #[inline(always)]
-    fn with_piece_of<const W: usize>(&self, piece: &PieceColumns, left: usize, top: u32) -> BoardFeatures {
+    fn with_piece_of<const W: usize, const DETAIL: bool>(
+        &self,
+        piece: &PieceColumns,
+        left: usize,
+        top: u32,
+    ) -> BoardFeatures {
         let (rows, height) = (self.rows, self.height);
-        // Columns `left - PAD` to `left + W + PAD - 1` after the placement: the piece's
-        // column `j` is `window[PAD + j]`.
-        let mut window = [0u64; WINDOW];
-        window.copy_from_slice(&self.padded[left..left + WINDOW]);
-        let terms: &[Column; W] = self.terms[left..left + W].try_into().expect("W columns");
-        let pairs: &[u32; W] = self.pairs[left..left + W].try_into().expect("W pairs");
+        // Board columns `left - PAD` to `left + W + PAD - 1` (and walls): the piece's
+        // column `j` is `slots[PAD + j]`, and `cells` holds the columns after the placement.
+        let slots: &[Slot; WINDOW] = self.slots[left..left + WINDOW].try_into().expect("a window of slots");
+        let mut cells = [0u64; WINDOW];
+        for i in 0..W + 2 * PAD {
+            cells[i] = slots[i].cells;
+        }
         let mut f = self.totals;
-        let mut hole_rows = self.before[left] | self.from[left + W];
+        let mut hole_rows = slots[PAD].before | slots[PAD + W].from;
         for j in 0..W {
-            let old = window[PAD + j];
+            let old = cells[PAD + j];
             let added = piece.cells[j] << top;
             let new = old | added;
-            window[PAD + j] = new;
-            let term = &terms[j];
+            cells[PAD + j] = new;
+            let term = &slots[PAD + j].term;
             // The old top row, or the floor's row for an empty column.
-            let old_top = if old == 0 { height } else { old.trailing_zeros() };
-            // A solid column is not empty, so its lowest cell is defined.
-            let lowest_added = if piece.solid[j] {
-                63 - added.leading_zeros()
-            } else {
-                u32::MAX
-            };
-            if lowest_added < old_top {
+            let old_top = slots[PAD + j].top;
+            let lowest_added = top + piece.lowest[j];
+            if piece.solid[j] && lowest_added < old_top {
                 // The surface shortcut (see the module note).
-                let gap_rows = (u64::MAX >> (64 - old_top)) & !(u64::MAX >> (63 - lowest_added));
-                let gap = gap_rows.count_ones();
+                let gap = old_top - lowest_added - 1;
                 f.column_transitions += if gap > 0 { 2 } else { 0 };
                 f.holes += gap;
-                f.hole_depth += piece.count[j] * (term.holes + gap);
-                hole_rows |= term.hole_rows | gap_rows;
+                if DETAIL {
+                    let gap_rows = (u64::MAX >> (64 - old_top)) & !(u64::MAX >> (63 - lowest_added));
+                    f.hole_depth += piece.count[j] * (term.holes + gap);
+                    hole_rows |= term.hole_rows | gap_rows;
+                }
             } else {
                 let now = column(new, rows, height);
                 f.column_transitions = f.column_transitions - term.transitions + now.transitions;
@@ -228,30 +256,33 @@ impl Columns {
                 hole_rows |= now.hole_rows;
             }
         }
-        f.rows_with_holes = hole_rows.count_ones();
-        // The pairs from (left - 1, left) to (left + W - 1, left + W).
-        for p in 0..W {
-            let now = ((window[PAD - 1 + p] ^ window[PAD + p]) & rows).count_ones();
-            f.row_transitions = f.row_transitions - pairs[p] + now;
+        if DETAIL {
+            f.rows_with_holes = hole_rows.count_ones();
+        } else {
+            f.hole_depth = 0;
+            f.rows_with_holes = 0;
         }
-        let now = ((window[PAD - 1 + W] ^ window[PAD + W]) & rows).count_ones();
-        f.row_transitions = f.row_transitions - self.pairs[left + W] + now;
+        // The pairs from (left - 1, left) to (left + W - 1, left + W).
+        for p in 0..=W {
+            let now = ((cells[PAD - 1 + p] ^ cells[PAD + p]) & rows).count_ones();
+            f.row_transitions = f.row_transitions - slots[PAD + p].pair + now;
+        }
         // Wells change in the piece's columns and in the board columns next to them.
-        let wells_before: &[u32; W] = self.wells[left..left + W].try_into().expect("W columns");
         for j in 0..W {
-            let now = wells(window[PAD + j - 1], window[PAD + j], window[PAD + j + 1], rows, height);
-            f.cumulative_wells = f.cumulative_wells - wells_before[j] + now;
+            let now = wells(cells[PAD + j - 1], cells[PAD + j], cells[PAD + j + 1], rows, height);
+            f.cumulative_wells = f.cumulative_wells - slots[PAD + j].wells + now;
         }
         // A neighbour's wells change only where it gained a filled neighbour beside an
-        // empty cell of its own whose other neighbour is filled.
-        let gained = |j: usize| window[PAD + j] ^ self.padded[PAD + left + j];
-        if left > 0 && !window[PAD - 1] & window[PAD - 2] & gained(0) != 0 {
-            let now = wells(window[PAD - 2], window[PAD - 1], window[PAD], rows, height);
-            f.cumulative_wells = f.cumulative_wells - self.wells[left - 1] + now;
+        // empty cell of its own whose other neighbour is filled. (A wall has no wells, and
+        // gains none: it is full.)
+        let gained = |j: usize| cells[PAD + j] ^ slots[PAD + j].cells;
+        if !cells[PAD - 1] & cells[PAD - 2] & gained(0) != 0 {
+            let now = wells(cells[PAD - 2], cells[PAD - 1], cells[PAD], rows, height);
+            f.cumulative_wells = f.cumulative_wells - slots[PAD - 1].wells + now;
         }
-        if left + W < self.width && !window[PAD + W] & window[PAD + W + 1] & gained(W - 1) != 0 {
-            let now = wells(window[PAD + W - 1], window[PAD + W], window[PAD + W + 1], rows, height);
-            f.cumulative_wells = f.cumulative_wells - self.wells[left + W] + now;
+        if !cells[PAD + W] & cells[PAD + W + 1] & gained(W - 1) != 0 {
+            let now = wells(cells[PAD + W - 1], cells[PAD + W], cells[PAD + W + 1], rows, height);
+            f.cumulative_wells = f.cumulative_wells - slots[PAD + W].wells + now;
         }
         f
     }
@@ -386,7 +417,7 @@ mod tests {
                     continue;
                 }
                 let cells = &shapes[usize::from(piece)][usize::from(p.pos.orientation)].columns;
-                prop_assert_eq!(split.with_piece(cells, left, top as u32), board_features(&after), "{:?}", p);
+                prop_assert_eq!(split.with_piece(cells, left, top as u32, true), board_features(&after), "{:?}", p);
             }
         }
     }

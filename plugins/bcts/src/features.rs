@@ -92,7 +92,7 @@ pub fn board_features(board: &Board) -> BoardFeatures {
     let mut above = [0u32; 6];
     let mut covered = 0u32;
     let mut previous = 0u32; // the space above the board is empty
-    // Rows above the stack are empty: 2 row transitions each and nothing else.
+                             // Rows above the stack are empty: 2 row transitions each and nothing else.
     let surface = board.surface();
     f.row_transitions = 2 * surface as u32;
     for (y, &row) in rows.iter().enumerate().skip(surface) {

@@ -98,7 +98,9 @@ fn shapes(pieces: &PieceSet) -> Shapes {
         }
     };
     let kinds = pieces.kinds().iter();
-    kinds.map(|kind| kind.orientations().iter().map(shape).collect()).collect()
+    kinds
+        .map(|kind| kind.orientations().iter().map(shape).collect())
+        .collect()
 }
 
 /// Rates every placement on one board: by the incremental features when the placement
@@ -110,6 +112,8 @@ struct Rater<'a> {
     weights: &'a [f64; COUNT],
     board: &'a Board,
     columns: &'a Columns,
+    /// Whether hole depth or rows with holes carry weight.
+    detail: bool,
 }
 
 impl<'a> Rater<'a> {
@@ -130,6 +134,7 @@ impl<'a> Rater<'a> {
             weights,
             board,
             columns,
+            detail: weights[6] != 0.0 || weights[7] != 0.0,
         }
     }
 
@@ -166,7 +171,7 @@ impl<'a> Rater<'a> {
             lines: 0,
             piece_cells_cleared: 0,
         };
-        let board = self.columns.with_piece(&shape.columns, left, top as u32);
+        let board = self.columns.with_piece(&shape.columns, left, top as u32, self.detail);
         Some(
             combine(&board, &landing)
                 .iter()
@@ -337,6 +342,44 @@ mod tests {
             let next = (options == "lookahead=2").then_some(PieceId(1));
             let best = c.choose(&board, i, start, next).unwrap();
             assert_eq!((best.pos.orientation, best.pos.x + 2), (1, 9), "{options}");
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(100))]
+
+        /// The rater's value of every placement, incremental or not, is bit for bit the
+        /// value [`evaluate`] computes from the whole board after it, under both weight
+        /// sets (Dellacherie's skips the features it gives no weight).
+        #[test]
+        fn the_rater_gives_exactly_the_reference_value(
+            cells in proptest::collection::vec(proptest::prelude::any::<u16>(), 20),
+            stack in 0usize..20,
+            classic in proptest::prelude::any::<bool>(),
+            piece in 0u8..7,
+        ) {
+            let rules = Rules::preset(if classic { Preset::Classic } else { Preset::Simplified });
+            let pieces = PieceSet::tetrominoes();
+            let mut board = Board::new(10, 20);
+            for (y, &row) in cells.iter().enumerate().skip(20 - stack) {
+                for x in 0..10 {
+                    if row >> x & 1 == 1 {
+                        board.fill(x, y);
+                    }
+                }
+            }
+            board.clear_full_rows();
+            let shapes = shapes(&pieces);
+            let piece = PieceId(piece);
+            let kind = pieces.kind(piece);
+            for weights in [DELLACHERIE, BCTS] {
+                let mut columns = Columns::empty();
+                let rater = Rater::new(&rules, &pieces, &shapes, &weights, &board, &mut columns);
+                for p in tetrad_plugin_api::placements(&rules, &board, kind, rules.spawn(kind)) {
+                    let reference = evaluate(&rules, &pieces, &board, piece, p.pos, &weights).map(|(_, v)| v.to_bits());
+                    proptest::prop_assert_eq!(rater.value(piece, p.pos).map(f64::to_bits), reference, "{:?}", p);
+                }
+            }
         }
     }
 
