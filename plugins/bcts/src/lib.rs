@@ -139,7 +139,7 @@ impl<'a> Rater<'a> {
     }
 
     /// The placement's value, `None` if it ends the game.
-    #[inline]
+    #[inline(always)]
     fn value(&self, piece: PieceId, pos: PiecePos) -> Option<f64> {
         let shape = &self.shapes[piece.index()][usize::from(pos.orientation)];
         let top = i32::from(pos.y) + i32::from(shape.top);
