@@ -138,12 +138,15 @@ impl Columns {
             cells: rows,
             ..Slot::default()
         };
-        // Every slot a placement's window can reach: walls first, then the board.
+        // Every slot a placement's window can reach: the board's columns, emptied (every
+        // other field is written below), and walls around them.
         let slots = &mut self.slots[..width + WINDOW];
-        slots.fill(wall);
+        slots[..PAD].fill(wall);
+        slots[PAD + width..].fill(wall);
         for slot in &mut slots[PAD..PAD + width] {
             slot.cells = 0;
         }
+        slots[PAD].before = 0;
         for (y, &row) in board.rows().iter().enumerate().skip(board.surface()) {
             let mut cells = row;
             while cells != 0 {
