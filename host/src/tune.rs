@@ -217,7 +217,10 @@ mod tests {
         let candidates = sample_candidates(&[1.0, -2.0], &[0.5, 0.0], 400, &mut rng);
         assert_eq!(candidates.len(), 400);
         assert_eq!(candidates[0], vec![1.0, -2.0]);
-        assert!(candidates.iter().all(|c| c[1] == -2.0), "a zero deviation keeps the value");
+        assert!(
+            candidates.iter().all(|c| c[1] == -2.0),
+            "a zero deviation keeps the value"
+        );
         let spread = candidates[1..].iter().filter(|c| c[0] != 1.0).count();
         assert_eq!(spread, 399);
         let mean = candidates[1..].iter().map(|c| c[0]).sum::<f64>() / 399.0;
