@@ -143,17 +143,17 @@ pub fn step(rules: &Rules, board: &Board, kind: &PieceKind, pos: &mut PiecePos, 
         pos.x += shift;
         result.shifted = true;
     }
-    let resting = board.rests(shape, pos.x, pos.y);
-    match (rules.movement(), actions.contains(Actions::DROP)) {
-        (Movement::Gravity, true) if resting => result.locked = true,
-        (Movement::Gravity, true) => pos.y = board.drop_row(shape, pos.x, pos.y),
-        (Movement::Gravity, false) if resting => result.locked = true,
-        (Movement::Gravity, false) => pos.y += 1,
-        (Movement::DropOnly, true) => {
+    let drop = actions.contains(Actions::DROP);
+    match rules.movement() {
+        // Only gravity asks whether the piece rests: a piece that hovers need not know.
+        Movement::Gravity if board.rests(shape, pos.x, pos.y) => result.locked = true,
+        Movement::Gravity if drop => pos.y = board.drop_row(shape, pos.x, pos.y),
+        Movement::Gravity => pos.y += 1,
+        Movement::DropOnly if drop => {
             pos.y = board.drop_row(shape, pos.x, pos.y);
             result.locked = true;
         }
-        (Movement::DropOnly, false) => {}
+        Movement::DropOnly => {}
     }
     result
 }
