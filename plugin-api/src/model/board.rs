@@ -214,22 +214,25 @@ impl Board {
     pub fn clear_full_rows(&mut self) -> u32 {
         let full = self.full_row();
         let height = self.height();
-        let mut write = height;
-        for read in (0..height).rev() {
+        let surface = self.surface();
+        // Rows above the surface are empty, so never full, and rows below the lowest full
+        // row stay where they are: only the rows between move, and most locks clear none.
+        let Some(lowest) = self.rows[surface..height].iter().rposition(|&r| r == full) else {
+            return 0;
+        };
+        let mut write = surface + lowest + 1;
+        for read in (surface..write).rev() {
             let row = self.rows[read];
             if row != full {
                 write -= 1;
                 self.rows[write] = row;
             }
         }
-        let cleared = write;
-        for row in &mut self.rows[..write] {
-            *row = 0;
-        }
-        if cleared > 0 {
-            self.find_surface();
-        }
-        cleared as u32
+        self.rows[surface..write].fill(0);
+        // Everything above `write` is empty now.
+        let filled = self.rows[write..height].iter().position(|&r| r != 0);
+        self.surface = filled.map_or(height, |i| write + i) as u8;
+        (write - surface) as u32
     }
 
     /// Places the piece and clears full rows: what locking it does.
@@ -321,6 +324,27 @@ mod tests {
             let expected = Board::from_rows(4, 5, rows);
             assert_eq!(board, expected, "{rows:?}");
             assert_eq!(board.surface(), expected.surface(), "{rows:?}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn clearing_removes_exactly_the_full_rows(
+            rows in proptest::collection::vec(proptest::prop_oneof![
+                proptest::strategy::Just(0u32),
+                proptest::strategy::Just(0b11111u32),
+                0u32..32,
+            ], 0..8),
+        ) {
+            let mut board = Board::from_rows(5, 8, &rows);
+            let kept: Vec<u32> = board.rows().iter().copied().filter(|&r| r != 0b11111).collect();
+            let cleared = board.clear_full_rows();
+            let mut expected = vec![0; 8 - kept.len()];
+            expected.extend(kept);
+            proptest::prop_assert_eq!(board.rows(), &expected[..]);
+            proptest::prop_assert_eq!(cleared as usize, rows.iter().filter(|&&r| r == 0b11111).count());
+            let surface = expected.iter().position(|&r| r != 0).unwrap_or(8);
+            proptest::prop_assert_eq!(board.surface(), surface);
         }
     }
 
