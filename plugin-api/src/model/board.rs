@@ -111,31 +111,37 @@ impl Board {
     }
 
     /// The first row from the top that holds a filled cell (the height if none does).
+    #[inline]
     pub fn surface(&self) -> usize {
         usize::from(self.surface)
     }
 
     /// Number of columns.
+    #[inline]
     pub fn width(&self) -> usize {
         usize::from(self.width)
     }
 
     /// Number of rows.
+    #[inline]
     pub fn height(&self) -> usize {
         usize::from(self.height)
     }
 
     /// The rows, row 0 at the top.
+    #[inline]
     pub fn rows(&self) -> &[u32] {
         &self.rows[..self.height()]
     }
 
     /// The mask of a full row.
+    #[inline]
     pub fn full_row(&self) -> u32 {
         u32::MAX >> (32 - u32::from(self.width))
     }
 
     /// Whether cell (x, y) is filled; cells outside the board are empty.
+    #[inline]
     pub fn filled(&self, x: usize, y: usize) -> bool {
         y < self.height() && x < self.width() && self.rows[y] >> x & 1 == 1
     }

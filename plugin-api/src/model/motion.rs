@@ -27,11 +27,13 @@ impl Actions {
     pub const DROP: Actions = Actions(crate::abi::DROP);
 
     /// Whether every bit in `other` is set.
+    #[inline]
     pub fn contains(self, other: Actions) -> bool {
         self.0 & other.0 == other.0
     }
 
     /// A protocol violation: both shifts, both turns, or bits the ABI does not define.
+    #[inline]
     pub fn is_violation(self) -> bool {
         self.0 & !crate::abi::ACTION_MASK != 0
             || self.contains(Actions::LEFT | Actions::RIGHT)
@@ -39,11 +41,13 @@ impl Actions {
     }
 
     /// The turn requested: +1 clockwise, -1 counter-clockwise, 0 none.
+    #[inline]
     pub fn turn(self) -> i8 {
         i8::from(self.contains(Actions::CW)) - i8::from(self.contains(Actions::CCW))
     }
 
     /// The shift requested: +1 right, -1 left, 0 none.
+    #[inline]
     pub fn shift(self) -> i8 {
         i8::from(self.contains(Actions::RIGHT)) - i8::from(self.contains(Actions::LEFT))
     }

@@ -17,6 +17,7 @@ pub struct PieceId(pub u8);
 
 impl PieceId {
     /// The index as a `usize`, for slicing.
+    #[inline]
     pub fn index(self) -> usize {
         usize::from(self.0)
     }
@@ -63,31 +64,37 @@ impl Orientation {
 
     /// Cells as `(dx, dy)` offsets from the piece position (y grows downwards), sorted
     /// top to bottom, then left to right.
+    #[inline]
     pub fn cells(&self) -> &[(i8, i8)] {
         &self.cells
     }
 
     /// Column offset of the leftmost cell.
+    #[inline]
     pub fn left(&self) -> i8 {
         self.left
     }
 
     /// Row offset of the topmost cell.
+    #[inline]
     pub fn top(&self) -> i8 {
         self.top
     }
 
     /// Width of the cells' bounding box.
+    #[inline]
     pub fn width(&self) -> u8 {
         self.width
     }
 
     /// Height of the cells' bounding box.
+    #[inline]
     pub fn height(&self) -> u8 {
         self.height
     }
 
     /// Row `i` of the bounding box as a bit mask, bit 0 being the leftmost column.
+    #[inline]
     pub fn row_masks(&self) -> &[u32] {
         &self.row_masks[..usize::from(self.height)]
     }
@@ -95,6 +102,7 @@ impl Orientation {
     /// For each column of the bounding box, left to right, the row offset from the piece
     /// position of the lowest cell in that column. Connected pieces have a cell in every
     /// column of their bounding box.
+    #[inline]
     pub fn column_bottoms(&self) -> &[i8] {
         &self.column_bottoms[..usize::from(self.width)]
     }
@@ -166,16 +174,19 @@ impl PieceKind {
     }
 
     /// Side of the square rotation box.
+    #[inline]
     pub fn box_size(&self) -> u8 {
         self.box_size
     }
 
     /// The distinct orientations; index `k + 1` is index `k` turned clockwise.
+    #[inline]
     pub fn orientations(&self) -> &[Orientation] {
         &self.orientations
     }
 
     /// Orientation number `index`.
+    #[inline]
     pub fn orientation(&self, index: u8) -> &Orientation {
         &self.orientations[usize::from(index)]
     }
@@ -187,6 +198,7 @@ impl PieceKind {
 
     /// The orientation reached from `index` by one clockwise (`+1`) or counter-clockwise
     /// (`-1`) turn.
+    #[inline]
     pub fn turned(&self, index: u8, direction: i8) -> u8 {
         let count = self.orientations.len() as i16;
         (i16::from(index) + i16::from(direction)).rem_euclid(count) as u8
@@ -234,16 +246,19 @@ impl PieceSet {
     }
 
     /// All kinds, indexed by [`PieceId`].
+    #[inline]
     pub fn kinds(&self) -> &[PieceKind] {
         &self.kinds
     }
 
     /// The kind with this id.
+    #[inline]
     pub fn kind(&self, id: PieceId) -> &PieceKind {
         &self.kinds[id.index()]
     }
 
     /// How many kinds the set holds.
+    #[inline]
     pub fn len(&self) -> usize {
         self.kinds.len()
     }

@@ -46,6 +46,7 @@ impl Preset {
     }
 
     /// How a piece moves under this preset.
+    #[inline]
     pub fn movement(self) -> Movement {
         match self {
             Preset::Classic => Movement::Gravity,
@@ -203,6 +204,7 @@ impl Rules {
     }
 
     /// How a piece moves under these rules.
+    #[inline]
     pub fn movement(&self) -> Movement {
         self.preset.movement()
     }
@@ -243,6 +245,7 @@ impl Rules {
 
     /// Where a new piece appears: orientation 0, its rotation box centred (rounded left),
     /// at its entry row.
+    #[inline]
     pub fn spawn(&self, kind: &PieceKind) -> PiecePos {
         let x = (self.width as i8 - kind.box_size() as i8) / 2;
         PiecePos {
@@ -268,6 +271,7 @@ impl Rules {
     /// places a piece at its column without a path, and a vertical I turned or shifted
     /// across rows 0-3 would otherwise be stopped by a cell in row 3 that the skeleton
     /// never checks. Pieces up to three rows tall still enter with their top on row 0.
+    #[inline]
     pub fn entry_row(&self, kind: &PieceKind, orientation: u8) -> i8 {
         let o = kind.orientation(orientation);
         match self.preset {
