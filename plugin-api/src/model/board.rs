@@ -86,17 +86,27 @@ impl Board {
 
     /// Replaces the rows with `rows`, row 0 first, as [`Board::from_rows`] reads them,
     /// keeping the size: bits at or beyond the width are dropped, missing rows are empty.
+    #[inline]
     pub fn set_rows(&mut self, rows: &[u32]) {
-        let full = self.full_row();
         let height = self.height();
         let given = rows.len().min(height);
         // The SDK refreshes a plugin's board from the host's at every tick, and the rows
         // only change when a piece locks: finding them equal (one memory comparison) is
         // much cheaper than copying them and searching for the surface again. Rows with
-        // bits beyond the width never compare equal, and are masked below.
+        // bits beyond the width never compare equal, and are masked when copied.
         if self.rows[..given] == rows[..given] && self.rows[given..height].iter().all(|&r| r == 0) {
             return;
         }
+        self.copy_rows(rows);
+    }
+
+    /// The copying half of [`Board::set_rows`], kept out of line: it runs only when the
+    /// rows changed.
+    #[inline(never)]
+    fn copy_rows(&mut self, rows: &[u32]) {
+        let full = self.full_row();
+        let height = self.height();
+        let given = rows.len().min(height);
         for (dst, &src) in self.rows[..given].iter_mut().zip(&rows[..given]) {
             *dst = src & full;
         }
