@@ -126,6 +126,7 @@ pub struct Step {
 /// turned piece fits; no wall kicks), the shift (if it fits), then DROP or gravity.
 ///
 /// The caller has already rejected violations (see [`Actions::is_violation`]).
+#[inline]
 pub fn step(rules: &Rules, board: &Board, kind: &PieceKind, pos: &mut PiecePos, actions: Actions) -> Step {
     let mut result = Step::default();
     let turn = actions.turn();
