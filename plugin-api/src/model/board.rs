@@ -178,8 +178,13 @@ impl Board {
             return false;
         }
         let top = i32::from(y) + i32::from(orientation.top());
-        if top + i32::from(orientation.height()) > i32::from(self.height) {
+        let bottom = top + i32::from(orientation.height());
+        if bottom > i32::from(self.height) {
             return false;
+        }
+        // A piece wholly above row 0 (hovering before its drop) meets nothing.
+        if bottom <= 0 {
+            return true;
         }
         orientation.row_masks().iter().enumerate().all(|(i, &mask)| {
             let row = top + i as i32;
