@@ -139,6 +139,7 @@ const _: () = {
 
 impl TetradPiece {
     /// The falling piece `id` at `pos`.
+    #[inline]
     pub fn falling(id: crate::PieceId, pos: crate::PiecePos) -> TetradPiece {
         TetradPiece {
             kind: i32::from(id.0),
@@ -149,6 +150,7 @@ impl TetradPiece {
     }
 
     /// The previewed piece, or [`TetradPiece::NONE`] when there is none.
+    #[inline]
     pub fn next(id: Option<crate::PieceId>) -> TetradPiece {
         id.map_or(TetradPiece::NONE, |id| TetradPiece {
             kind: i32::from(id.0),

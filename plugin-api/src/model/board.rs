@@ -86,14 +86,33 @@ impl Board {
 
     /// Replaces the rows with `rows`, row 0 first, as [`Board::from_rows`] reads them,
     /// keeping the size: bits at or beyond the width are dropped, missing rows are empty.
+    #[inline]
     pub fn set_rows(&mut self, rows: &[u32]) {
+        let height = self.height();
+        let given = rows.len().min(height);
+        // The SDK refreshes a plugin's board from the host's at every tick, and the rows
+        // only change when a piece locks: finding them equal (one memory comparison) is
+        // much cheaper than copying them and searching for the surface again. Rows with
+        // bits beyond the width never compare equal, and are masked when copied.
+        if self.rows[..given] == rows[..given] && self.rows[given..height].iter().all(|&r| r == 0) {
+            return;
+        }
+        self.copy_rows(rows);
+    }
+
+    /// The copying half of [`Board::set_rows`], kept out of line: it runs only when the
+    /// rows changed.
+    #[inline(never)]
+    fn copy_rows(&mut self, rows: &[u32]) {
         let full = self.full_row();
         let height = self.height();
         let given = rows.len().min(height);
         for (dst, &src) in self.rows[..given].iter_mut().zip(&rows[..given]) {
             *dst = src & full;
         }
-        self.rows[given..height].fill(0);
+        if given < height {
+            self.rows[given..height].fill(0);
+        }
         self.find_surface();
     }
 
@@ -159,8 +178,13 @@ impl Board {
             return false;
         }
         let top = i32::from(y) + i32::from(orientation.top());
-        if top + i32::from(orientation.height()) > i32::from(self.height) {
+        let bottom = top + i32::from(orientation.height());
+        if bottom > i32::from(self.height) {
             return false;
+        }
+        // A piece wholly above row 0 (hovering before its drop) meets nothing.
+        if bottom <= 0 {
+            return true;
         }
         orientation.row_masks().iter().enumerate().all(|(i, &mask)| {
             let row = top + i as i32;
@@ -212,22 +236,25 @@ impl Board {
     pub fn clear_full_rows(&mut self) -> u32 {
         let full = self.full_row();
         let height = self.height();
-        let mut write = height;
-        for read in (0..height).rev() {
+        let surface = self.surface();
+        // Rows above the surface are empty, so never full, and rows below the lowest full
+        // row stay where they are: only the rows between move, and most locks clear none.
+        let Some(lowest) = self.rows[surface..height].iter().rposition(|&r| r == full) else {
+            return 0;
+        };
+        let mut write = surface + lowest + 1;
+        for read in (surface..write).rev() {
             let row = self.rows[read];
             if row != full {
                 write -= 1;
                 self.rows[write] = row;
             }
         }
-        let cleared = write;
-        for row in &mut self.rows[..write] {
-            *row = 0;
-        }
-        if cleared > 0 {
-            self.find_surface();
-        }
-        cleared as u32
+        self.rows[surface..write].fill(0);
+        // Everything above `write` is empty now.
+        let filled = self.rows[write..height].iter().position(|&r| r != 0);
+        self.surface = filled.map_or(height, |i| write + i) as u8;
+        (write - surface) as u32
     }
 
     /// Places the piece and clears full rows: what locking it does.
@@ -302,6 +329,45 @@ mod tests {
         // Only column 1 has an empty cell under its top.
         assert_eq!(board.holes(), 1);
         assert_eq!(board.filled_count(), 6);
+    }
+
+    #[test]
+    fn set_rows_matches_from_rows_whether_or_not_the_rows_changed() {
+        let mut board = Board::new(4, 5);
+        for rows in [
+            &[0, 0, 0b0001, 0b1011][..],
+            &[0, 0, 0b0001, 0b1011],
+            &[0, 0b1_0000, 0b0001, 0b1011, 0b0110],
+            &[0, 0b1_0000, 0b0001, 0b1011, 0b0110],
+            &[0, 0b0100],
+            &[],
+        ] {
+            board.set_rows(rows);
+            let expected = Board::from_rows(4, 5, rows);
+            assert_eq!(board, expected, "{rows:?}");
+            assert_eq!(board.surface(), expected.surface(), "{rows:?}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn clearing_removes_exactly_the_full_rows(
+            rows in proptest::collection::vec(proptest::prop_oneof![
+                proptest::strategy::Just(0u32),
+                proptest::strategy::Just(0b11111u32),
+                0u32..32,
+            ], 0..8),
+        ) {
+            let mut board = Board::from_rows(5, 8, &rows);
+            let kept: Vec<u32> = board.rows().iter().copied().filter(|&r| r != 0b11111).collect();
+            let cleared = board.clear_full_rows();
+            let mut expected = vec![0; 8 - kept.len()];
+            expected.extend(kept);
+            proptest::prop_assert_eq!(board.rows(), &expected[..]);
+            proptest::prop_assert_eq!(cleared as usize, rows.iter().filter(|&&r| r == 0b11111).count());
+            let surface = expected.iter().position(|&r| r != 0).unwrap_or(8);
+            proptest::prop_assert_eq!(board.surface(), surface);
+        }
     }
 
     #[test]

@@ -27,11 +27,13 @@ impl Actions {
     pub const DROP: Actions = Actions(crate::abi::DROP);
 
     /// Whether every bit in `other` is set.
+    #[inline]
     pub fn contains(self, other: Actions) -> bool {
         self.0 & other.0 == other.0
     }
 
     /// A protocol violation: both shifts, both turns, or bits the ABI does not define.
+    #[inline]
     pub fn is_violation(self) -> bool {
         self.0 & !crate::abi::ACTION_MASK != 0
             || self.contains(Actions::LEFT | Actions::RIGHT)
@@ -39,11 +41,13 @@ impl Actions {
     }
 
     /// The turn requested: +1 clockwise, -1 counter-clockwise, 0 none.
+    #[inline]
     pub fn turn(self) -> i8 {
         i8::from(self.contains(Actions::CW)) - i8::from(self.contains(Actions::CCW))
     }
 
     /// The shift requested: +1 right, -1 left, 0 none.
+    #[inline]
     pub fn shift(self) -> i8 {
         i8::from(self.contains(Actions::RIGHT)) - i8::from(self.contains(Actions::LEFT))
     }
@@ -122,6 +126,7 @@ pub struct Step {
 /// turned piece fits; no wall kicks), the shift (if it fits), then DROP or gravity.
 ///
 /// The caller has already rejected violations (see [`Actions::is_violation`]).
+#[inline]
 pub fn step(rules: &Rules, board: &Board, kind: &PieceKind, pos: &mut PiecePos, actions: Actions) -> Step {
     let mut result = Step::default();
     let turn = actions.turn();
@@ -143,17 +148,17 @@ pub fn step(rules: &Rules, board: &Board, kind: &PieceKind, pos: &mut PiecePos, 
         pos.x += shift;
         result.shifted = true;
     }
-    let resting = board.rests(shape, pos.x, pos.y);
-    match (rules.movement(), actions.contains(Actions::DROP)) {
-        (Movement::Gravity, true) if resting => result.locked = true,
-        (Movement::Gravity, true) => pos.y = board.drop_row(shape, pos.x, pos.y),
-        (Movement::Gravity, false) if resting => result.locked = true,
-        (Movement::Gravity, false) => pos.y += 1,
-        (Movement::DropOnly, true) => {
+    let drop = actions.contains(Actions::DROP);
+    match rules.movement() {
+        // Only gravity asks whether the piece rests: a piece that hovers need not know.
+        Movement::Gravity if board.rests(shape, pos.x, pos.y) => result.locked = true,
+        Movement::Gravity if drop => pos.y = board.drop_row(shape, pos.x, pos.y),
+        Movement::Gravity => pos.y += 1,
+        Movement::DropOnly if drop => {
             pos.y = board.drop_row(shape, pos.x, pos.y);
             result.locked = true;
         }
-        (Movement::DropOnly, false) => {}
+        Movement::DropOnly => {}
     }
     result
 }

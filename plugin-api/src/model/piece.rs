@@ -174,6 +174,7 @@ impl PieceKind {
     }
 
     /// Side of the square rotation box.
+    #[inline]
     pub fn box_size(&self) -> u8 {
         self.box_size
     }
