@@ -326,7 +326,8 @@ fn the_demo_runs_on_a_pseudo_terminal_and_restores_it() {
         "µs/update",
         "plugin 1 of 2",
     ] {
-        assert!(screen.contains(label), "`{label}` missing:\n{screen}");
+        // The panel may still be painting when the plugin's name shows; wait for each.
+        tmux.wait(label, true);
     }
     // Three single ticks by random, then pause; the keys; tree-search takes over.
     tmux.keys(&["s", "s", "s"]);
