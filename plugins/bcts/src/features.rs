@@ -65,6 +65,13 @@ pub fn combine(board: &BoardFeatures, landing: &Landing) -> [f64; COUNT] {
     ]
 }
 
+/// The weighted sum of the features, added in feature order: one function, so every
+/// placement's value is rounded the same way wherever it is computed.
+#[inline(always)]
+pub fn value(f: &[f64; COUNT], w: &[f64; COUNT]) -> f64 {
+    f[0] * w[0] + f[1] * w[1] + f[2] * w[2] + f[3] * w[3] + f[4] * w[4] + f[5] * w[5] + f[6] * w[6] + f[7] * w[7]
+}
+
 /// The board's share of the features.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct BoardFeatures {

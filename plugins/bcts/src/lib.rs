@@ -66,7 +66,7 @@ fn evaluate(
         lines,
         piece_cells_cleared,
     };
-    let value = features(&after, &landing).iter().zip(weights).map(|(f, w)| f * w).sum();
+    let value = features::value(&features(&after, &landing), weights);
     Some((after, value))
 }
 
@@ -172,13 +172,7 @@ impl<'a> Rater<'a> {
             piece_cells_cleared: 0,
         };
         let board = self.columns.with_piece(&shape.columns, left, top as u32, self.detail);
-        Some(
-            combine(&board, &landing)
-                .iter()
-                .zip(self.weights)
-                .map(|(f, w)| f * w)
-                .sum(),
-        )
+        Some(features::value(&combine(&board, &landing), self.weights))
     }
 }
 
