@@ -5,7 +5,7 @@
 //! again for every new piece.
 //!
 //! Options: `w1=..,w2=..,...,w8=..` (numbers, any sign; defaults in [`Weights::DEFAULT`],
-//! chosen by the procedure in `tune/`, see the README), `deep_limit=N` (the height, in
+//! chosen with `tetrad tune`, see the README), `deep_limit=N` (the height, in
 //! squares above the floor, at which a filled square switches to the shallow search;
 //! default 14 on 20 rows, scaled to other heights), and `heights=top|floor` (how F6 and F7
 //! count height: `top`, the seed's literal row numbers, is the default; `floor` is the

@@ -13,8 +13,9 @@ use tetrad_plugin_api::{Orientation, MAX_WIDTH};
 pub struct Weights(pub [f64; 8]);
 
 impl Weights {
-    /// The defaults, chosen by the procedure in `tune/` (see the crate README).
-    pub const DEFAULT: Weights = Weights([2.86, 2.93, 1.61, 10.0, 8.74, 0.0, -1.02, -2.14]);
+    /// The defaults: the answer of `tetrad tune` with w4 held at 10 and w6 at 0 (the crate
+    /// README gives the command and why those two are held).
+    pub const DEFAULT: Weights = Weights([-0.1616, 5.5363, -0.8410, 10.0, 14.1917, 0.0, -0.7529, -11.6818]);
 
     /// E for the given features.
     pub fn evaluate(&self, features: &Features) -> f64 {
