@@ -6,7 +6,7 @@
 use std::sync::Arc;
 use tetrad::engine::Game;
 use tetrad_plugin_api::abi::{TetradField, TetradPiece};
-use tetrad_plugin_api::{Board, FallingPiece, GameSetup, Options, PieceId, PieceSet, Preset, Rules, Solver, Tick};
+use tetrad_plugin_api::{Board, FallingPiece, GameSetup, Options, PieceId, PieceSet, Rules, Solver, Tick};
 use tetrad_plugin_bcts::Controller;
 
 /// A position to decide on: the board, the piece to place and the previewed one.
@@ -15,17 +15,13 @@ pub struct Position {
     pub board: Board,
     /// The piece to place.
     pub piece: PieceId,
-    /// The next piece.
-    pub next: PieceId,
+    /// The next piece, if the rules show it.
+    pub next: Option<PieceId>,
 }
 
 /// `count` mid-game positions: the board before every 20th piece from piece 40 on, in a
-/// `simplified` 10x20 game (seed 1, preview 1) played by `bcts` linked in.
-pub fn midgame_positions(count: usize) -> Vec<Position> {
-    let rules = Rules {
-        preview: 1,
-        ..Rules::preset(Preset::Simplified)
-    };
+/// game under `rules` (seed 1) played by `bcts` linked in.
+pub fn midgame_positions(rules: Rules, count: usize) -> Vec<Position> {
     let pieces = Arc::new(PieceSet::tetrominoes());
     let mut solver = linked_bcts(rules, &pieces, "");
     let mut game = Game::new(rules, pieces, 1);
@@ -37,7 +33,7 @@ pub fn midgame_positions(count: usize) -> Vec<Position> {
             positions.push(Position {
                 board: game.board().clone(),
                 piece: falling.piece,
-                next: game.preview().expect("the preview is on"),
+                next: game.preview(),
             });
         }
         let actions = solver.update(&tick(&game));
