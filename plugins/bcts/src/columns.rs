@@ -33,7 +33,7 @@ struct Column {
 /// Wall columns kept on each side of the board, so a piece's neighbourhood is one slice.
 const PAD: usize = 2;
 
-/// Columns copied for one placement: the piece's widest, its neighbours and theirs.
+/// Slots one placement reads: the widest piece's columns, their neighbours and theirs.
 const WINDOW: usize = MAX_PIECE_SIZE + 2 * PAD;
 
 /// One orientation of a piece by columns, with what the surface shortcut needs.
@@ -67,9 +67,11 @@ impl PieceColumns {
         for j in 0..MAX_PIECE_SIZE {
             let cells = piece.cells[j];
             piece.count[j] = cells.count_ones();
+            // Read only for solid columns, which are never empty.
             piece.lowest[j] = 63u32.saturating_sub(cells.leading_zeros());
-            piece.solid[j] = cells != 0
-                && (cells >> cells.trailing_zeros()).count_ones() == (cells >> cells.trailing_zeros()).trailing_ones();
+            // One run: shifted down to bit 0, the cells are a mask of ones.
+            let run = cells.checked_shr(cells.trailing_zeros()).unwrap_or(0);
+            piece.solid[j] = run != 0 && run & (run + 1) == 0;
         }
         piece
     }
