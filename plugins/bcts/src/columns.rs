@@ -182,6 +182,12 @@ impl Columns {
         self.totals = totals;
     }
 
+    /// The first filled row of column `x`, or the height when it is empty.
+    #[inline]
+    pub fn top(&self, x: usize) -> u32 {
+        self.slots[PAD + x].top
+    }
+
     /// The board's own features.
     #[cfg(test)]
     pub fn totals(&self) -> BoardFeatures {

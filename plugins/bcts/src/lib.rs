@@ -13,9 +13,11 @@
 //! override the weights. Works with any board and piece set.
 
 mod columns;
+mod drops;
 pub mod features;
 
 use columns::{Columns, PieceColumns};
+use drops::Drops;
 use features::{combine, features, Landing, COUNT};
 use tetrad_plugin_api::{
     placements_into, Actions, Board, GameSetup, Info, Options, Path, PieceId, PiecePos, PieceSet, Placement, Preset,
@@ -180,6 +182,8 @@ impl<'a> Rater<'a> {
 pub struct Controller {
     setup: GameSetup,
     shapes: Shapes,
+    /// Every piece's drops, under `simplified`.
+    drops: Option<Drops>,
     weights: [f64; COUNT],
     lookahead: usize,
     /// The current board's columns, and the board after each first placement's.
@@ -219,6 +223,7 @@ impl Solver for Controller {
         Ok(Controller {
             setup: setup.clone(),
             shapes: shapes(&setup.pieces),
+            drops: Drops::new(&setup.rules, &setup.pieces),
             weights,
             lookahead,
             columns: Box::new(Columns::empty()),
@@ -255,6 +260,7 @@ impl Controller {
         let Controller {
             setup,
             shapes,
+            drops,
             weights,
             first,
             second,
@@ -263,22 +269,51 @@ impl Controller {
             ..
         } = self;
         let (rules, pieces) = (&setup.rules, &setup.pieces);
-        placements_into(rules, board, pieces.kind(piece), start, first);
         let rater = Rater::new(rules, pieces, shapes, weights, board, columns);
         let mut best: Option<(f64, Placement)> = None;
+        // One piece under `simplified`: rated as the drops are enumerated, with no list.
+        let one_piece_drops = drops
+            .as_ref()
+            .filter(|_| next.is_none())
+            .and_then(|d| d.from(piece, start));
+        if let Some(reaches) = one_piece_drops {
+            for reach in reaches {
+                for &x in reach.xs() {
+                    let placement = reach.land(x, start, |x| rater.columns.top(x));
+                    let value = rater.value(piece, placement.pos).unwrap_or(f64::NEG_INFINITY);
+                    if best.is_none_or(|(score, _)| value > score) {
+                        best = Some((value, placement));
+                    }
+                }
+            }
+            return best.map(|(_, placement)| placement);
+        }
+        placements_into(rules, board, pieces.kind(piece), start, first);
         for placement in first.iter() {
             let value = match next {
                 None => rater.value(piece, placement.pos).unwrap_or(f64::NEG_INFINITY),
                 Some(next) => match evaluate(rules, pieces, board, piece, placement.pos, weights) {
                     None => f64::NEG_INFINITY,
                     Some((after, _)) => {
-                        let kind = pieces.kind(next);
-                        placements_into(rules, &after, kind, rules.spawn(kind), second);
                         let rater = Rater::new(rules, pieces, shapes, weights, &after, next_columns);
-                        second
-                            .iter()
-                            .filter_map(|p| rater.value(next, p.pos))
-                            .fold(f64::NEG_INFINITY, f64::max)
+                        let spawn = rules.spawn(pieces.kind(next));
+                        let mut follow_up = f64::NEG_INFINITY;
+                        let mut rate = |p: Placement| {
+                            if let Some(value) = rater.value(next, p.pos) {
+                                follow_up = follow_up.max(value);
+                            }
+                        };
+                        if let Some(reaches) = drops.as_ref().and_then(|drops| drops.from(next, spawn)) {
+                            for reach in reaches {
+                                for &x in reach.xs() {
+                                    rate(reach.land(x, spawn, |x| rater.columns.top(x)));
+                                }
+                            }
+                        } else {
+                            placements_into(rules, &after, pieces.kind(next), spawn, second);
+                            second.iter().for_each(|&p| rate(p));
+                        }
+                        follow_up
                     }
                 },
             };
