@@ -79,7 +79,7 @@ impl PieceColumns {
 
 /// Everything a placement reads of one column (or wall), side by side, so a placement's
 /// neighbourhood is one slice, bounds-checked once.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Slot {
     /// The column's cells (a wall is full).
     cells: u64,
@@ -172,14 +172,53 @@ impl Columns {
             slots[i].pair = ((slots[i - 1].cells ^ slots[i].cells) & rows).count_ones();
             totals.row_transitions += slots[i].pair;
         }
+        self.totals = totals;
+        self.gather_hole_rows();
+    }
+
+    /// Adds `piece` at column `left`, top row `top` (of its box), when no row is full
+    /// afterwards: the board's columns after the placement, equal to a rebuild from the
+    /// board after it, for the cost of the piece's columns and their neighbours.
+    pub fn place(&mut self, piece: &PieceColumns, left: usize, top: u32) {
+        let (rows, height, width) = (self.rows, self.height, self.width);
+        let mut totals = self.totals;
+        let first = PAD + left;
+        let slots = &mut self.slots;
+        for j in 0..piece.width {
+            let slot = &mut slots[first + j];
+            slot.cells |= piece.cells[j] << top;
+            slot.top = slot.cells.trailing_zeros();
+            let term = column(slot.cells, rows, height);
+            totals.column_transitions = totals.column_transitions - slot.term.transitions + term.transitions;
+            totals.holes = totals.holes - slot.term.holes + term.holes;
+            totals.hole_depth = totals.hole_depth - slot.term.hole_depth + term.hole_depth;
+            slot.term = term;
+        }
+        // Wells change in the piece's columns and in the board columns beside them.
+        for i in (first - 1).max(PAD)..(first + piece.width + 1).min(PAD + width) {
+            let now = wells(slots[i - 1].cells, slots[i].cells, slots[i + 1].cells, rows, height);
+            totals.cumulative_wells = totals.cumulative_wells - slots[i].wells + now;
+            slots[i].wells = now;
+        }
+        for i in first..=first + piece.width {
+            let now = ((slots[i - 1].cells ^ slots[i].cells) & rows).count_ones();
+            totals.row_transitions = totals.row_transitions - slots[i].pair + now;
+            slots[i].pair = now;
+        }
+        self.totals = totals;
+        self.gather_hole_rows();
+    }
+
+    /// Each slot's OR of the hole rows left of it and from it on, and the rows with holes.
+    fn gather_hole_rows(&mut self) {
+        let (width, slots) = (self.width, &mut self.slots);
         for i in PAD..PAD + width {
             slots[i + 1].before = slots[i].before | slots[i].term.hole_rows;
         }
         for i in (PAD..PAD + width).rev() {
             slots[i].from = slots[i + 1].from | slots[i].term.hole_rows;
         }
-        totals.rows_with_holes = slots[PAD].from.count_ones();
-        self.totals = totals;
+        self.totals.rows_with_holes = slots[PAD].from.count_ones();
     }
 
     /// The first filled row of column `x`, or the height when it is empty.
@@ -429,6 +468,12 @@ mod tests {
                 }
                 let cells = &shapes[usize::from(piece)][usize::from(p.pos.orientation)].columns;
                 prop_assert_eq!(split.with_piece(cells, left, top as u32, true), board_features(&after), "{:?}", p);
+                let mut placed = Columns::new(&board);
+                placed.place(cells, left, top as u32);
+                let rebuilt = Columns::new(&after);
+                let reach = width + WINDOW;
+                prop_assert_eq!(&placed.slots[..reach], &rebuilt.slots[..reach], "{:?}", p);
+                prop_assert_eq!(placed.totals, rebuilt.totals, "{:?}", p);
             }
         }
     }

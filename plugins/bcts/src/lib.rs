@@ -119,16 +119,15 @@ struct Rater<'a> {
 }
 
 impl<'a> Rater<'a> {
-    /// A rater of placements on `board`, whose columns `columns` rebuilds.
+    /// A rater of placements on `board`, whose columns `columns` holds.
     fn new(
         rules: &'a Rules,
         pieces: &'a PieceSet,
         shapes: &'a Shapes,
         weights: &'a [f64; COUNT],
         board: &'a Board,
-        columns: &'a mut Columns,
+        columns: &'a Columns,
     ) -> Rater<'a> {
-        columns.rebuild(board);
         Rater {
             rules,
             pieces,
@@ -189,6 +188,10 @@ pub struct Controller {
     /// The current board's columns, and the board after each first placement's.
     columns: Box<Columns>,
     next_columns: Box<Columns>,
+    /// The board `columns` holds when it was carried over from the last decision: that
+    /// board with the chosen piece added, when it cleared no row. A decision on the same
+    /// board then skips the rebuild.
+    carried: Option<Board>,
     path: Option<Path>,
     first: Vec<Placement>,
     second: Vec<Placement>,
@@ -228,6 +231,7 @@ impl Solver for Controller {
             lookahead,
             columns: Box::new(Columns::empty()),
             next_columns: Box::new(Columns::empty()),
+            carried: None,
             path: None,
             first: Vec::new(),
             second: Vec::new(),
@@ -257,6 +261,26 @@ impl Controller {
         start: PiecePos,
         next: Option<PieceId>,
     ) -> Option<Placement> {
+        if self.carried.take().as_ref() != Some(board) {
+            self.columns.rebuild(board);
+        }
+        let mut best: Option<(f64, Placement)> = None;
+        self.rate(board, piece, start, next, &mut best);
+        let (_, chosen) = best?;
+        self.carry(board, piece, chosen.pos);
+        Some(chosen)
+    }
+
+    /// Rates every placement of `piece` on `board` (whose columns `self.columns` holds),
+    /// keeping the first strictly best in `best`.
+    fn rate(
+        &mut self,
+        board: &Board,
+        piece: PieceId,
+        start: PiecePos,
+        next: Option<PieceId>,
+        best: &mut Option<(f64, Placement)>,
+    ) {
         let Controller {
             setup,
             shapes,
@@ -270,7 +294,6 @@ impl Controller {
         } = self;
         let (rules, pieces) = (&setup.rules, &setup.pieces);
         let rater = Rater::new(rules, pieces, shapes, weights, board, columns);
-        let mut best: Option<(f64, Placement)> = None;
         // One piece under `simplified`: rated as the drops are enumerated, with no list.
         let one_piece_drops = drops
             .as_ref()
@@ -282,11 +305,11 @@ impl Controller {
                     let placement = reach.land(x, start, |x| rater.columns.top(x));
                     let value = rater.value(piece, placement.pos).unwrap_or(f64::NEG_INFINITY);
                     if best.is_none_or(|(score, _)| value > score) {
-                        best = Some((value, placement));
+                        *best = Some((value, placement));
                     }
                 }
             }
-            return best.map(|(_, placement)| placement);
+            return;
         }
         placements_into(rules, board, pieces.kind(piece), start, first);
         for placement in first.iter() {
@@ -295,6 +318,7 @@ impl Controller {
                 Some(next) => match evaluate(rules, pieces, board, piece, placement.pos, weights) {
                     None => f64::NEG_INFINITY,
                     Some((after, _)) => {
+                        next_columns.rebuild(&after);
                         let rater = Rater::new(rules, pieces, shapes, weights, &after, next_columns);
                         let spawn = rules.spawn(pieces.kind(next));
                         let mut follow_up = f64::NEG_INFINITY;
@@ -318,10 +342,29 @@ impl Controller {
                 },
             };
             if best.is_none_or(|(score, _)| value > score) {
-                best = Some((value, *placement));
+                *best = Some((value, *placement));
             }
         }
-        best.map(|(_, placement)| placement)
+    }
+
+    /// Adds the chosen placement to the columns, when it clears no row and keeps the game
+    /// going, and remembers the board they then hold: the next decision's board, unless
+    /// the host's engine disagrees (then the columns are rebuilt).
+    fn carry(&mut self, board: &Board, piece: PieceId, pos: PiecePos) {
+        let shape = &self.shapes[piece.index()][usize::from(pos.orientation)];
+        let top = i32::from(pos.y) + i32::from(shape.top);
+        let mut after = board.clone();
+        let orientation = self.setup.pieces.kind(piece).orientation(pos.orientation);
+        if top < 0 || !after.place(orientation, pos.x, pos.y) {
+            return;
+        }
+        let full = after.full_row();
+        if after.rows()[top as usize..top as usize + shape.height].contains(&full) {
+            return;
+        }
+        let left = (i32::from(pos.x) + i32::from(shape.left)) as usize;
+        self.columns.place(&shape.columns, left, top as u32);
+        self.carried = Some(after);
     }
 }
 
@@ -403,7 +446,8 @@ mod tests {
             let kind = pieces.kind(piece);
             for weights in [DELLACHERIE, BCTS] {
                 let mut columns = Columns::empty();
-                let rater = Rater::new(&rules, &pieces, &shapes, &weights, &board, &mut columns);
+                columns.rebuild(&board);
+                let rater = Rater::new(&rules, &pieces, &shapes, &weights, &board, &columns);
                 for p in tetrad_plugin_api::placements(&rules, &board, kind, rules.spawn(kind)) {
                     let reference = evaluate(&rules, &pieces, &board, piece, p.pos, &weights).map(|(_, v)| v.to_bits());
                     proptest::prop_assert_eq!(rater.value(piece, p.pos).map(f64::to_bits), reference, "{:?}", p);
