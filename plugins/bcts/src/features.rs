@@ -72,6 +72,60 @@ pub fn value(f: &[f64; COUNT], w: &[f64; COUNT]) -> f64 {
     f[0] * w[0] + f[1] * w[1] + f[2] * w[2] + f[3] * w[3] + f[4] * w[4] + f[5] * w[5] + f[6] * w[6] + f[7] * w[7]
 }
 
+/// Weights as the controller applies them: [`value`]'s sum in floating point, or, when
+/// every weight is a whole number (Dellacherie's), the same sum in integers.
+///
+/// Why the integer sum is the same number: the features are whole numbers except the
+/// landing height, a multiple of 1/2, so with whole weights every partial sum of
+/// [`value`] is a small multiple of 1/2, which a double holds exactly; no addition
+/// rounds, and the result is the exact sum, which the integers compute too. (The one
+/// difference is the sign of a zero sum, which no comparison sees.) Integer adds do not
+/// wait for one another as the chain of floating-point adds does.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Weights {
+    real: [f64; COUNT],
+    /// Each weight doubled, when all are whole (the landing height is counted in halves).
+    whole: Option<[i64; COUNT]>,
+}
+
+impl Weights {
+    /// Largest whole weight taken by the integer sum: far below where doubles round.
+    const WHOLE_LIMIT: f64 = (1u64 << 20) as f64;
+
+    /// The controller's weights.
+    pub fn new(real: [f64; COUNT]) -> Weights {
+        let is_whole = |w: f64| w.fract() == 0.0 && w.abs() <= Weights::WHOLE_LIMIT;
+        let whole = real.iter().all(|&w| is_whole(w)).then(|| real.map(|w| w as i64));
+        Weights { real, whole }
+    }
+
+    /// The weights as given.
+    pub fn real(&self) -> &[f64; COUNT] {
+        &self.real
+    }
+
+    /// The placement's value: the weighted sum of its features (see [`value`]).
+    #[inline(always)]
+    pub fn value(&self, board: &BoardFeatures, landing: &Landing) -> f64 {
+        let Some(w) = &self.whole else {
+            return value(&combine(board, landing), &self.real);
+        };
+        // Twice the value: the landing height in halves, every other feature doubled.
+        let halves = i64::from(2 * landing.bottom + landing.piece_height - 1);
+        let rest = [
+            i64::from(landing.lines * landing.piece_cells_cleared),
+            i64::from(board.row_transitions),
+            i64::from(board.column_transitions),
+            i64::from(board.holes),
+            i64::from(board.cumulative_wells),
+            i64::from(board.hole_depth),
+            i64::from(board.rows_with_holes),
+        ];
+        let sum: i64 = rest.iter().zip(&w[1..]).map(|(f, w)| f * w).sum();
+        (w[0] * halves + 2 * sum) as f64 / 2.0
+    }
+}
+
 /// The board's share of the features.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct BoardFeatures {
@@ -149,6 +203,45 @@ fn empty_below(rows: &[u32], y: usize, x: u32) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// With whole weights the integer sum is the floating-point sum (as numbers: a
+        /// zero may differ in sign); other weights take the floating-point sum itself.
+        #[test]
+        fn whole_weights_sum_to_the_same_value(
+            board in any::<[u16; 6]>(),
+            landing in (1u32..=64, 1u32..=8, 0u32..=8, 0u32..=8),
+            whole in any::<[i16; COUNT]>(),
+            fraction in -100.0f64..100.0,
+        ) {
+            let board = BoardFeatures {
+                row_transitions: u32::from(board[0]),
+                column_transitions: u32::from(board[1]),
+                holes: u32::from(board[2]),
+                cumulative_wells: u32::from(board[3]),
+                hole_depth: u32::from(board[4]),
+                rows_with_holes: u32::from(board[5]),
+            };
+            let (bottom, piece_height, lines, piece_cells_cleared) = landing;
+            let landing = Landing { bottom, piece_height, lines, piece_cells_cleared };
+            let whole = whole.map(f64::from);
+            let exact = Weights::new(whole);
+            prop_assert!(exact.whole.is_some());
+            prop_assert_eq!(exact.value(&board, &landing), value(&combine(&board, &landing), &whole));
+            let mut real = whole;
+            real[3] += 0.25 + fraction.fract().abs() / 2.0;
+            let real = Weights::new(real);
+            prop_assert!(real.whole.is_none());
+            prop_assert_eq!(real.value(&board, &landing).to_bits(), value(&combine(&board, &landing), real.real()).to_bits());
+        }
+    }
+
+    #[test]
+    fn dellacherie_weights_are_whole_and_bcts_weights_are_not() {
+        assert!(Weights::new(crate::DELLACHERIE).whole.is_some());
+        assert!(Weights::new(crate::BCTS).whole.is_none());
+    }
 
     #[test]
     fn each_board_feature_on_a_board_drawn_by_hand() {

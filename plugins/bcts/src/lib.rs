@@ -18,7 +18,7 @@ pub mod features;
 
 use columns::{Columns, PieceColumns};
 use drops::Drops;
-use features::{combine, features, Landing, COUNT};
+use features::{board_features, Landing, Weights, COUNT};
 use tetrad_plugin_api::{
     placements_into, Actions, Board, GameSetup, Info, Options, Path, PieceId, PiecePos, PieceSet, Placement, Preset,
     Rules, Solver, Tick, MAX_PIECE_SIZE,
@@ -36,7 +36,7 @@ fn evaluate(
     board: &Board,
     piece: PieceId,
     pos: PiecePos,
-    weights: &[f64; COUNT],
+    weights: &Weights,
 ) -> Option<(Board, f64)> {
     let shape = pieces.kind(piece).orientation(pos.orientation);
     let mut after = board.clone();
@@ -68,7 +68,7 @@ fn evaluate(
         lines,
         piece_cells_cleared,
     };
-    let value = features::value(&features(&after, &landing), weights);
+    let value = weights.value(&board_features(&after), &landing);
     Some((after, value))
 }
 
@@ -111,7 +111,7 @@ struct Rater<'a> {
     rules: &'a Rules,
     pieces: &'a PieceSet,
     shapes: &'a Shapes,
-    weights: &'a [f64; COUNT],
+    weights: &'a Weights,
     board: &'a Board,
     columns: &'a Columns,
     /// Whether hole depth or rows with holes carry weight.
@@ -124,7 +124,7 @@ impl<'a> Rater<'a> {
         rules: &'a Rules,
         pieces: &'a PieceSet,
         shapes: &'a Shapes,
-        weights: &'a [f64; COUNT],
+        weights: &'a Weights,
         board: &'a Board,
         columns: &'a Columns,
     ) -> Rater<'a> {
@@ -135,7 +135,7 @@ impl<'a> Rater<'a> {
             weights,
             board,
             columns,
-            detail: weights[6] != 0.0 || weights[7] != 0.0,
+            detail: weights.real()[6] != 0.0 || weights.real()[7] != 0.0,
         }
     }
 
@@ -173,7 +173,7 @@ impl<'a> Rater<'a> {
             piece_cells_cleared: 0,
         };
         let board = self.columns.with_piece(&shape.columns, left, top as u32, self.detail);
-        Some(features::value(&combine(&board, &landing), self.weights))
+        Some(self.weights.value(&board, &landing))
     }
 }
 
@@ -183,7 +183,7 @@ pub struct Controller {
     shapes: Shapes,
     /// Every piece's drops, under `simplified`.
     drops: Option<Drops>,
-    weights: [f64; COUNT],
+    weights: Weights,
     lookahead: usize,
     /// The current board's columns, and the board after each first placement's.
     columns: Box<Columns>,
@@ -227,7 +227,7 @@ impl Solver for Controller {
             setup: setup.clone(),
             shapes: shapes(&setup.pieces),
             drops: Drops::new(&setup.rules, &setup.pieces),
-            weights,
+            weights: Weights::new(weights),
             lookahead,
             columns: Box::new(Columns::empty()),
             next_columns: Box::new(Columns::empty()),
@@ -390,9 +390,9 @@ mod tests {
 
     #[test]
     fn options_choose_the_weights() {
-        assert_eq!(controller("").weights, BCTS);
-        assert_eq!(controller("controller=dellacherie").weights, DELLACHERIE);
-        assert_eq!(controller("w5=-2").weights[4], -2.0);
+        assert_eq!(controller("").weights.real(), &BCTS);
+        assert_eq!(controller("controller=dellacherie").weights.real(), &DELLACHERIE);
+        assert_eq!(controller("w5=-2").weights.real()[4], -2.0);
         let setup = GameSetup {
             rules: Rules::preset(Preset::Simplified),
             pieces: PieceSet::tetrominoes(),
@@ -444,7 +444,7 @@ mod tests {
             let shapes = shapes(&pieces);
             let piece = PieceId(piece);
             let kind = pieces.kind(piece);
-            for weights in [DELLACHERIE, BCTS] {
+            for weights in [DELLACHERIE, BCTS].map(Weights::new) {
                 let mut columns = Columns::empty();
                 columns.rebuild(&board);
                 let rater = Rater::new(&rules, &pieces, &shapes, &weights, &board, &columns);
@@ -475,7 +475,7 @@ mod tests {
             &Board::new(10, 20),
             PieceId(1),
             pos,
-            &DELLACHERIE,
+            &Weights::new(DELLACHERIE),
         )
         .unwrap();
         assert_eq!(value, -1.5 - 40.0 - 10.0);
