@@ -261,9 +261,9 @@ impl Columns {
         }
     }
 
-    /// [`Columns::with_piece`] for a piece `W` columns wide.
+    /// [`Columns::with_piece`] for a piece `W` columns wide, with `DETAIL` for `detail`.
     #[inline(always)]
-    fn with_piece_of<const W: usize, const DETAIL: bool>(
+    pub fn with_piece_of<const W: usize, const DETAIL: bool>(
         &self,
         piece: &PieceColumns,
         left: usize,

@@ -78,6 +78,12 @@ impl Drops {
 }
 
 impl Reach {
+    /// The orientation.
+    #[inline]
+    pub fn orientation(&self) -> u8 {
+        self.orientation
+    }
+
     /// The positions (`x`) this orientation reaches, left to right.
     #[inline]
     pub fn xs(&self) -> &[i8] {

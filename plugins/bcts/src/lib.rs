@@ -17,8 +17,8 @@ mod drops;
 pub mod features;
 
 use columns::{Columns, PieceColumns};
-use drops::Drops;
-use features::{board_features, Landing, Weights, COUNT};
+use drops::{Drops, Reach};
+use features::{board_features, BoardFeatures, Landing, Weights, COUNT};
 use tetrad_plugin_api::{
     placements_into, Actions, Board, GameSetup, Info, Options, Path, PieceId, PiecePos, PieceSet, Placement, Preset,
     Rules, Solver, Tick, MAX_PIECE_SIZE,
@@ -143,6 +143,22 @@ impl<'a> Rater<'a> {
     #[inline(always)]
     fn value(&self, piece: PieceId, pos: PiecePos) -> Option<f64> {
         let shape = &self.shapes[piece.index()][usize::from(pos.orientation)];
+        let detail = self.detail;
+        self.value_with(piece, shape, pos, |left, top| {
+            self.columns.with_piece(&shape.columns, left, top, detail)
+        })
+    }
+
+    /// [`Rater::value`], the board features after a placement that clears no row coming
+    /// from `no_clear(left, top)` for the piece's box at column `left`, row `top`.
+    #[inline(always)]
+    fn value_with(
+        &self,
+        piece: PieceId,
+        shape: &Shape,
+        pos: PiecePos,
+        no_clear: impl FnOnce(usize, u32) -> BoardFeatures,
+    ) -> Option<f64> {
         let top = i32::from(pos.y) + i32::from(shape.top);
         if top < 0 {
             return None;
@@ -172,8 +188,61 @@ impl<'a> Rater<'a> {
             lines: 0,
             piece_cells_cleared: 0,
         };
-        let board = self.columns.with_piece(&shape.columns, left, top as u32, self.detail);
-        Some(self.weights.value(&board, &landing))
+        Some(self.weights.value(&no_clear(left, top as u32), &landing))
+    }
+
+    /// Rates every drop of one orientation of `piece` from `start`, keeping the first
+    /// strictly best in `best`.
+    #[inline(always)]
+    fn rate_drops(&self, piece: PieceId, reach: &Reach, start: PiecePos, best: &mut Option<(f64, Placement)>) {
+        let shape = &self.shapes[piece.index()][usize::from(reach.orientation())];
+        // Once per orientation, not per placement: the piece's width and whether the
+        // detail features count, as constants the feature loops unroll on.
+        match (shape.columns.width, self.detail) {
+            (1, false) => self.rate_drops_of::<1, false>(piece, shape, reach, start, best),
+            (2, false) => self.rate_drops_of::<2, false>(piece, shape, reach, start, best),
+            (3, false) => self.rate_drops_of::<3, false>(piece, shape, reach, start, best),
+            (4, false) => self.rate_drops_of::<4, false>(piece, shape, reach, start, best),
+            (1, true) => self.rate_drops_of::<1, true>(piece, shape, reach, start, best),
+            (2, true) => self.rate_drops_of::<2, true>(piece, shape, reach, start, best),
+            (3, true) => self.rate_drops_of::<3, true>(piece, shape, reach, start, best),
+            (4, true) => self.rate_drops_of::<4, true>(piece, shape, reach, start, best),
+            _ => {
+                for &x in reach.xs() {
+                    let placement = reach.land(x, start, |x| self.columns.top(x));
+                    let value = self.value(piece, placement.pos).unwrap_or(f64::NEG_INFINITY);
+                    keep_best(best, value, placement);
+                }
+            }
+        }
+    }
+
+    /// [`Rater::rate_drops`] for an orientation `W` columns wide.
+    #[inline(always)]
+    fn rate_drops_of<const W: usize, const DETAIL: bool>(
+        &self,
+        piece: PieceId,
+        shape: &Shape,
+        reach: &Reach,
+        start: PiecePos,
+        best: &mut Option<(f64, Placement)>,
+    ) {
+        for &x in reach.xs() {
+            let placement = reach.land(x, start, |x| self.columns.top(x));
+            let value = self.value_with(piece, shape, placement.pos, |left, top| {
+                self.columns.with_piece_of::<W, DETAIL>(&shape.columns, left, top)
+            });
+            keep_best(best, value.unwrap_or(f64::NEG_INFINITY), placement);
+        }
+    }
+}
+
+/// Keeps `placement` in `best` if its value beats the best so far (so the first of equals
+/// stays).
+#[inline(always)]
+fn keep_best(best: &mut Option<(f64, Placement)>, value: f64, placement: Placement) {
+    if best.is_none_or(|(score, _)| value > score) {
+        *best = Some((value, placement));
     }
 }
 
@@ -301,13 +370,7 @@ impl Controller {
             .and_then(|d| d.from(piece, start));
         if let Some(reaches) = one_piece_drops {
             for reach in reaches {
-                for &x in reach.xs() {
-                    let placement = reach.land(x, start, |x| rater.columns.top(x));
-                    let value = rater.value(piece, placement.pos).unwrap_or(f64::NEG_INFINITY);
-                    if best.is_none_or(|(score, _)| value > score) {
-                        *best = Some((value, placement));
-                    }
-                }
+                rater.rate_drops(piece, reach, start, best);
             }
             return;
         }
@@ -341,9 +404,7 @@ impl Controller {
                     }
                 },
             };
-            if best.is_none_or(|(score, _)| value > score) {
-                *best = Some((value, *placement));
-            }
+            keep_best(best, value, *placement);
         }
     }
 
@@ -452,6 +513,47 @@ mod tests {
                     let reference = evaluate(&rules, &pieces, &board, piece, p.pos, &weights).map(|(_, v)| v.to_bits());
                     proptest::prop_assert_eq!(rater.value(piece, p.pos).map(f64::to_bits), reference, "{:?}", p);
                 }
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(100))]
+
+        /// Under `simplified`, rating the drops orientation by orientation keeps the same
+        /// best placement, with the same value, as rating the SDK's list one by one.
+        #[test]
+        fn drops_keep_the_best_of_the_listed_placements(
+            cells in proptest::collection::vec(proptest::prelude::any::<u16>(), 20),
+            stack in 0usize..20,
+            piece in 0u8..7,
+        ) {
+            let rules = Rules::preset(Preset::Simplified);
+            let pieces = PieceSet::tetrominoes();
+            let mut board = Board::new(10, 20);
+            for (y, &row) in cells.iter().enumerate().skip(20 - stack) {
+                for x in (0..10).filter(|x| row >> x & 1 == 1) {
+                    board.fill(x, y);
+                }
+            }
+            board.clear_full_rows();
+            let (shapes, drops) = (shapes(&pieces), Drops::new(&rules, &pieces).unwrap());
+            let piece = PieceId(piece);
+            let start = rules.spawn(pieces.kind(piece));
+            for weights in [DELLACHERIE, BCTS].map(Weights::new) {
+                let mut columns = Columns::empty();
+                columns.rebuild(&board);
+                let rater = Rater::new(&rules, &pieces, &shapes, &weights, &board, &columns);
+                let mut by_drops = None;
+                for reach in drops.from(piece, start).unwrap() {
+                    rater.rate_drops(piece, reach, start, &mut by_drops);
+                }
+                let mut listed = None;
+                for p in tetrad_plugin_api::placements(&rules, &board, pieces.kind(piece), start) {
+                    keep_best(&mut listed, rater.value(piece, p.pos).unwrap_or(f64::NEG_INFINITY), p);
+                }
+                let bits = |best: Option<(f64, Placement)>| best.map(|(v, p)| (v.to_bits(), p));
+                proptest::prop_assert_eq!(bits(by_drops), bits(listed));
             }
         }
     }
