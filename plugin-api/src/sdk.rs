@@ -15,6 +15,7 @@ use abi_stable::std_types::{RResult, RStr, RString};
 use std::cell::{Cell, RefCell};
 use std::ffi::CStr;
 use std::panic::{self, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Once;
 
 /// A plugin's description of itself.
@@ -161,35 +162,67 @@ thread_local! {
     static PANIC_MESSAGE: RefCell<Option<String>> = const { RefCell::new(None) };
 }
 
+/// Installs the quiet panic hook, once per copy of std.
+static QUIET_HOOK: Once = Once::new();
+
+/// Whether the SDK runs inside a plugin library that a host loaded (see [`loaded_by_host`]).
+static LOADED_BY_HOST: AtomicBool = AtomicBool::new(false);
+
+/// Records that a host drives this SDK through the dynamic loader. Called by the
+/// `tetrad_abi_version` that [`crate::export_solver!`] exports, which hosts call before
+/// anything else in the library; nothing else should call it.
+///
+/// A loaded library links its own private copy of std, whose panic hook serves only the
+/// plugin: every panic that reaches it is the plugin's, so [`guarded`] need not count how
+/// deep the thread is in guarded calls to tell the plugin's panics from the host's. That
+/// count is a thread-local, and in a shared library reaching one is a call into the
+/// dynamic loader (`__tls_get_addr`) on every update. The price: a panic on a thread the
+/// plugin spawned itself, outside any call, is recorded quietly too instead of printed.
+#[doc(hidden)]
+pub fn loaded_by_host() {
+    QUIET_HOOK.call_once(install_quiet_hook);
+    LOADED_BY_HOST.store(true, Ordering::Release);
+}
+
+/// Replaces the panic hook with one that records the message of a panic inside a
+/// [`guarded`] call, instead of printing it, and passes any other panic to the hook that
+/// was there before (this matters when the SDK is linked into a host or test process
+/// rather than loaded as a plugin library).
+fn install_quiet_hook() {
+    let previous = panic::take_hook();
+    panic::set_hook(Box::new(move |info| {
+        if !LOADED_BY_HOST.load(Ordering::Acquire) && GUARD_DEPTH.with(Cell::get) == 0 {
+            return previous(info);
+        }
+        let payload = info.payload();
+        let text = payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "panic with a non-text payload".to_string());
+        let at = info
+            .location()
+            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
+        PANIC_MESSAGE.with(|m| *m.borrow_mut() = Some(format!("panicked{at}: {text}")));
+    }));
+}
+
 /// Runs `f`, turning a panic into an error that carries the panic's message and location.
 ///
-/// Inside `f` a quiet panic hook records the message instead of printing it, so the host
-/// alone decides what the user sees; panics elsewhere go to the hook that was there before
-/// (this matters when the SDK is linked into a host process rather than a plugin).
+/// Inside `f` the quiet panic hook records the message instead of printing it, so the host
+/// alone decides what the user sees.
 fn guarded<T>(f: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
-    static QUIET_HOOK: Once = Once::new();
-    QUIET_HOOK.call_once(|| {
-        let previous = panic::take_hook();
-        panic::set_hook(Box::new(move |info| {
-            if GUARD_DEPTH.with(Cell::get) == 0 {
-                return previous(info);
-            }
-            let payload = info.payload();
-            let text = payload
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| payload.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "panic with a non-text payload".to_string());
-            let at = info
-                .location()
-                .map(|l| format!(" at {}:{}", l.file(), l.line()))
-                .unwrap_or_default();
-            PANIC_MESSAGE.with(|m| *m.borrow_mut() = Some(format!("panicked{at}: {text}")));
-        }));
-    });
-    GUARD_DEPTH.with(|d| d.set(d.get() + 1));
+    // Loaded by a host, the hook is installed and records every panic.
+    let linked_in = !LOADED_BY_HOST.load(Ordering::Acquire);
+    if linked_in {
+        QUIET_HOOK.call_once(install_quiet_hook);
+        GUARD_DEPTH.with(|d| d.set(d.get() + 1));
+    }
     let outcome = panic::catch_unwind(AssertUnwindSafe(f));
-    GUARD_DEPTH.with(|d| d.set(d.get() - 1));
+    if linked_in {
+        GUARD_DEPTH.with(|d| d.set(d.get() - 1));
+    }
     match outcome {
         Ok(result) => result,
         Err(_) => Err(PANIC_MESSAGE
@@ -321,7 +354,9 @@ fn fill_tick(
 
 /// Exports a [`Solver`] as a tetrad plugin: the `abi_stable` root module, plus the plain
 /// `tetrad_abi_version` symbol the host reads first, so a version mismatch is reported
-/// before any layout check. The plugin crate must depend on `abi_stable` too.
+/// before any layout check. That call is also how the SDK learns that it runs inside a
+/// library a host loaded, where it can skip some bookkeeping (see `sdk::loaded_by_host`).
+/// The plugin crate must depend on `abi_stable` too.
 #[macro_export]
 macro_rules! export_solver {
     ($solver:ty) => {
@@ -334,6 +369,7 @@ macro_rules! export_solver {
         /// The tetrad ABI version this plugin was built for.
         #[no_mangle]
         pub extern "C" fn tetrad_abi_version() -> u32 {
+            $crate::sdk::loaded_by_host();
             $crate::abi::ABI_VERSION
         }
     };
@@ -363,5 +399,19 @@ mod tests {
         let message = result.unwrap_err();
         assert!(message.starts_with("panicked at "), "{message}");
         assert!(message.ends_with(": boom 7"), "{message}");
+    }
+
+    #[test]
+    fn linked_in_only_panics_inside_guarded_calls_are_recorded() {
+        // Linked into this test process, the SDK was never loaded by a host.
+        assert!(!LOADED_BY_HOST.load(Ordering::Acquire));
+        guarded(|| Ok(())).unwrap();
+        // Outside any guarded call, the panic goes to the hook that was there before.
+        assert!(panic::catch_unwind(|| panic!("outside any guarded call")).is_err());
+        assert_eq!(PANIC_MESSAGE.with(|m| m.borrow_mut().take()), None);
+        // Nested calls record, and leave the depth as it was.
+        let nested: Result<(), String> = guarded(|| guarded(|| panic!("nested")));
+        assert!(nested.unwrap_err().ends_with(": nested"));
+        assert_eq!(GUARD_DEPTH.with(Cell::get), 0);
     }
 }
