@@ -111,6 +111,7 @@ extern "C" fn create<S: Solver>(game: &TetradGameInfo, options: RStr<'_>) -> RRe
         };
         Ok(Guarded {
             solver,
+            orientations: orientation_counts(&setup.pieces),
             setup,
             tick,
             failed: None,
@@ -127,6 +128,8 @@ extern "C" fn create<S: Solver>(game: &TetradGameInfo, options: RStr<'_>) -> RRe
 struct Guarded<S> {
     solver: S,
     setup: GameSetup,
+    /// How many orientations each kind of the setup's piece set has.
+    orientations: OrientationCounts,
     /// The tick shown to the solver, refilled in place from the ABI at every call.
     tick: Tick,
     failed: Option<String>,
@@ -144,7 +147,15 @@ impl<S: Solver> SolverInstance for Guarded<S> {
             return RResult::RErr(message.as_str().into());
         }
         let result = guarded(|| {
-            fill_tick(&mut self.tick, &self.setup, field, current, next, new_piece)?;
+            fill_tick(
+                &mut self.tick,
+                &self.setup,
+                &self.orientations,
+                field,
+                current,
+                next,
+                new_piece,
+            )?;
             Ok(self.solver.update(&self.tick).0)
         });
         match result {
@@ -300,26 +311,42 @@ pub fn setup_from_abi(game: &TetradGameInfo) -> Result<GameSetup, String> {
     })
 }
 
-/// Reads one piece view, checking its kind and orientation against the piece set. Inlined
-/// into [`fill_tick`], which reads two per tick.
+/// Orientations per piece kind, indexed by kind, 0 past the last kind of the set: checking
+/// a piece view from the host is then one lookup in a fixed-size table, rather than two
+/// bounds checks through the piece set's kinds.
+type OrientationCounts = [u8; 256];
+
+/// The [`OrientationCounts`] of `pieces`.
+fn orientation_counts(pieces: &PieceSet) -> OrientationCounts {
+    let mut counts = [0; 256];
+    for (count, kind) in counts.iter_mut().zip(pieces.kinds()) {
+        // At most 4 orientations.
+        *count = kind.orientations().len() as u8;
+    }
+    counts
+}
+
+/// Reads one piece view, checking its kind and orientation against the piece set's
+/// `orientations`. Inlined into [`fill_tick`], which reads two per tick.
 #[inline]
-fn piece_from_abi(setup: &GameSetup, piece: &TetradPiece) -> Result<Option<FallingPiece>, String> {
+fn piece_from_abi(orientations: &OrientationCounts, piece: &TetradPiece) -> Result<Option<FallingPiece>, String> {
     if piece.kind == NO_PIECE {
         return Ok(None);
     }
-    let kind = usize::try_from(piece.kind)
+    // Every kind of a set has an orientation: a kind with none is not in the set.
+    let (kind, count) = u8::try_from(piece.kind)
         .ok()
-        .filter(|&k| k < setup.pieces.len())
+        .map(|k| (k, orientations[usize::from(k)]))
+        .filter(|&(_, count)| count != 0)
         .ok_or_else(|| format!("host sent unknown piece kind {}", piece.kind))?;
-    let orientations = setup.pieces.kinds()[kind].orientations().len();
-    let orientation = usize::try_from(piece.orientation)
+    let orientation = u8::try_from(piece.orientation)
         .ok()
-        .filter(|&o| o < orientations)
+        .filter(|&o| o < count)
         .ok_or_else(|| format!("host sent unknown orientation {}", piece.orientation))?;
     Ok(Some(FallingPiece {
-        id: PieceId(kind as u8),
+        id: PieceId(kind),
         pos: PiecePos {
-            orientation: orientation as u8,
+            orientation,
             x: piece.x as i8,
             y: piece.y as i8,
         },
@@ -331,6 +358,7 @@ fn piece_from_abi(setup: &GameSetup, piece: &TetradPiece) -> Result<Option<Falli
 fn fill_tick(
     tick: &mut Tick,
     setup: &GameSetup,
+    orientations: &OrientationCounts,
     field: &TetradField,
     current: &TetradPiece,
     next: &TetradPiece,
@@ -346,8 +374,8 @@ fn fill_tick(
     // SAFETY: the header requires `rows` to hold `height` rows, valid during `update`.
     let rows = unsafe { std::slice::from_raw_parts(field.rows, height) };
     tick.board.set_rows(rows);
-    tick.current = piece_from_abi(setup, current)?;
-    tick.next = piece_from_abi(setup, next)?.map(|p| p.id);
+    tick.current = piece_from_abi(orientations, current)?;
+    tick.next = piece_from_abi(orientations, next)?.map(|p| p.id);
     tick.new_piece = new_piece;
     Ok(())
 }
@@ -391,6 +419,39 @@ mod tests {
             assert_eq!(setup.pieces, pieces);
             assert_eq!(setup.seed, 42);
         }
+    }
+
+    #[test]
+    fn piece_views_are_checked_against_the_piece_set() {
+        let pieces = PieceSet::tetrominoes();
+        let counts = orientation_counts(&pieces);
+        let view = |kind, orientation| TetradPiece {
+            kind,
+            orientation,
+            x: 3,
+            y: -1,
+        };
+        assert_eq!(piece_from_abi(&counts, &view(NO_PIECE, 0)), Ok(None));
+        for (id, kind) in pieces.kinds().iter().enumerate() {
+            let last = kind.orientations().len() as i32 - 1;
+            let read = piece_from_abi(&counts, &view(id as i32, last)).unwrap().unwrap();
+            assert_eq!(read.id, PieceId(id as u8));
+            assert_eq!((read.pos.orientation as i32, read.pos.x, read.pos.y), (last, 3, -1));
+            assert_eq!(
+                piece_from_abi(&counts, &view(id as i32, last + 1)),
+                Err(format!("host sent unknown orientation {}", last + 1))
+            );
+        }
+        for kind in [7, 255, 256, -2] {
+            assert_eq!(
+                piece_from_abi(&counts, &view(kind, 0)),
+                Err(format!("host sent unknown piece kind {kind}"))
+            );
+        }
+        assert_eq!(
+            piece_from_abi(&counts, &view(2, -1)),
+            Err("host sent unknown orientation -1".to_string())
+        );
     }
 
     #[test]
