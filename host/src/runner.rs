@@ -287,8 +287,10 @@ pub fn ask(instance: &mut Instance, game: &Game, fresh: bool, watch: Option<&Wat
     ask_timed(instance, game, fresh, watch, clock())
 }
 
-/// [`ask`], reading `clock` (the [`clock`], fetched once per game by the caller).
-#[inline]
+/// [`ask`], reading `clock` (the [`clock`], fetched once per game by the caller). Always
+/// inlined: in the game loop the [`Answer`] then stays in registers instead of going
+/// through memory, which measurably shortens every tick.
+#[inline(always)]
 fn ask_timed(
     instance: &mut Instance,
     game: &Game,
