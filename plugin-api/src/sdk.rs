@@ -15,6 +15,7 @@ use abi_stable::std_types::{RResult, RStr, RString};
 use std::cell::{Cell, RefCell};
 use std::ffi::CStr;
 use std::panic::{self, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Once;
 
 /// A plugin's description of itself.
@@ -110,6 +111,7 @@ extern "C" fn create<S: Solver>(game: &TetradGameInfo, options: RStr<'_>) -> RRe
         };
         Ok(Guarded {
             solver,
+            orientations: orientation_counts(&setup.pieces),
             setup,
             tick,
             failed: None,
@@ -126,6 +128,8 @@ extern "C" fn create<S: Solver>(game: &TetradGameInfo, options: RStr<'_>) -> RRe
 struct Guarded<S> {
     solver: S,
     setup: GameSetup,
+    /// How many orientations each kind of the setup's piece set has.
+    orientations: OrientationCounts,
     /// The tick shown to the solver, refilled in place from the ABI at every call.
     tick: Tick,
     failed: Option<String>,
@@ -143,7 +147,15 @@ impl<S: Solver> SolverInstance for Guarded<S> {
             return RResult::RErr(message.as_str().into());
         }
         let result = guarded(|| {
-            fill_tick(&mut self.tick, &self.setup, field, current, next, new_piece)?;
+            fill_tick(
+                &mut self.tick,
+                &self.setup,
+                &self.orientations,
+                field,
+                current,
+                next,
+                new_piece,
+            )?;
             Ok(self.solver.update(&self.tick).0)
         });
         match result {
@@ -161,35 +173,67 @@ thread_local! {
     static PANIC_MESSAGE: RefCell<Option<String>> = const { RefCell::new(None) };
 }
 
+/// Installs the quiet panic hook, once per copy of std.
+static QUIET_HOOK: Once = Once::new();
+
+/// Whether the SDK runs inside a plugin library that a host loaded (see [`loaded_by_host`]).
+static LOADED_BY_HOST: AtomicBool = AtomicBool::new(false);
+
+/// Records that a host drives this SDK through the dynamic loader. Called by the
+/// `tetrad_abi_version` that [`crate::export_solver!`] exports, which hosts call before
+/// anything else in the library; nothing else should call it.
+///
+/// A loaded library links its own private copy of std, whose panic hook serves only the
+/// plugin: every panic that reaches it is the plugin's, so [`guarded`] need not count how
+/// deep the thread is in guarded calls to tell the plugin's panics from the host's. That
+/// count is a thread-local, and in a shared library reaching one is a call into the
+/// dynamic loader (`__tls_get_addr`) on every update. The price: a panic on a thread the
+/// plugin spawned itself, outside any call, is recorded quietly too instead of printed.
+#[doc(hidden)]
+pub fn loaded_by_host() {
+    QUIET_HOOK.call_once(install_quiet_hook);
+    LOADED_BY_HOST.store(true, Ordering::Release);
+}
+
+/// Replaces the panic hook with one that records the message of a panic inside a
+/// [`guarded`] call, instead of printing it, and passes any other panic to the hook that
+/// was there before (this matters when the SDK is linked into a host or test process
+/// rather than loaded as a plugin library).
+fn install_quiet_hook() {
+    let previous = panic::take_hook();
+    panic::set_hook(Box::new(move |info| {
+        if !LOADED_BY_HOST.load(Ordering::Acquire) && GUARD_DEPTH.with(Cell::get) == 0 {
+            return previous(info);
+        }
+        let payload = info.payload();
+        let text = payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "panic with a non-text payload".to_string());
+        let at = info
+            .location()
+            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
+        PANIC_MESSAGE.with(|m| *m.borrow_mut() = Some(format!("panicked{at}: {text}")));
+    }));
+}
+
 /// Runs `f`, turning a panic into an error that carries the panic's message and location.
 ///
-/// Inside `f` a quiet panic hook records the message instead of printing it, so the host
-/// alone decides what the user sees; panics elsewhere go to the hook that was there before
-/// (this matters when the SDK is linked into a host process rather than a plugin).
+/// Inside `f` the quiet panic hook records the message instead of printing it, so the host
+/// alone decides what the user sees.
 fn guarded<T>(f: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
-    static QUIET_HOOK: Once = Once::new();
-    QUIET_HOOK.call_once(|| {
-        let previous = panic::take_hook();
-        panic::set_hook(Box::new(move |info| {
-            if GUARD_DEPTH.with(Cell::get) == 0 {
-                return previous(info);
-            }
-            let payload = info.payload();
-            let text = payload
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| payload.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "panic with a non-text payload".to_string());
-            let at = info
-                .location()
-                .map(|l| format!(" at {}:{}", l.file(), l.line()))
-                .unwrap_or_default();
-            PANIC_MESSAGE.with(|m| *m.borrow_mut() = Some(format!("panicked{at}: {text}")));
-        }));
-    });
-    GUARD_DEPTH.with(|d| d.set(d.get() + 1));
+    // Loaded by a host, the hook is installed and records every panic.
+    let linked_in = !LOADED_BY_HOST.load(Ordering::Acquire);
+    if linked_in {
+        QUIET_HOOK.call_once(install_quiet_hook);
+        GUARD_DEPTH.with(|d| d.set(d.get() + 1));
+    }
     let outcome = panic::catch_unwind(AssertUnwindSafe(f));
-    GUARD_DEPTH.with(|d| d.set(d.get() - 1));
+    if linked_in {
+        GUARD_DEPTH.with(|d| d.set(d.get() - 1));
+    }
     match outcome {
         Ok(result) => result,
         Err(_) => Err(PANIC_MESSAGE
@@ -267,26 +311,42 @@ pub fn setup_from_abi(game: &TetradGameInfo) -> Result<GameSetup, String> {
     })
 }
 
-/// Reads one piece view, checking its kind and orientation against the piece set. Inlined
-/// into [`fill_tick`], which reads two per tick.
+/// Orientations per piece kind, indexed by kind, 0 past the last kind of the set: checking
+/// a piece view from the host is then one lookup in a fixed-size table, rather than two
+/// bounds checks through the piece set's kinds.
+type OrientationCounts = [u8; 256];
+
+/// The [`OrientationCounts`] of `pieces`.
+fn orientation_counts(pieces: &PieceSet) -> OrientationCounts {
+    let mut counts = [0; 256];
+    for (count, kind) in counts.iter_mut().zip(pieces.kinds()) {
+        // At most 4 orientations.
+        *count = kind.orientations().len() as u8;
+    }
+    counts
+}
+
+/// Reads one piece view, checking its kind and orientation against the piece set's
+/// `orientations`. Inlined into [`fill_tick`], which reads two per tick.
 #[inline]
-fn piece_from_abi(setup: &GameSetup, piece: &TetradPiece) -> Result<Option<FallingPiece>, String> {
+fn piece_from_abi(orientations: &OrientationCounts, piece: &TetradPiece) -> Result<Option<FallingPiece>, String> {
     if piece.kind == NO_PIECE {
         return Ok(None);
     }
-    let kind = usize::try_from(piece.kind)
+    // Every kind of a set has an orientation: a kind with none is not in the set.
+    let (kind, count) = u8::try_from(piece.kind)
         .ok()
-        .filter(|&k| k < setup.pieces.len())
+        .map(|k| (k, orientations[usize::from(k)]))
+        .filter(|&(_, count)| count != 0)
         .ok_or_else(|| format!("host sent unknown piece kind {}", piece.kind))?;
-    let orientations = setup.pieces.kinds()[kind].orientations().len();
-    let orientation = usize::try_from(piece.orientation)
+    let orientation = u8::try_from(piece.orientation)
         .ok()
-        .filter(|&o| o < orientations)
+        .filter(|&o| o < count)
         .ok_or_else(|| format!("host sent unknown orientation {}", piece.orientation))?;
     Ok(Some(FallingPiece {
-        id: PieceId(kind as u8),
+        id: PieceId(kind),
         pos: PiecePos {
-            orientation: orientation as u8,
+            orientation,
             x: piece.x as i8,
             y: piece.y as i8,
         },
@@ -298,6 +358,7 @@ fn piece_from_abi(setup: &GameSetup, piece: &TetradPiece) -> Result<Option<Falli
 fn fill_tick(
     tick: &mut Tick,
     setup: &GameSetup,
+    orientations: &OrientationCounts,
     field: &TetradField,
     current: &TetradPiece,
     next: &TetradPiece,
@@ -313,15 +374,17 @@ fn fill_tick(
     // SAFETY: the header requires `rows` to hold `height` rows, valid during `update`.
     let rows = unsafe { std::slice::from_raw_parts(field.rows, height) };
     tick.board.set_rows(rows);
-    tick.current = piece_from_abi(setup, current)?;
-    tick.next = piece_from_abi(setup, next)?.map(|p| p.id);
+    tick.current = piece_from_abi(orientations, current)?;
+    tick.next = piece_from_abi(orientations, next)?.map(|p| p.id);
     tick.new_piece = new_piece;
     Ok(())
 }
 
 /// Exports a [`Solver`] as a tetrad plugin: the `abi_stable` root module, plus the plain
 /// `tetrad_abi_version` symbol the host reads first, so a version mismatch is reported
-/// before any layout check. The plugin crate must depend on `abi_stable` too.
+/// before any layout check. That call is also how the SDK learns that it runs inside a
+/// library a host loaded, where it can skip some bookkeeping (see `sdk::loaded_by_host`).
+/// The plugin crate must depend on `abi_stable` too.
 #[macro_export]
 macro_rules! export_solver {
     ($solver:ty) => {
@@ -334,6 +397,7 @@ macro_rules! export_solver {
         /// The tetrad ABI version this plugin was built for.
         #[no_mangle]
         pub extern "C" fn tetrad_abi_version() -> u32 {
+            $crate::sdk::loaded_by_host();
             $crate::abi::ABI_VERSION
         }
     };
@@ -358,10 +422,57 @@ mod tests {
     }
 
     #[test]
+    fn piece_views_are_checked_against_the_piece_set() {
+        let pieces = PieceSet::tetrominoes();
+        let counts = orientation_counts(&pieces);
+        let view = |kind, orientation| TetradPiece {
+            kind,
+            orientation,
+            x: 3,
+            y: -1,
+        };
+        assert_eq!(piece_from_abi(&counts, &view(NO_PIECE, 0)), Ok(None));
+        for (id, kind) in pieces.kinds().iter().enumerate() {
+            let last = kind.orientations().len() as i32 - 1;
+            let read = piece_from_abi(&counts, &view(id as i32, last)).unwrap().unwrap();
+            assert_eq!(read.id, PieceId(id as u8));
+            assert_eq!((read.pos.orientation as i32, read.pos.x, read.pos.y), (last, 3, -1));
+            assert_eq!(
+                piece_from_abi(&counts, &view(id as i32, last + 1)),
+                Err(format!("host sent unknown orientation {}", last + 1))
+            );
+        }
+        for kind in [7, 255, 256, -2] {
+            assert_eq!(
+                piece_from_abi(&counts, &view(kind, 0)),
+                Err(format!("host sent unknown piece kind {kind}"))
+            );
+        }
+        assert_eq!(
+            piece_from_abi(&counts, &view(2, -1)),
+            Err("host sent unknown orientation -1".to_string())
+        );
+    }
+
+    #[test]
     fn panics_become_errors_with_their_message() {
         let result: Result<(), String> = guarded(|| panic!("boom {}", 7));
         let message = result.unwrap_err();
         assert!(message.starts_with("panicked at "), "{message}");
         assert!(message.ends_with(": boom 7"), "{message}");
+    }
+
+    #[test]
+    fn linked_in_only_panics_inside_guarded_calls_are_recorded() {
+        // Linked into this test process, the SDK was never loaded by a host.
+        assert!(!LOADED_BY_HOST.load(Ordering::Acquire));
+        guarded(|| Ok(())).unwrap();
+        // Outside any guarded call, the panic goes to the hook that was there before.
+        assert!(panic::catch_unwind(|| panic!("outside any guarded call")).is_err());
+        assert_eq!(PANIC_MESSAGE.with(|m| m.borrow_mut().take()), None);
+        // Nested calls record, and leave the depth as it was.
+        let nested: Result<(), String> = guarded(|| guarded(|| panic!("nested")));
+        assert!(nested.unwrap_err().ends_with(": nested"));
+        assert_eq!(GUARD_DEPTH.with(Cell::get), 0);
     }
 }

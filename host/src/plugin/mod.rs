@@ -190,7 +190,9 @@ impl Plugin {
 }
 
 impl Instance {
-    /// One tick: the plugin's raw action bits, or the error that ends its game.
+    /// One tick: the plugin's raw action bits, or the error that ends its game. A thin
+    /// dispatch, inlined into callers in other crates too (benchmarks, say).
+    #[inline]
     pub fn update(
         &mut self,
         field: &TetradField,

@@ -89,15 +89,20 @@ impl Board {
     #[inline]
     pub fn set_rows(&mut self, rows: &[u32]) {
         let height = self.height();
-        let given = rows.len().min(height);
         // The SDK refreshes a plugin's board from the host's at every tick, and the rows
         // only change when a piece locks: finding them equal (one memory comparison) is
         // much cheaper than copying them and searching for the surface again. Rows with
-        // bits beyond the width never compare equal, and are masked when copied.
-        if self.rows[..given] == rows[..given] && self.rows[given..height].iter().all(|&r| r == 0) {
-            return;
+        // bits beyond the width never compare equal, and are masked when copied. The SDK
+        // always gives exactly `height` rows: that case is tested first, on its own.
+        let unchanged = if rows.len() == height {
+            self.rows[..height] == *rows
+        } else {
+            let given = rows.len().min(height);
+            self.rows[..given] == rows[..given] && self.rows[given..height].iter().all(|&r| r == 0)
+        };
+        if !unchanged {
+            self.copy_rows(rows);
         }
-        self.copy_rows(rows);
     }
 
     /// The copying half of [`Board::set_rows`], kept out of line: it runs only when the
