@@ -483,19 +483,22 @@ mod tests {
 
         /// The rater's value of every placement, incremental or not, is bit for bit the
         /// value [`evaluate`] computes from the whole board after it, under both weight
-        /// sets (Dellacherie's skips the features it gives no weight).
+        /// sets (Dellacherie's skips the features it gives no weight), on boards as narrow
+        /// as the widest piece.
         #[test]
         fn the_rater_gives_exactly_the_reference_value(
             cells in proptest::collection::vec(proptest::prelude::any::<u16>(), 20),
             stack in 0usize..20,
             classic in proptest::prelude::any::<bool>(),
             piece in 0u8..7,
+            width in 4usize..=12,
         ) {
-            let rules = Rules::preset(if classic { Preset::Classic } else { Preset::Simplified });
+            let preset = if classic { Preset::Classic } else { Preset::Simplified };
+            let rules = Rules { width, ..Rules::preset(preset) };
             let pieces = PieceSet::tetrominoes();
-            let mut board = Board::new(10, 20);
+            let mut board = Board::new(width, 20);
             for (y, &row) in cells.iter().enumerate().skip(20 - stack) {
-                for x in 0..10 {
+                for x in 0..width {
                     if row >> x & 1 == 1 {
                         board.fill(x, y);
                     }
