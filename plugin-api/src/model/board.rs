@@ -112,13 +112,18 @@ impl Board {
         let full = self.full_row();
         let height = self.height();
         let given = rows.len().min(height);
-        for (dst, &src) in self.rows[..given].iter_mut().zip(&rows[..given]) {
-            *dst = src & full;
+        // The surface is the least index of a non-empty row: a minimum taken in the same
+        // pass as the copy, which the compiler keeps in vector registers.
+        let mut surface = height as u32;
+        for (y, (dst, &src)) in self.rows[..given].iter_mut().zip(&rows[..given]).enumerate() {
+            let row = src & full;
+            *dst = row;
+            surface = surface.min(if row != 0 { y as u32 } else { height as u32 });
         }
         if given < height {
             self.rows[given..height].fill(0);
         }
-        self.find_surface();
+        self.surface = surface as u8;
     }
 
     fn find_surface(&mut self) {
@@ -351,6 +356,27 @@ mod tests {
             let expected = Board::from_rows(4, 5, rows);
             assert_eq!(board, expected, "{rows:?}");
             assert_eq!(board.surface(), expected.surface(), "{rows:?}");
+        }
+    }
+
+    proptest::proptest! {
+        /// Refreshing a board in place, from any earlier board, gives the board read
+        /// afresh: the same rows and the same surface, bits beyond the width dropped.
+        #[test]
+        fn set_rows_reads_any_rows_as_from_rows_does(
+            width in 1usize..=32,
+            height in 1usize..=64,
+            before in proptest::collection::vec(proptest::prelude::any::<u32>(), 0..=66),
+            after in proptest::collection::vec(proptest::prop_oneof![
+                proptest::strategy::Just(0u32),
+                proptest::prelude::any::<u32>(),
+            ], 0..=66),
+        ) {
+            let mut board = Board::from_rows(width, height, &before);
+            board.set_rows(&after);
+            let expected = Board::from_rows(width, height, &after);
+            proptest::prop_assert_eq!(&board, &expected);
+            proptest::prop_assert_eq!(board.surface(), expected.surface());
         }
     }
 
