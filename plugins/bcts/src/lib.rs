@@ -18,7 +18,7 @@ pub mod features;
 
 use columns::{Columns, PieceColumns};
 use drops::{Drops, Reach};
-use features::{board_features, BoardFeatures, Landing, Weights, COUNT};
+use features::{board_features, Landing, Weights, COUNT};
 use tetrad_plugin_api::{
     placements_into, Actions, Board, GameSetup, Info, Options, Path, PieceId, PiecePos, PieceSet, Placement, Preset,
     Rules, Solver, Tick, MAX_PIECE_SIZE,
@@ -143,25 +143,22 @@ impl<'a> Rater<'a> {
     #[inline(always)]
     fn value(&self, piece: PieceId, pos: PiecePos) -> Option<f64> {
         let shape = &self.shapes[piece.index()][usize::from(pos.orientation)];
-        let detail = self.detail;
-        self.value_with(piece, shape, pos, |left, top| {
-            self.columns.with_piece(&shape.columns, left, top, detail)
-        })
+        match self.outcome(piece, shape, pos) {
+            Outcome::Valued(value) => value,
+            Outcome::Open { left, top, landing } => {
+                let board = self.columns.with_piece(&shape.columns, left, top, self.detail);
+                Some(self.weights.value(&board, &landing))
+            }
+        }
     }
 
-    /// [`Rater::value`], the board features after a placement that clears no row coming
-    /// from `no_clear(left, top)` for the piece's box at column `left`, row `top`.
+    /// What is known of the placement before the features of a board that clears no row:
+    /// its value when it ends the game or clears rows, else where its box lands.
     #[inline(always)]
-    fn value_with(
-        &self,
-        piece: PieceId,
-        shape: &Shape,
-        pos: PiecePos,
-        no_clear: impl FnOnce(usize, u32) -> BoardFeatures,
-    ) -> Option<f64> {
+    fn outcome(&self, piece: PieceId, shape: &Shape, pos: PiecePos) -> Outcome {
         let top = i32::from(pos.y) + i32::from(shape.top);
         if top < 0 {
-            return None;
+            return Outcome::Valued(None);
         }
         let top = top as usize;
         let left = (i32::from(pos.x) + i32::from(shape.left)) as usize;
@@ -173,13 +170,13 @@ impl<'a> Rater<'a> {
         }
         if clears {
             let (rules, pieces, board, weights) = (self.rules, self.pieces, self.board, self.weights);
-            return evaluate(rules, pieces, board, piece, pos, weights).map(|(_, value)| value);
+            return Outcome::Valued(evaluate(rules, pieces, board, piece, pos, weights).map(|(_, value)| value));
         }
         if self.rules.preset == Preset::Leiden {
             let row = Rules::LEIDEN_TOP_ROWS - 1;
             let piece_row = row.checked_sub(top).and_then(|i| shape.rows[..shape.height].get(i));
             if self.board.rows()[row] | piece_row.map_or(0, |&mask| mask << left) != 0 {
-                return None;
+                return Outcome::Valued(None);
             }
         }
         let landing = Landing {
@@ -188,7 +185,11 @@ impl<'a> Rater<'a> {
             lines: 0,
             piece_cells_cleared: 0,
         };
-        Some(self.weights.value(&no_clear(left, top as u32), &landing))
+        Outcome::Open {
+            left,
+            top: top as u32,
+            landing,
+        }
     }
 
     /// Rates every drop of one orientation of `piece` from `start`, keeping the first
@@ -229,12 +230,24 @@ impl<'a> Rater<'a> {
     ) {
         for &x in reach.xs() {
             let placement = reach.land(x, start, |x| self.columns.top(x));
-            let value = self.value_with(piece, shape, placement.pos, |left, top| {
-                self.columns.with_piece_of::<W, DETAIL>(&shape.columns, left, top)
-            });
-            keep_best(best, value.unwrap_or(f64::NEG_INFINITY), placement);
+            let value = match self.outcome(piece, shape, placement.pos) {
+                Outcome::Valued(value) => value.unwrap_or(f64::NEG_INFINITY),
+                Outcome::Open { left, top, landing } => {
+                    let board = self.columns.with_piece_of::<W, DETAIL>(&shape.columns, left, top);
+                    self.weights.value(&board, &landing)
+                }
+            };
+            keep_best(best, value, placement);
         }
     }
+}
+
+/// A placement as [`Rater::outcome`] leaves it.
+enum Outcome {
+    /// Its value (`None` if it ends the game): it clears rows, or ends the game.
+    Valued(Option<f64>),
+    /// It clears no row: its box's column and row, and the landing.
+    Open { left: usize, top: u32, landing: Landing },
 }
 
 /// Keeps `placement` in `best` if its value beats the best so far (so the first of equals
