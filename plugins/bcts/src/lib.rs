@@ -270,10 +270,10 @@ pub struct Controller {
     /// The current board's columns, and the board after each first placement's.
     columns: Box<Columns>,
     next_columns: Box<Columns>,
-    /// The board `columns` holds when it was carried over from the last decision: that
-    /// board with the chosen piece added, when it cleared no row. A decision on the same
-    /// board then skips the rebuild.
-    carried: Option<Board>,
+    /// The last decision's board with the chosen piece added, when it cleared no row,
+    /// and where the piece went: a decision on that board adds the piece to `columns`
+    /// (which still hold the last board) instead of rebuilding them.
+    carried: Option<Carried>,
     path: Option<Path>,
     first: Vec<Placement>,
     second: Vec<Placement>,
@@ -343,8 +343,12 @@ impl Controller {
         start: PiecePos,
         next: Option<PieceId>,
     ) -> Option<Placement> {
-        if self.carried.take().as_ref() != Some(board) {
-            self.columns.rebuild(board);
+        match self.carried.take() {
+            Some(carried) if carried.board == *board => {
+                let shape = &self.shapes[carried.piece.index()][usize::from(carried.orientation)];
+                self.columns.place(&shape.columns, carried.left, carried.top);
+            }
+            _ => self.columns.rebuild(board),
         }
         let mut best: Option<(f64, Placement)> = None;
         self.rate(board, piece, start, next, &mut best);
@@ -421,9 +425,9 @@ impl Controller {
         }
     }
 
-    /// Adds the chosen placement to the columns, when it clears no row and keeps the game
-    /// going, and remembers the board they then hold: the next decision's board, unless
-    /// the host's engine disagrees (then the columns are rebuilt).
+    /// Remembers the board after the chosen placement, when it clears no row and keeps
+    /// the game going: the next decision's board, unless the host's engine disagrees (then
+    /// the columns are rebuilt). The columns themselves change only once that is known.
     fn carry(&mut self, board: &Board, piece: PieceId, pos: PiecePos) {
         let shape = &self.shapes[piece.index()][usize::from(pos.orientation)];
         let top = i32::from(pos.y) + i32::from(shape.top);
@@ -436,10 +440,23 @@ impl Controller {
         if after.rows()[top as usize..top as usize + shape.height].contains(&full) {
             return;
         }
-        let left = (i32::from(pos.x) + i32::from(shape.left)) as usize;
-        self.columns.place(&shape.columns, left, top as u32);
-        self.carried = Some(after);
+        self.carried = Some(Carried {
+            board: after,
+            piece,
+            orientation: pos.orientation,
+            left: (i32::from(pos.x) + i32::from(shape.left)) as usize,
+            top: top as u32,
+        });
     }
+}
+
+/// A decision's board with its chosen piece added, and where the piece's box went.
+struct Carried {
+    board: Board,
+    piece: PieceId,
+    orientation: u8,
+    left: usize,
+    top: u32,
 }
 
 tetrad_plugin_api::export_solver!(Controller);
