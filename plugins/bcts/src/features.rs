@@ -53,15 +53,25 @@ pub fn features(after: &Board, landing: &Landing) -> [f64; COUNT] {
 /// All eight features from the board's share and the landing.
 #[inline]
 pub fn combine(board: &BoardFeatures, landing: &Landing) -> [f64; COUNT] {
+    let mut features = [0.0; COUNT];
+    features[0] = f64::from(landing.bottom) + f64::from(landing.piece_height - 1) / 2.0;
+    for (feature, whole) in features[1..].iter_mut().zip(whole_features(board, landing)) {
+        *feature = f64::from(whole);
+    }
+    features
+}
+
+/// The features after the landing height, all whole numbers, in weight order.
+#[inline(always)]
+fn whole_features(board: &BoardFeatures, landing: &Landing) -> [u32; COUNT - 1] {
     [
-        f64::from(landing.bottom) + f64::from(landing.piece_height - 1) / 2.0,
-        f64::from(landing.lines * landing.piece_cells_cleared),
-        f64::from(board.row_transitions),
-        f64::from(board.column_transitions),
-        f64::from(board.holes),
-        f64::from(board.cumulative_wells),
-        f64::from(board.hole_depth),
-        f64::from(board.rows_with_holes),
+        landing.lines * landing.piece_cells_cleared,
+        board.row_transitions,
+        board.column_transitions,
+        board.holes,
+        board.cumulative_wells,
+        board.hole_depth,
+        board.rows_with_holes,
     ]
 }
 
@@ -112,16 +122,8 @@ impl Weights {
         };
         // Twice the value: the landing height in halves, every other feature doubled.
         let halves = i64::from(2 * landing.bottom + landing.piece_height - 1);
-        let rest = [
-            i64::from(landing.lines * landing.piece_cells_cleared),
-            i64::from(board.row_transitions),
-            i64::from(board.column_transitions),
-            i64::from(board.holes),
-            i64::from(board.cumulative_wells),
-            i64::from(board.hole_depth),
-            i64::from(board.rows_with_holes),
-        ];
-        let sum: i64 = rest.iter().zip(&w[1..]).map(|(f, w)| f * w).sum();
+        let rest = whole_features(board, landing);
+        let sum: i64 = rest.iter().zip(&w[1..]).map(|(&f, w)| i64::from(f) * w).sum();
         (w[0] * halves + 2 * sum) as f64 / 2.0
     }
 }

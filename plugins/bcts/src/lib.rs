@@ -508,6 +508,19 @@ mod tests {
         }
     }
 
+    /// A board `width` wide and 20 high whose lowest `stack` rows are filled where the
+    /// bits of `cells` say, full rows cleared.
+    fn stacked_board(width: usize, cells: &[u16], stack: usize) -> Board {
+        let mut board = Board::new(width, 20);
+        for (y, &row) in cells.iter().enumerate().skip(20 - stack) {
+            for x in (0..width).filter(|x| row >> x & 1 == 1) {
+                board.fill(x, y);
+            }
+        }
+        board.clear_full_rows();
+        board
+    }
+
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(100))]
 
@@ -526,15 +539,7 @@ mod tests {
             let preset = if classic { Preset::Classic } else { Preset::Simplified };
             let rules = Rules { width, ..Rules::preset(preset) };
             let pieces = PieceSet::tetrominoes();
-            let mut board = Board::new(width, 20);
-            for (y, &row) in cells.iter().enumerate().skip(20 - stack) {
-                for x in 0..width {
-                    if row >> x & 1 == 1 {
-                        board.fill(x, y);
-                    }
-                }
-            }
-            board.clear_full_rows();
+            let board = stacked_board(width, &cells, stack);
             let shapes = shapes(&pieces);
             let piece = PieceId(piece);
             let kind = pieces.kind(piece);
@@ -563,13 +568,7 @@ mod tests {
         ) {
             let rules = Rules::preset(Preset::Simplified);
             let pieces = PieceSet::tetrominoes();
-            let mut board = Board::new(10, 20);
-            for (y, &row) in cells.iter().enumerate().skip(20 - stack) {
-                for x in (0..10).filter(|x| row >> x & 1 == 1) {
-                    board.fill(x, y);
-                }
-            }
-            board.clear_full_rows();
+            let board = stacked_board(10, &cells, stack);
             let (shapes, drops) = (shapes(&pieces), Drops::new(&rules, &pieces).unwrap());
             let piece = PieceId(piece);
             let start = rules.spawn(pieces.kind(piece));
