@@ -553,10 +553,6 @@ mod tests {
                 }
             }
         }
-    }
-
-    proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(100))]
 
         /// Under `simplified`, rating the drops orientation by orientation keeps the same
         /// best placement, with the same value, as rating the SDK's list one by one.
