@@ -1,6 +1,6 @@
 //! The board features of every placement on one board, incrementally.
 //!
-//! Design. The board is turned once per decision into column bit masks (bit `y` of a
+//! Design. The board is turned into column bit masks (bit `y` of a
 //! column is row `y`, row 0 at the top), and every feature is split into per-column terms
 //! (column transitions, holes, hole depth, the rows holding a hole, cumulative wells)
 //! and per-pair terms (row transitions: each pair of neighbouring columns, the walls
@@ -16,6 +16,10 @@
 //! each old hole and each gap cell gains the piece's cells above it, and the column's
 //! transitions grow by 2 when there is a gap. Other columns are recomputed from their
 //! cells.
+//!
+//! Between decisions the board changes by the piece that locked: when it cleared no row,
+//! [`Columns::place`] adds it to the columns the same way, for its columns and their
+//! neighbours alone, instead of a rebuild.
 
 use crate::features::BoardFeatures;
 use tetrad_plugin_api::{Board, MAX_PIECE_SIZE, MAX_WIDTH};
