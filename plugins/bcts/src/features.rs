@@ -114,6 +114,12 @@ impl Weights {
         &self.real
     }
 
+    /// Whether hole depth or rows with holes carry weight (BCTS's do, Dellacherie's not).
+    #[inline]
+    pub fn detail(&self) -> bool {
+        self.real[6] != 0.0 || self.real[7] != 0.0
+    }
+
     /// The placement's value: the weighted sum of its features (see [`value`]).
     #[inline(always)]
     pub fn value(&self, board: &BoardFeatures, landing: &Landing) -> f64 {
@@ -147,6 +153,12 @@ pub struct BoardFeatures {
 
 /// Computes the board features in one pass from the top row down.
 pub fn board_features(board: &Board) -> BoardFeatures {
+    board_features_of::<true>(board)
+}
+
+/// [`board_features`], leaving hole depth and rows with holes at 0 without `DETAIL` (and
+/// skipping the column counters that hole depth needs).
+pub fn board_features_of<const DETAIL: bool>(board: &Board) -> BoardFeatures {
     let width = board.width() as u32;
     let full = board.full_row();
     let rows = board.rows();
@@ -164,8 +176,8 @@ pub fn board_features(board: &Board) -> BoardFeatures {
         f.row_transitions += ((walled ^ (walled >> 1)) & ((1u64 << (width + 1)) - 1)).count_ones();
         f.column_transitions += (row ^ previous).count_ones();
         let holes = covered & !row & full;
-        if holes != 0 {
-            f.holes += holes.count_ones();
+        f.holes += holes.count_ones();
+        if DETAIL && holes != 0 {
             f.rows_with_holes += 1;
             // Filled cells above each hole: the column counters, read at the hole bits.
             for (bit, plane) in above.iter().enumerate() {
@@ -183,11 +195,13 @@ pub fn board_features(board: &Board) -> BoardFeatures {
             f.cumulative_wells += 1 + empty_below(rows, y, x);
         }
         // Add this row's cells to the column counters (ripple-carry over the planes).
-        let mut carry = row;
-        for plane in above.iter_mut() {
-            let next = *plane & carry;
-            *plane ^= carry;
-            carry = next;
+        if DETAIL {
+            let mut carry = row;
+            for plane in above.iter_mut() {
+                let next = *plane & carry;
+                *plane ^= carry;
+                carry = next;
+            }
         }
         covered |= row;
         previous = row;
@@ -236,6 +250,26 @@ mod tests {
             let real = Weights::new(real);
             prop_assert!(real.whole.is_none());
             prop_assert_eq!(real.value(&board, &landing).to_bits(), value(&combine(&board, &landing), real.real()).to_bits());
+        }
+    }
+
+    proptest! {
+        /// Without the detail, the full pass gives the same features with hole depth and
+        /// rows with holes at 0.
+        #[test]
+        fn features_without_detail_are_the_rest_of_the_full_pass(
+            rows in proptest::collection::vec(any::<u16>(), 20),
+            stack in 0usize..=20,
+        ) {
+            let mut board = Board::new(10, 20);
+            for (y, &row) in rows.iter().enumerate().skip(20 - stack) {
+                for x in (0..10).filter(|x| row >> x & 1 == 1) {
+                    board.fill(x, y);
+                }
+            }
+            board.clear_full_rows();
+            let full = board_features(&board);
+            prop_assert_eq!(board_features_of::<false>(&board), BoardFeatures { hole_depth: 0, rows_with_holes: 0, ..full });
         }
     }
 

@@ -18,7 +18,7 @@ pub mod features;
 
 use columns::{Columns, PieceColumns};
 use drops::{Drops, Reach};
-use features::{board_features, Landing, Weights, COUNT};
+use features::{board_features, board_features_of, Landing, Weights, COUNT};
 use tetrad_plugin_api::{
     placements_into, Actions, Board, GameSetup, Info, Options, Path, PieceId, PiecePos, PieceSet, Placement, Preset,
     Rules, Solver, Tick, MAX_PIECE_SIZE,
@@ -68,7 +68,12 @@ fn evaluate(
         lines,
         piece_cells_cleared,
     };
-    let value = weights.value(&board_features(&after), &landing);
+    let features = if weights.detail() {
+        board_features(&after)
+    } else {
+        board_features_of::<false>(&after)
+    };
+    let value = weights.value(&features, &landing);
     Some((after, value))
 }
 
@@ -135,7 +140,7 @@ impl<'a> Rater<'a> {
             weights,
             board,
             columns,
-            detail: weights.real()[6] != 0.0 || weights.real()[7] != 0.0,
+            detail: weights.detail(),
         }
     }
 
