@@ -45,11 +45,6 @@ pub struct Landing {
     pub piece_cells_cleared: u32,
 }
 
-/// All eight features of the board `after` a placement (rows cleared) and its landing.
-pub fn features(after: &Board, landing: &Landing) -> [f64; COUNT] {
-    combine(&board_features(after), landing)
-}
-
 /// All eight features from the board's share and the landing.
 #[inline]
 pub fn combine(board: &BoardFeatures, landing: &Landing) -> [f64; COUNT] {
@@ -316,7 +311,7 @@ mod tests {
             lines: 1,
             piece_cells_cleared: 3,
         };
-        let f = features(&Board::new(10, 20), &landing);
+        let f = combine(&board_features(&Board::new(10, 20)), &landing);
         assert_eq!(f[0], 1.5, "bottom row 1, two rows tall: middle at 1.5");
         assert_eq!(f[1], 3.0, "one line with three of the piece's cells");
         // An empty board: 20 rows of 2 row transitions; 10 columns of 1 (floor).

@@ -119,7 +119,8 @@ struct Rater<'a> {
     weights: &'a Weights,
     board: &'a Board,
     columns: &'a Columns,
-    /// Whether hole depth or rows with holes carry weight.
+    /// [`Weights::detail`], read once per board: asking the weights at every placement
+    /// costs 1% more instructions in `tetrad run`.
     detail: bool,
 }
 
