@@ -17,6 +17,12 @@
 //! transitions grow by 2 when there is a gap. Other columns are recomputed from their
 //! cells.
 //!
+//! A drop straight down (under `simplified`) is rated on the columns alone,
+//! [`Columns::drop_of`]: it lands on the column tops, and the rows it fills are the rows
+//! filled in every column after it, found from two masks per slot (the AND of the columns
+//! left of it, and of it and those right of it) and the piece's own columns, without
+//! reading the board's rows.
+//!
 //! Between decisions the board changes by the piece that locked: when it cleared no row,
 //! [`Columns::place`] adds it to the columns the same way, for its columns and their
 //! neighbours alone, instead of a rebuild.
@@ -52,7 +58,7 @@ pub struct PieceColumns {
     count: [u32; MAX_PIECE_SIZE],
     /// Whether each column's cells are one vertical run.
     solid: [bool; MAX_PIECE_SIZE],
-    /// The box row of each column's lowest cell.
+    /// The box row of each column's lowest cell: where a drop meets the column's top.
     lowest: [u32; MAX_PIECE_SIZE],
 }
 
@@ -71,7 +77,7 @@ impl PieceColumns {
         for j in 0..MAX_PIECE_SIZE {
             let cells = piece.cells[j];
             piece.count[j] = cells.count_ones();
-            // Read only for solid columns, which are never empty.
+            // Every column of a connected piece's box holds a cell.
             piece.lowest[j] = 63u32.saturating_sub(cells.leading_zeros());
             // One run: shifted down to bit 0, the cells are a mask of ones.
             let run = cells.checked_shr(cells.trailing_zeros()).unwrap_or(0);
@@ -98,6 +104,32 @@ struct Slot {
     /// OR of `hole_rows` of the board columns left of it, and of it and those right of it.
     before: u64,
     from: u64,
+    /// AND of the cells of the board columns left of it, and of it and those right of it:
+    /// the rows a piece covering just the columns between two slots can fill.
+    filled_left: u64,
+    filled_from: u64,
+}
+
+/// Where a piece dropped into some columns lands, and what it leaves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Drop {
+    /// A cell stays above the board: the game ends. `top` is negative.
+    Over { top: i32 },
+    /// Rows fill, so the features need the full pass.
+    Clears { top: u32 },
+    /// No row fills: the board's features after it.
+    Open { top: u32, features: BoardFeatures },
+}
+
+impl Drop {
+    /// The row of the piece's box top.
+    #[inline(always)]
+    pub fn top(&self) -> i32 {
+        match *self {
+            Drop::Over { top } => top,
+            Drop::Clears { top } | Drop::Open { top, .. } => top as i32,
+        }
+    }
 }
 
 /// A board in columns, with its features split by column.
@@ -142,6 +174,8 @@ impl Columns {
         self.rows = rows;
         let wall = Slot {
             cells: rows,
+            filled_left: rows,
+            filled_from: rows,
             ..Slot::default()
         };
         // Every slot a placement's window can reach: the board's columns, emptied (every
@@ -153,6 +187,7 @@ impl Columns {
             slot.cells = 0;
         }
         slots[PAD].before = 0;
+        slots[PAD].filled_left = rows;
         for (y, &row) in board.rows().iter().enumerate().skip(board.surface()) {
             let mut cells = row;
             while cells != 0 {
@@ -177,7 +212,7 @@ impl Columns {
             totals.row_transitions += slots[i].pair;
         }
         self.totals = totals;
-        self.gather_hole_rows();
+        self.gather_across();
     }
 
     /// Adds `piece` at column `left`, top row `top` (of its box), when no row is full
@@ -210,17 +245,20 @@ impl Columns {
             slots[i].pair = now;
         }
         self.totals = totals;
-        self.gather_hole_rows();
+        self.gather_across();
     }
 
-    /// Each slot's OR of the hole rows left of it and from it on, and the rows with holes.
-    fn gather_hole_rows(&mut self) {
+    /// Each slot's OR of the hole rows and AND of the cells left of it and from it on, and
+    /// the rows with holes.
+    fn gather_across(&mut self) {
         let (width, slots) = (self.width, &mut self.slots);
         for i in PAD..PAD + width {
             slots[i + 1].before = slots[i].before | slots[i].term.hole_rows;
+            slots[i + 1].filled_left = slots[i].filled_left & slots[i].cells;
         }
         for i in (PAD..PAD + width).rev() {
             slots[i].from = slots[i + 1].from | slots[i].term.hole_rows;
+            slots[i].filled_from = slots[i + 1].filled_from & slots[i].cells;
         }
         self.totals.rows_with_holes = slots[PAD].from.count_ones();
     }
@@ -273,21 +311,61 @@ impl Columns {
         left: usize,
         top: u32,
     ) -> BoardFeatures {
-        let (rows, height) = (self.rows, self.height);
-        // Board columns `left - PAD` to `left + W + PAD - 1` (and walls): the piece's
-        // column `j` is `slots[PAD + j]`, and `cells` holds the columns after the placement.
-        let slots: &[Slot; WINDOW] = self.slots[left..left + WINDOW].try_into().expect("a window of slots");
-        let mut cells = [0u64; WINDOW];
-        for i in 0..W + 2 * PAD {
-            cells[i] = slots[i].cells;
+        let slots = self.window(left);
+        let cells = cells_after::<W>(slots, piece, top);
+        self.features_after::<W, DETAIL>(slots, &cells, piece, top)
+    }
+
+    /// `piece`, `W` columns wide, dropped straight down into columns `left` on: where it
+    /// lands on the column tops, and, unless it ends the game or fills a row, the features
+    /// after it (without `DETAIL`, as [`Columns::with_piece`] leaves them). Rows that fill
+    /// are found in the columns: a row fills when it is filled in every column outside
+    /// the piece's and, after the drop, in each of the piece's.
+    #[inline(always)]
+    pub fn drop_of<const W: usize, const DETAIL: bool>(&self, piece: &PieceColumns, left: usize) -> Drop {
+        let slots = self.window(left);
+        let mut top = i32::MAX;
+        for j in 0..W {
+            top = top.min(slots[PAD + j].top as i32 - 1 - piece.lowest[j] as i32);
         }
+        if top < 0 {
+            return Drop::Over { top };
+        }
+        let top = top as u32;
+        let cells = cells_after::<W>(slots, piece, top);
+        let mut full = slots[PAD].filled_left & slots[PAD + W].filled_from;
+        for &column in &cells[PAD..PAD + W] {
+            full &= column;
+        }
+        if full != 0 {
+            return Drop::Clears { top };
+        }
+        let features = self.features_after::<W, DETAIL>(slots, &cells, piece, top);
+        Drop::Open { top, features }
+    }
+
+    /// The slots of board columns `left - PAD` to `left + WINDOW - PAD - 1` (and walls): a
+    /// piece at `left` has its column `j` at `PAD + j`.
+    #[inline(always)]
+    fn window(&self, left: usize) -> &[Slot; WINDOW] {
+        self.slots[left..left + WINDOW].try_into().expect("a window of slots")
+    }
+
+    /// The features after the piece whose box top is at row `top` turned the window's
+    /// `slots` into `cells`, when no row is full.
+    #[inline(always)]
+    fn features_after<const W: usize, const DETAIL: bool>(
+        &self,
+        slots: &[Slot; WINDOW],
+        cells: &[u64; WINDOW],
+        piece: &PieceColumns,
+        top: u32,
+    ) -> BoardFeatures {
+        let (rows, height) = (self.rows, self.height);
         let mut f = self.totals;
         let mut hole_rows = slots[PAD].before | slots[PAD + W].from;
         for j in 0..W {
-            let old = cells[PAD + j];
-            let added = piece.cells[j] << top;
-            let new = old | added;
-            cells[PAD + j] = new;
+            let new = cells[PAD + j];
             let term = &slots[PAD + j].term;
             // The old top row, or the floor's row for an empty column.
             let old_top = slots[PAD + j].top;
@@ -340,6 +418,19 @@ impl Columns {
         }
         f
     }
+}
+
+/// The cells of the window's columns once `piece` is added with its box top at row `top`.
+#[inline(always)]
+fn cells_after<const W: usize>(slots: &[Slot; WINDOW], piece: &PieceColumns, top: u32) -> [u64; WINDOW] {
+    let mut cells = [0u64; WINDOW];
+    for i in 0..W + 2 * PAD {
+        cells[i] = slots[i].cells;
+    }
+    for j in 0..W {
+        cells[PAD + j] |= piece.cells[j] << top;
+    }
+    cells
 }
 
 /// One column's terms. `rows` is the mask of the board's rows; `height` their number.

@@ -90,26 +90,38 @@ impl Reach {
         &self.xs
     }
 
-    /// The placement at position `x` from `start`, on the board whose column tops `top`
-    /// gives (the first filled row of a column, or the height when it is empty).
+    /// The board column of the box's left edge when the piece is at position `x`.
     #[inline(always)]
-    pub fn land(&self, x: i8, start: PiecePos, top: impl Fn(usize) -> u32) -> Placement {
-        let left = (x + self.left) as usize;
-        // The highest row the piece reaches in any of its columns.
-        let mut y = i32::MAX;
-        for (j, &bottom) in self.bottoms[..self.width].iter().enumerate() {
-            y = y.min(top(left + j) as i32 - 1 - i32::from(bottom));
-        }
+    pub fn box_left(&self, x: i8) -> usize {
+        (x + self.left) as usize
+    }
+
+    /// The drop at position `x` from `start` that comes to rest in row `y`.
+    #[inline(always)]
+    pub fn placement(&self, x: i8, y: i8, start: PiecePos) -> Placement {
         Placement {
             pos: PiecePos {
                 orientation: self.orientation,
                 x,
-                y: y as i8,
+                y,
             },
             turns: self.turns,
             shifts: x - start.x,
             slide: 0,
         }
+    }
+
+    /// The placement at position `x` from `start`, on the board whose column tops `top`
+    /// gives (the first filled row of a column, or the height when it is empty).
+    #[inline(always)]
+    pub fn land(&self, x: i8, start: PiecePos, top: impl Fn(usize) -> u32) -> Placement {
+        let left = self.box_left(x);
+        // The highest row the piece reaches in any of its columns.
+        let mut y = i32::MAX;
+        for (j, &bottom) in self.bottoms[..self.width].iter().enumerate() {
+            y = y.min(top(left + j) as i32 - 1 - i32::from(bottom));
+        }
+        self.placement(x, y as i8, start)
     }
 }
 

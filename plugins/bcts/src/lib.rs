@@ -16,7 +16,7 @@ mod columns;
 mod drops;
 pub mod features;
 
-use columns::{Columns, PieceColumns};
+use columns::{Columns, Drop, PieceColumns};
 use drops::{Drops, Reach};
 use features::{board_features, board_features_of, Landing, Weights, COUNT};
 use tetrad_plugin_api::{
@@ -202,48 +202,71 @@ impl<'a> Rater<'a> {
     /// strictly best in `best`.
     #[inline(always)]
     fn rate_drops(&self, piece: PieceId, reach: &Reach, start: PiecePos, best: &mut Option<(f64, Placement)>) {
+        self.visit_drops(piece, reach, start, |value, placement| {
+            keep_best(best, value, placement)
+        });
+    }
+
+    /// Gives `visit` every drop of one orientation of `piece` from `start`, left to right,
+    /// with its value.
+    #[inline(always)]
+    fn visit_drops(&self, piece: PieceId, reach: &Reach, start: PiecePos, visit: impl FnMut(f64, Placement)) {
         let shape = &self.shapes[piece.index()][usize::from(reach.orientation())];
         // Once per orientation, not per placement: the piece's width and whether the
         // detail features count, as constants the feature loops unroll on.
         match (shape.columns.width, self.detail) {
-            (1, false) => self.rate_drops_of::<1, false>(piece, shape, reach, start, best),
-            (2, false) => self.rate_drops_of::<2, false>(piece, shape, reach, start, best),
-            (3, false) => self.rate_drops_of::<3, false>(piece, shape, reach, start, best),
-            (4, false) => self.rate_drops_of::<4, false>(piece, shape, reach, start, best),
-            (1, true) => self.rate_drops_of::<1, true>(piece, shape, reach, start, best),
-            (2, true) => self.rate_drops_of::<2, true>(piece, shape, reach, start, best),
-            (3, true) => self.rate_drops_of::<3, true>(piece, shape, reach, start, best),
-            (4, true) => self.rate_drops_of::<4, true>(piece, shape, reach, start, best),
-            _ => {
-                for &x in reach.xs() {
-                    let placement = reach.land(x, start, |x| self.columns.top(x));
-                    let value = self.value(piece, placement.pos).unwrap_or(f64::NEG_INFINITY);
-                    keep_best(best, value, placement);
-                }
-            }
+            (1, false) => self.visit_drops_of::<1, false>(piece, shape, reach, start, visit),
+            (2, false) => self.visit_drops_of::<2, false>(piece, shape, reach, start, visit),
+            (3, false) => self.visit_drops_of::<3, false>(piece, shape, reach, start, visit),
+            (4, false) => self.visit_drops_of::<4, false>(piece, shape, reach, start, visit),
+            (1, true) => self.visit_drops_of::<1, true>(piece, shape, reach, start, visit),
+            (2, true) => self.visit_drops_of::<2, true>(piece, shape, reach, start, visit),
+            (3, true) => self.visit_drops_of::<3, true>(piece, shape, reach, start, visit),
+            (4, true) => self.visit_drops_of::<4, true>(piece, shape, reach, start, visit),
+            _ => self.visit_landed(piece, reach, start, visit),
         }
     }
 
-    /// [`Rater::rate_drops`] for an orientation `W` columns wide.
+    /// [`Rater::visit_drops`] for an orientation `W` columns wide: each drop landed and
+    /// rated on the columns alone, the board's rows read only when rows fill.
     #[inline(always)]
-    fn rate_drops_of<const W: usize, const DETAIL: bool>(
+    fn visit_drops_of<const W: usize, const DETAIL: bool>(
         &self,
         piece: PieceId,
         shape: &Shape,
         reach: &Reach,
         start: PiecePos,
-        best: &mut Option<(f64, Placement)>,
+        mut visit: impl FnMut(f64, Placement),
     ) {
         for &x in reach.xs() {
-            let placement = reach.land(x, start, |x| self.columns.top(x));
-            let value = match self.outcome(piece, shape, placement.pos) {
-                Outcome::Valued(value) => value.unwrap_or(f64::NEG_INFINITY),
-                Outcome::Open { left, top, landing } => {
-                    let board = self.columns.with_piece_of::<W, DETAIL>(&shape.columns, left, top);
-                    self.weights.value(&board, &landing)
+            let drop = self.columns.drop_of::<W, DETAIL>(&shape.columns, reach.box_left(x));
+            let placement = reach.placement(x, (drop.top() - i32::from(shape.top)) as i8, start);
+            let value = match drop {
+                Drop::Over { .. } => f64::NEG_INFINITY,
+                Drop::Clears { .. } => {
+                    let (rules, pieces, board, weights) = (self.rules, self.pieces, self.board, self.weights);
+                    evaluate(rules, pieces, board, piece, placement.pos, weights).map_or(f64::NEG_INFINITY, |(_, v)| v)
+                }
+                Drop::Open { top, features } => {
+                    let landing = Landing {
+                        bottom: self.board.height() as u32 - (top + shape.height as u32 - 1),
+                        piece_height: shape.height as u32,
+                        lines: 0,
+                        piece_cells_cleared: 0,
+                    };
+                    self.weights.value(&features, &landing)
                 }
             };
-            keep_best(best, value, placement);
+            visit(value, placement);
+        }
+    }
+
+    /// [`Rater::visit_drops`] for wider orientations: each drop landed, then rated as any
+    /// placement.
+    fn visit_landed(&self, piece: PieceId, reach: &Reach, start: PiecePos, mut visit: impl FnMut(f64, Placement)) {
+        for &x in reach.xs() {
+            let placement = reach.land(x, start, |x| self.columns.top(x));
+            visit(self.value(piece, placement.pos).unwrap_or(f64::NEG_INFINITY), placement);
         }
     }
 }
@@ -470,7 +493,7 @@ tetrad_plugin_api::export_solver!(Controller);
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tetrad_plugin_api::Preset;
+    use tetrad_plugin_api::{PieceKind, Preset};
 
     fn controller(options: &str) -> Controller {
         let rules = Rules {
@@ -556,6 +579,54 @@ mod tests {
                 for p in tetrad_plugin_api::placements(&rules, &board, kind, rules.spawn(kind)) {
                     let reference = evaluate(&rules, &pieces, &board, piece, p.pos, &weights).map(|(_, v)| v.to_bits());
                     proptest::prop_assert_eq!(rater.value(piece, p.pos).map(f64::to_bits), reference, "{:?}", p);
+                }
+            }
+        }
+
+        /// Under `simplified`, every drop rated on the columns is the placement the
+        /// enumerator lands at that column, with exactly [`evaluate`]'s value: on boards 4
+        /// to 12 wide, under both weight sets, for tetrominoes and for pieces whose columns
+        /// have gaps (a C) or that fill rows the columns alone must find.
+        #[test]
+        fn every_drop_has_the_reference_value(
+            cells in proptest::collection::vec(proptest::prelude::any::<u16>(), 20),
+            stack in 0usize..20,
+            width in 4usize..=12,
+            hollow in proptest::prelude::any::<bool>(),
+        ) {
+            let rules = Rules { width, ..Rules::preset(Preset::Simplified) };
+            let pieces = if hollow {
+                PieceSet::new(vec![
+                    PieceKind::from_cells("c", &[(0, 0), (1, 0), (0, 1), (0, 2), (1, 2)]),
+                    PieceKind::from_cells("u", &[(0, 0), (2, 0), (0, 1), (1, 1), (2, 1)]),
+                    PieceKind::from_cells("dot", &[(0, 0)]),
+                ])
+            } else {
+                PieceSet::tetrominoes()
+            };
+            let board = stacked_board(width, &cells, stack);
+            let (shapes, drops) = (shapes(&pieces), Drops::new(&rules, &pieces).unwrap());
+            for weights in [DELLACHERIE, BCTS].map(Weights::new) {
+                let mut columns = Columns::empty();
+                columns.rebuild(&board);
+                let rater = Rater::new(&rules, &pieces, &shapes, &weights, &board, &columns);
+                for (index, kind) in pieces.kinds().iter().enumerate() {
+                    let (piece, start) = (PieceId(index as u8), rules.spawn(kind));
+                    for reach in drops.from(piece, start).unwrap() {
+                        let mut rated = Vec::new();
+                        rater.visit_drops(piece, reach, start, |value, placement| rated.push((value.to_bits(), placement)));
+                        let reference: Vec<_> = reach
+                            .xs()
+                            .iter()
+                            .map(|&x| {
+                                let placement = reach.land(x, start, |x| columns.top(x));
+                                let value = evaluate(&rules, &pieces, &board, piece, placement.pos, &weights)
+                                    .map_or(f64::NEG_INFINITY, |(_, v)| v);
+                                (value.to_bits(), placement)
+                            })
+                            .collect();
+                        proptest::prop_assert_eq!(rated, reference);
+                    }
                 }
             }
         }
