@@ -357,7 +357,10 @@ TETRAD_EXPORT void *tetrad_create(const TetradGameInfo *game, const char *option
  * next       The next piece. Never NULL; next->kind is TETRAD_NO_PIECE when the preview is
  *            off (TetradGameInfo.preview == 0), and its other fields are then meaningless.
  * new_piece  True on the first call for each piece (the first tick after it appeared),
- *            false on the following ticks of the same piece.
+ *            false on the following ticks of the same piece. The field changes only when
+ *            a piece locks, so a call with new_piece false always brings the same rows as
+ *            the call before it: a plugin may read the rows on new pieces alone (the Rust
+ *            SDK does). A host must keep to this.
  *
  * field, current and next and everything they point to are owned by the host and valid
  * only during this call.

@@ -373,7 +373,17 @@ fn fill_tick(
     }
     // SAFETY: the header requires `rows` to hold `height` rows, valid during `update`.
     let rows = unsafe { std::slice::from_raw_parts(field.rows, height) };
-    tick.board.set_rows(rows);
+    // The rows change only when a piece locks, so only a call for a new piece brings new
+    // rows (the header promises it); the other calls' rows are the board already held.
+    // A debug build checks the promise.
+    if new_piece {
+        tick.board.copy_rows(rows);
+    } else {
+        debug_assert!(
+            Board::from_rows(setup.rules.width, height, rows) == tick.board,
+            "host changed the field during a piece (new_piece was false)"
+        );
+    }
     tick.current = piece_from_abi(orientations, current)?;
     tick.next = piece_from_abi(orientations, next)?.map(|p| p.id);
     tick.new_piece = new_piece;
@@ -452,6 +462,56 @@ mod tests {
             piece_from_abi(&counts, &view(2, -1)),
             Err("host sent unknown orientation -1".to_string())
         );
+    }
+
+    #[test]
+    fn the_rows_are_read_on_each_new_piece_and_held_between() {
+        let rules = Rules::preset(Preset::Classic);
+        let pieces = PieceSet::tetrominoes();
+        let setup = GameSetup {
+            rules,
+            pieces: pieces.clone(),
+            seed: 1,
+        };
+        let counts = orientation_counts(&pieces);
+        let mut tick = Tick {
+            board: Board::new(rules.width, rules.height),
+            current: None,
+            next: None,
+            new_piece: false,
+        };
+        let piece = TetradPiece {
+            kind: 0,
+            orientation: 0,
+            x: 3,
+            y: 0,
+        };
+        let no_piece = TetradPiece {
+            kind: NO_PIECE,
+            ..piece
+        };
+        let mut rows = vec![0u32; rules.height];
+        let mut fill = |rows: &[u32], new_piece| {
+            let field = TetradField {
+                width: rules.width as u32,
+                height: rules.height as u32,
+                rows: rows.as_ptr(),
+            };
+            fill_tick(&mut tick, &setup, &counts, &field, &piece, &no_piece, new_piece).map(|()| tick.board.clone())
+        };
+        // Bits beyond the width are dropped; the surface is found.
+        rows[19] = 0b1_0000_0000_0001;
+        let board = fill(&rows, true).unwrap();
+        assert_eq!((board.rows()[19], board.surface()), (0b1, 19));
+        assert_eq!(fill(&rows, false).unwrap(), board);
+        rows[18] = 0b11;
+        let next = fill(&rows, true).unwrap();
+        assert_eq!((next.rows()[18], next.surface()), (0b11, 18));
+        // A host that changes the rows during a piece breaks the header's promise: a debug
+        // build says so (a release build keeps the rows it holds).
+        rows[17] = 0b1;
+        let changed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| fill(&rows, false)));
+        assert_eq!(changed.is_err(), cfg!(debug_assertions));
     }
 
     #[test]

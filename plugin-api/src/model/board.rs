@@ -101,10 +101,11 @@ impl Board {
         }
     }
 
-    /// The copying half of [`Board::set_rows`] (and all of [`Board::from_rows`]), kept out
-    /// of line: it runs only when the rows changed.
+    /// Replaces the rows with `rows` as [`Board::set_rows`] does, without first asking
+    /// whether they changed: for a caller that knows they did. The copying half of
+    /// `set_rows` (and all of [`Board::from_rows`]), kept out of line.
     #[inline(never)]
-    fn copy_rows(&mut self, rows: &[u32]) {
+    pub fn copy_rows(&mut self, rows: &[u32]) {
         let full = self.full_row();
         let height = self.height();
         let given = rows.len().min(height);
