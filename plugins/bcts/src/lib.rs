@@ -586,7 +586,7 @@ mod tests {
         /// Under `simplified`, every drop rated on the columns is the placement the
         /// enumerator lands at that column, with exactly [`evaluate`]'s value: on boards 4
         /// to 12 wide, under both weight sets, for tetrominoes and for pieces whose columns
-        /// have gaps (a C) or that fill rows the columns alone must find.
+        /// have gaps (a C) or that are wider than the specialised loops (a line of five).
         #[test]
         fn every_drop_has_the_reference_value(
             cells in proptest::collection::vec(proptest::prelude::any::<u16>(), 20),
@@ -600,6 +600,7 @@ mod tests {
                     PieceKind::from_cells("c", &[(0, 0), (1, 0), (0, 1), (0, 2), (1, 2)]),
                     PieceKind::from_cells("u", &[(0, 0), (2, 0), (0, 1), (1, 1), (2, 1)]),
                     PieceKind::from_cells("dot", &[(0, 0)]),
+                    PieceKind::from_cells("long", &[(0, 0), (1, 0), (2, 0), (3, 0), (4, 0)]),
                 ])
             } else {
                 PieceSet::tetrominoes()
