@@ -85,11 +85,11 @@ impl Board {
     #[inline]
     pub fn set_rows(&mut self, rows: &[u32]) {
         let height = self.height();
-        // The SDK refreshes a plugin's board from the host's at every tick, and the rows
-        // only change when a piece locks: finding them equal (one memory comparison) is
-        // much cheaper than copying them and searching for the surface again. Rows with
-        // bits beyond the width never compare equal, and are masked when copied. The SDK
-        // always gives exactly `height` rows: that case is tested first, on its own.
+        // Made for refreshing a board from rows that seldom change (a host's field at
+        // every tick): finding them equal (one memory comparison) is much cheaper than
+        // copying them and searching for the surface again. Rows with bits beyond the
+        // width never compare equal, and are masked when copied. Exactly `height` rows,
+        // the usual case, is tested first, on its own.
         let unchanged = if rows.len() == height {
             self.rows[..height] == *rows
         } else {
