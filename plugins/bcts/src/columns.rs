@@ -112,7 +112,7 @@ struct Slot {
 
 /// Where a piece dropped into some columns lands, and what it leaves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Drop {
+pub enum Dropped {
     /// A cell stays above the board: the game ends. `top` is negative.
     Over { top: i32 },
     /// Rows fill, so the features need the full pass.
@@ -121,13 +121,13 @@ pub enum Drop {
     Open { top: u32, features: BoardFeatures },
 }
 
-impl Drop {
+impl Dropped {
     /// The row of the piece's box top.
     #[inline(always)]
     pub fn top(&self) -> i32 {
         match *self {
-            Drop::Over { top } => top,
-            Drop::Clears { top } | Drop::Open { top, .. } => top as i32,
+            Dropped::Over { top } => top,
+            Dropped::Clears { top } | Dropped::Open { top, .. } => top as i32,
         }
     }
 }
@@ -322,14 +322,14 @@ impl Columns {
     /// are found in the columns: a row fills when it is filled in every column outside
     /// the piece's and, after the drop, in each of the piece's.
     #[inline(always)]
-    pub fn drop_of<const W: usize, const DETAIL: bool>(&self, piece: &PieceColumns, left: usize) -> Drop {
+    pub fn drop_of<const W: usize, const DETAIL: bool>(&self, piece: &PieceColumns, left: usize) -> Dropped {
         let slots = self.window(left);
         let mut top = i32::MAX;
         for j in 0..W {
             top = top.min(slots[PAD + j].top as i32 - 1 - piece.lowest[j] as i32);
         }
         if top < 0 {
-            return Drop::Over { top };
+            return Dropped::Over { top };
         }
         let top = top as u32;
         let cells = cells_after::<W>(slots, piece, top);
@@ -338,10 +338,10 @@ impl Columns {
             full &= column;
         }
         if full != 0 {
-            return Drop::Clears { top };
+            return Dropped::Clears { top };
         }
         let features = self.features_after::<W, DETAIL>(slots, &cells, piece, top);
-        Drop::Open { top, features }
+        Dropped::Open { top, features }
     }
 
     /// The slots of board columns `left - PAD` to `left + WINDOW - PAD - 1` (and walls): a

@@ -16,7 +16,7 @@ mod columns;
 mod drops;
 pub mod features;
 
-use columns::{Columns, Drop, PieceColumns};
+use columns::{Columns, Dropped, PieceColumns};
 use drops::{Drops, Reach};
 use features::{board_features, board_features_of, Landing, Weights, COUNT};
 use tetrad_plugin_api::{
@@ -242,12 +242,12 @@ impl<'a> Rater<'a> {
             let drop = self.columns.drop_of::<W, DETAIL>(&shape.columns, reach.box_left(x));
             let placement = reach.placement(x, (drop.top() - i32::from(shape.top)) as i8, start);
             let value = match drop {
-                Drop::Over { .. } => f64::NEG_INFINITY,
-                Drop::Clears { .. } => {
+                Dropped::Over { .. } => f64::NEG_INFINITY,
+                Dropped::Clears { .. } => {
                     let (rules, pieces, board, weights) = (self.rules, self.pieces, self.board, self.weights);
                     evaluate(rules, pieces, board, piece, placement.pos, weights).map_or(f64::NEG_INFINITY, |(_, v)| v)
                 }
-                Drop::Open { top, features } => {
+                Dropped::Open { top, features } => {
                     let landing = Landing {
                         bottom: self.board.height() as u32 - (top + shape.height as u32 - 1),
                         piece_height: shape.height as u32,
