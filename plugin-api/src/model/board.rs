@@ -85,18 +85,12 @@ impl Board {
     #[inline]
     pub fn set_rows(&mut self, rows: &[u32]) {
         let height = self.height();
-        // Made for refreshing a board from rows that seldom change (a host's field at
-        // every tick): finding them equal (one memory comparison) is much cheaper than
-        // copying them and searching for the surface again. Rows with bits beyond the
-        // width never compare equal, and are masked when copied. Exactly `height` rows,
-        // the usual case, is tested first, on its own.
-        let unchanged = if rows.len() == height {
-            self.rows[..height] == *rows
-        } else {
-            let given = rows.len().min(height);
-            self.rows[..given] == rows[..given] && self.rows[given..height].iter().all(|&r| r == 0)
-        };
-        if !unchanged {
+        let given = rows.len().min(height);
+        // For refreshing a board from rows that seldom change: finding them equal (one
+        // memory comparison) is much cheaper than copying them and finding the surface
+        // again. Rows with bits beyond the width never compare equal, and are masked when
+        // copied.
+        if self.rows[..given] != rows[..given] || self.rows[given..height].iter().any(|&r| r != 0) {
             self.copy_rows(rows);
         }
     }
