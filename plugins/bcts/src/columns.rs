@@ -305,7 +305,7 @@ impl Columns {
 
     /// [`Columns::with_piece`] for a piece `W` columns wide, with `DETAIL` for `detail`.
     #[inline(always)]
-    pub fn with_piece_of<const W: usize, const DETAIL: bool>(
+    fn with_piece_of<const W: usize, const DETAIL: bool>(
         &self,
         piece: &PieceColumns,
         left: usize,
