@@ -34,6 +34,8 @@ pub enum Command {
     Play(PlayArgs),
     /// Play back a recorded game, or check it headless with --verify.
     Replay(ReplayArgs),
+    /// Copy this binary and its bundled plugins where an installed tetrad finds them.
+    Install(InstallArgs),
     /// Play games for a tournament parent process (used by --isolate).
     #[command(hide = true)]
     Worker(WorkerArgs),
@@ -62,8 +64,8 @@ pub struct TournamentArgs {
     /// The rules.
     #[command(flatten)]
     pub game: GameArgs,
-    /// Games per entrant.
-    #[arg(long, default_value_t = 100)]
+    /// Games per entrant (at most 1000000).
+    #[arg(long, default_value_t = 100, value_parser = games_parser(0))]
     pub games: u64,
     /// Seed, parallelism and piece cap.
     #[command(flatten)]
@@ -77,9 +79,15 @@ pub struct TournamentArgs {
     /// Continue the tournament in --out, playing only the games it lacks.
     #[arg(long, requires = "out")]
     pub resume: bool,
-    /// Run plugins in worker processes: a crash, abort, exit or hang forfeits one game.
+    /// Run plugins in worker processes: a crash, abort, exit, hang or stray output
+    /// forfeits one game. A plugin's `create` may take the think limit or 10 s, whichever
+    /// is longer.
     #[arg(long)]
     pub isolate: bool,
+    /// Under --isolate, the folder for each worker's log of what its plugin printed
+    /// [default: FILE.logs beside --out FILE, else a new folder in the temporary directory].
+    #[arg(long, value_name = "DIR", requires = "isolate")]
+    pub worker_logs: Option<PathBuf>,
     /// An update slower than this forfeits the game as a timeout (isolated: 10 s if unset).
     #[arg(long, value_name = "MICROSECONDS")]
     pub think_limit_us: Option<u64>,
@@ -104,7 +112,7 @@ fn parse_sprt(text: &str) -> Result<(f64, f64), String> {
         a.trim().parse().map_err(|_| bad())?,
         b.trim().parse().map_err(|_| bad())?,
     );
-    if a < b {
+    if a.is_finite() && b.is_finite() && a < b {
         Ok((a, b))
     } else {
         Err(bad())
@@ -137,17 +145,18 @@ pub struct TuneArgs {
     /// The rules.
     #[command(flatten)]
     pub game: GameArgs,
-    /// Games per candidate per generation (the same games for every candidate).
-    #[arg(long, default_value_t = 10)]
+    /// Games per candidate per generation (the same games for every candidate); a
+    /// generation plays at most 1000000 games in all.
+    #[arg(long, default_value_t = 10, value_parser = games_parser(1))]
     pub games: u64,
     /// Generations.
     #[arg(long, default_value_t = 20)]
     pub generations: u64,
-    /// Candidates per generation.
-    #[arg(long, default_value_t = 50)]
+    /// Candidates per generation (at most 100000).
+    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u64).range(1..=crate::tune::MAX_POPULATION))]
     pub population: u64,
-    /// Share of candidates kept as the elite.
-    #[arg(long, default_value_t = 0.1)]
+    /// Share of candidates kept as the elite, in (0, 1].
+    #[arg(long, default_value_t = 0.1, value_parser = parse_fraction)]
     pub elite: f64,
     /// Seed (of the games and of the sampling), parallelism and piece cap.
     #[command(flatten)]
@@ -156,13 +165,19 @@ pub struct TuneArgs {
     #[arg(long, default_value = "")]
     pub options: String,
     /// Starting mean: one value for all parameters, or one per parameter.
-    #[arg(long, default_value = "0", value_name = "V[,V...]", allow_hyphen_values = true)]
+    #[arg(
+        long,
+        default_value = "0",
+        value_name = "V[,V...]",
+        allow_hyphen_values = true,
+        value_parser = parse_numbers
+    )]
     pub initial: String,
     /// Starting standard deviation: one value for all parameters, or one per parameter.
-    #[arg(long, default_value = "10", value_name = "S[,S...]")]
+    #[arg(long, default_value = "10", value_name = "S[,S...]", value_parser = parse_deviations)]
     pub sd: String,
     /// Variance noise at the first generation, shrinking linearly to 0.
-    #[arg(long, default_value_t = 4.0)]
+    #[arg(long, default_value_t = 4.0, value_parser = parse_non_negative)]
     pub noise: f64,
     /// Checkpoint file (default: tune-PLUGIN.json).
     #[arg(long, value_name = "FILE")]
@@ -170,6 +185,61 @@ pub struct TuneArgs {
     /// Continue from the checkpoint.
     #[arg(long)]
     pub resume: bool,
+}
+
+/// Most games of a run, of a tournament (per entrant), or of one tune generation (in all):
+/// a run keeps every game's result in memory until its summary.
+pub const MAX_GAMES: u64 = 1_000_000;
+
+/// Most games played at once.
+pub const MAX_JOBS: usize = 1024;
+
+/// `--games` from `min` to [`MAX_GAMES`].
+fn games_parser(min: u64) -> clap::builder::RangedU64ValueParser<u64> {
+    clap::value_parser!(u64).range(min..=MAX_GAMES)
+}
+
+/// A finite number.
+fn parse_finite(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(value) if value.is_finite() => Ok(value),
+        Ok(_) => Err(format!("`{text}` is not a finite number")),
+        Err(_) => Err(format!("`{text}` is not a number")),
+    }
+}
+
+/// A finite number `>= 0`.
+fn parse_non_negative(text: &str) -> Result<f64, String> {
+    let value = parse_finite(text)?;
+    if value < 0.0 {
+        return Err(format!("`{text}` is negative"));
+    }
+    Ok(value)
+}
+
+/// A share in (0, 1].
+fn parse_fraction(text: &str) -> Result<f64, String> {
+    let value = parse_finite(text)?;
+    if !(value > 0.0 && value <= 1.0) {
+        return Err(format!("`{text}` is not in (0, 1]"));
+    }
+    Ok(value)
+}
+
+/// Comma-separated finite numbers, checked and kept as written.
+fn parse_numbers(text: &str) -> Result<String, String> {
+    for value in text.split(',') {
+        parse_finite(value)?;
+    }
+    Ok(text.to_string())
+}
+
+/// Comma-separated finite numbers `>= 0`, checked and kept as written.
+fn parse_deviations(text: &str) -> Result<String, String> {
+    for value in text.split(',') {
+        parse_non_negative(value)?;
+    }
+    Ok(text.to_string())
 }
 
 /// Options of `tetrad merge`.
@@ -207,6 +277,12 @@ pub struct WorkerArgs {
     /// Violations allowed per game.
     #[arg(long)]
     pub max_violations: Option<u64>,
+    /// The tournament's process: the worker ends when it is gone.
+    #[arg(long)]
+    pub parent_pid: u32,
+    /// The file the worker keeps its progress in, for the parent to read if it dies.
+    #[arg(long)]
+    pub progress: Option<PathBuf>,
 }
 
 /// Output formats.
@@ -272,8 +348,8 @@ pub struct ScheduleArgs {
     /// The seed: game i of seed s brings the same pieces to every plugin.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Games played at once (default: one per core).
-    #[arg(long)]
+    /// Games played at once (default: one per core; at most 1024).
+    #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=MAX_JOBS as u64))]
     pub jobs: Option<usize>,
     /// End a game as "capped" after this many pieces.
     #[arg(long)]
@@ -300,8 +376,8 @@ pub struct RunArgs {
     /// The rules.
     #[command(flatten)]
     pub game: GameArgs,
-    /// How many games.
-    #[arg(long, default_value_t = 10)]
+    /// How many games (at most 1000000).
+    #[arg(long, default_value_t = 10, value_parser = games_parser(0))]
     pub games: u64,
     /// Seed, parallelism and piece cap.
     #[command(flatten)]
@@ -317,10 +393,20 @@ pub struct RunArgs {
     pub record: Option<std::path::PathBuf>,
 }
 
+/// Options of `tetrad install`.
+#[derive(Debug, Args)]
+pub struct InstallArgs {
+    /// Install under this prefix: the binary in DIR/bin, the plugins in
+    /// DIR/share/tetrad/plugins [default: the binary in ~/.local/bin, the plugins in
+    /// $XDG_DATA_HOME/tetrad/plugins]
+    #[arg(long, value_name = "DIR")]
+    pub prefix: Option<PathBuf>,
+}
+
 /// Options of `tetrad plugins`.
 #[derive(Debug, Args)]
 pub struct PluginsArgs {
-    /// Output format (table or json).
+    /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
 }

@@ -5,6 +5,8 @@
 pub mod cli;
 pub mod commands;
 pub mod engine;
+pub mod input;
+pub mod output;
 pub mod pieces;
 pub mod plugin;
 pub mod replay;

@@ -14,6 +14,18 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(err) => return report_usage_error(err),
     };
+    // Reports keep standard output to themselves; plugin code prints to standard error.
+    // The screens and the worker handle their own output.
+    let draws_screen = matches!(
+        cli.command,
+        Command::Demo(_) | Command::Play(_) | Command::Replay(_) | Command::Worker(_)
+    );
+    if !draws_screen {
+        if let Err(err) = tetrad::output::keep_for_reports() {
+            log::warn!("standard output shared with plugins: {err}");
+        }
+        tetrad::plugin::guard_exit();
+    }
     let outcome = match cli.command {
         Command::Run(args) => commands::run(args),
         Command::Plugins(args) => commands::plugins(args),
@@ -22,6 +34,7 @@ fn main() -> ExitCode {
         Command::Merge(args) => commands::merge(args),
         Command::Tune(args) => commands::tune(args),
         Command::Worker(args) => commands::worker(args),
+        Command::Install(args) => commands::install(args),
         Command::Demo(args) => tetrad::tui::demo(args),
         Command::Play(args) => tetrad::tui::play(args),
         Command::Replay(args) => tetrad::tui::replay(args),
@@ -34,9 +47,7 @@ fn main() -> ExitCode {
         {
             return ExitCode::SUCCESS;
         }
-        // One line: the error and its causes, never a backtrace.
-        let text = format!("{err:#}").replace('\n', " ");
-        eprintln!("tetrad: {text}");
+        eprintln!("tetrad: {}", one_line(&err));
         ExitCode::FAILURE
     })
 }
@@ -49,13 +60,75 @@ fn report_usage_error(err: clap::Error) -> ExitCode {
             ExitCode::from(if err.use_stderr() { USAGE_ERROR } else { 0 })
         }
         _ => {
-            let rendered = err.render().to_string();
-            let first = rendered
-                .lines()
-                .find(|l| !l.trim().is_empty())
-                .unwrap_or("invalid command line");
-            eprintln!("tetrad: {} (see `tetrad --help`)", first.trim_start_matches("error: "));
+            eprintln!(
+                "tetrad: {} (see `tetrad --help`)",
+                usage_line(&err.render().to_string())
+            );
             ExitCode::from(USAGE_ERROR)
         }
+    }
+}
+
+/// The error and its causes on one line, never a backtrace. A cause whose text the message
+/// already holds (an OS error a library error quotes, say) is not repeated.
+fn one_line(err: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in err.chain() {
+        let cause = cause.to_string().replace('\n', " ");
+        if text.contains(&cause) {
+            continue;
+        }
+        if !text.is_empty() {
+            text.push_str(": ");
+        }
+        text.push_str(&cause);
+    }
+    text
+}
+
+/// Clap's rendering of a usage mistake as one line: its first line, with the indented
+/// lines that follow it (the missing arguments, say).
+fn usage_line(rendered: &str) -> String {
+    let mut lines = rendered.lines().skip_while(|l| l.trim().is_empty());
+    let head = lines
+        .next()
+        .unwrap_or("invalid command line")
+        .trim_start_matches("error: ");
+    let details: Vec<&str> = lines
+        .take_while(|l| l.starts_with(' ') && !l.trim().is_empty())
+        .map(str::trim)
+        .collect();
+    if details.is_empty() {
+        head.to_string()
+    } else {
+        format!("{}: {}", head.trim_end_matches(':'), details.join(", "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_missing_argument_is_named() {
+        let rendered = "error: the following required arguments were not provided:\n  --plugins <PLUGIN>...\n\nUsage: tetrad tournament --plugins <PLUGIN>...\n";
+        assert_eq!(
+            usage_line(rendered),
+            "the following required arguments were not provided: --plugins <PLUGIN>..."
+        );
+        assert_eq!(
+            usage_line("error: unexpected argument '--x' found\n\nUsage: ..."),
+            "unexpected argument '--x' found"
+        );
+    }
+
+    #[test]
+    fn an_os_error_is_said_once() {
+        let os = std::io::Error::from(std::io::ErrorKind::NotFound);
+        let err = anyhow::Error::new(os).context(format!(
+            "pieces.toml: {}",
+            std::io::Error::from(std::io::ErrorKind::NotFound)
+        ));
+        assert_eq!(one_line(&err), "pieces.toml: entity not found");
     }
 }

@@ -16,6 +16,7 @@
 //! box, and the cells keep their places in it; any other drawing is trimmed to its cells
 //! and turns inside the smallest square around them, anchored top left.
 
+use crate::input::{self, InputError, PIECE_SET_CAP};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 use tetrad_plugin_api::{PieceKind, PieceSet, MAX_PIECE_SIZE};
@@ -24,14 +25,9 @@ use tetrad_plugin_api::{PieceKind, PieceSet, MAX_PIECE_SIZE};
 /// where there is one.
 #[derive(Debug, thiserror::Error)]
 pub enum PieceFileError {
-    /// The file could not be read.
-    #[error("{path}: {source}")]
-    Read {
-        /// The file.
-        path: PathBuf,
-        /// Why.
-        source: std::io::Error,
-    },
+    /// The file could not be read, or is larger than [`PIECE_SET_CAP`].
+    #[error(transparent)]
+    Read(#[from] InputError),
     /// Not valid TOML, or not of the documented form.
     #[error("{path}: {message}")]
     Syntax {
@@ -65,12 +61,9 @@ struct PieceEntry {
     shape: String,
 }
 
-/// Reads a piece set from `path`.
+/// Reads a piece set from `path` (at most [`PIECE_SET_CAP`] bytes).
 pub fn load(path: &Path) -> Result<PieceSet, PieceFileError> {
-    let text = std::fs::read_to_string(path).map_err(|source| PieceFileError::Read {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let text = input::read_text(path, PIECE_SET_CAP)?;
     parse(path, &text)
 }
 

@@ -3,6 +3,7 @@
 //! same game; [`Replay::verify`] checks that it also gives the recorded result.
 
 use crate::engine::{Game, Stats};
+use crate::input::{self, InputError, REPLAY_CAP};
 use crate::plugin::Plugin;
 use crate::runner::{stall_limit, End, GameResult, RunSpec};
 use serde::{Deserialize, Serialize};
@@ -26,6 +27,9 @@ pub enum ReplayError {
         /// Why.
         source: std::io::Error,
     },
+    /// The file could not be read, or is larger than [`REPLAY_CAP`].
+    #[error(transparent)]
+    Input(#[from] InputError),
     /// Not JSON of the documented form.
     #[error("{path}: not a replay file ({message})")]
     Syntax {
@@ -268,13 +272,15 @@ impl Replay {
         replay
     }
 
-    /// Reads and checks a replay file.
+    /// Reads and checks a replay file (at most [`REPLAY_CAP`] bytes).
     pub fn load(path: &Path) -> Result<Replay, ReplayError> {
-        let text = std::fs::read_to_string(path).map_err(|source| ReplayError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        let replay: Replay = serde_json::from_str(&text).map_err(|err| ReplayError::Syntax {
+        let text = input::read_text(path, REPLAY_CAP)?;
+        Replay::parse(path, &text)
+    }
+
+    /// Reads and checks the text of a replay file; `path` is only used in messages.
+    pub fn parse(path: &Path, text: &str) -> Result<Replay, ReplayError> {
+        let replay: Replay = serde_json::from_str(text).map_err(|err| ReplayError::Syntax {
             path: path.to_path_buf(),
             message: err.to_string(),
         })?;

@@ -108,10 +108,11 @@ pub fn summarize(results: &[GameResult], update_ns: &Histogram<u64>) -> Summary 
             results.iter().map(|r| f(r) as f64).sum::<f64>() / results.len() as f64
         }
     };
+    // A fold from +0.0: the sum of no floats is -0.0, which prints as "-0.00".
     let total_ns: f64 = results
         .iter()
         .map(|r| r.update_us_mean * 1000.0 * r.updates as f64)
-        .sum();
+        .fold(0.0, |total, ns| total + ns);
     let calls = results.iter().map(|r| r.updates).sum::<u64>().max(1) as f64;
     let ends = End::ALL
         .iter()
@@ -196,7 +197,7 @@ pub fn summary_text(summary: &Summary) -> String {
         summary.update_us.p99,
         summary.violations,
         if ends.is_empty() {
-            "-".to_string()
+            "no games".to_string()
         } else {
             ends.join(", ")
         }

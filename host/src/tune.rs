@@ -9,13 +9,19 @@
 //! linearly to zero, which keeps the search from collapsing early. The state after each
 //! generation is written to a checkpoint, so an interrupted run resumes where it stopped.
 
+use crate::cli::MAX_GAMES;
+use crate::input::{self, CHECKPOINT_CAP};
 use crate::plugin::Plugin;
 use crate::runner::RunSpec;
 use crate::tournament::{standings, Entrant, Tournament, Writer};
 use serde::{Deserialize, Serialize};
-use std::path::Path;
+use std::fs::{File, OpenOptions, TryLockError};
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use tetrad_plugin_api::{derive_seed, SeededRng};
+
+/// Most candidates per generation.
+pub const MAX_POPULATION: u64 = 100_000;
 
 /// What to tune and how.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -87,10 +93,71 @@ impl Checkpoint {
         }
     }
 
-    /// Reads a checkpoint written by [`Checkpoint::save`].
+    /// Reads a checkpoint written by [`Checkpoint::save`] (at most [`CHECKPOINT_CAP`]
+    /// bytes).
     pub fn load(path: &Path) -> anyhow::Result<Checkpoint> {
-        let text = std::fs::read_to_string(path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-        serde_json::from_str(&text).map_err(|e| anyhow::anyhow!("{}: not a tune checkpoint ({e})", path.display()))
+        let text = input::read_text(path, CHECKPOINT_CAP)?;
+        Checkpoint::parse(path, &text)
+    }
+
+    /// Reads and checks the text of a checkpoint; `path` is only used in messages. The
+    /// checks are those [`tune`] relies on: one mean and one deviation per parameter, all
+    /// finite, and a history that fits the configuration.
+    pub fn parse(path: &Path, text: &str) -> anyhow::Result<Checkpoint> {
+        let checkpoint: Checkpoint = serde_json::from_str(text)
+            .map_err(|e| anyhow::anyhow!("{}: not a tune checkpoint ({e})", path.display()))?;
+        checkpoint
+            .check()
+            .map_err(|problem| anyhow::anyhow!("{}: not a usable tune checkpoint ({problem})", path.display()))?;
+        Ok(checkpoint)
+    }
+
+    /// What is wrong with the checkpoint, if anything.
+    fn check(&self) -> Result<(), String> {
+        let config = &self.config;
+        let n = config.params.len();
+        if n == 0 {
+            return Err("no parameters".to_string());
+        }
+        if !(1..=MAX_POPULATION).contains(&config.population) {
+            return Err(format!(
+                "population {} is out of range 1..={MAX_POPULATION}",
+                config.population
+            ));
+        }
+        if config.games == 0 || config.population.saturating_mul(config.games) > MAX_GAMES {
+            return Err(format!(
+                "{} games per candidate; a generation plays 1 to {MAX_GAMES} games",
+                config.games
+            ));
+        }
+        if !(config.elite_fraction > 0.0 && config.elite_fraction <= 1.0) {
+            return Err(format!("elite fraction {} is not in (0, 1]", config.elite_fraction));
+        }
+        if !(config.noise.is_finite() && config.noise >= 0.0) {
+            return Err(format!("noise {} is not a finite number >= 0", config.noise));
+        }
+        check_distribution("initial", &config.initial_mean, &config.initial_sd, n)?;
+        check_distribution("current", &self.mean, &self.sd, n)?;
+        if self.history.len() as u64 > config.generations {
+            return Err(format!(
+                "{} generations done of {}",
+                self.history.len(),
+                config.generations
+            ));
+        }
+        for (i, generation) in self.history.iter().enumerate() {
+            let at = |problem: String| format!("generation {i}: {problem}");
+            if generation.generation != i as u64 {
+                return Err(at(format!("numbered {}", generation.generation)));
+            }
+            check_distribution("its", &generation.mean, &generation.sd, n).map_err(at)?;
+            check_values("best candidate", &generation.best, n).map_err(at)?;
+            if !(generation.best_lines.is_finite() && generation.elite_lines.is_finite()) {
+                return Err(at("lines are not finite".to_string()));
+            }
+        }
+        Ok(())
     }
 
     /// Writes the checkpoint atomically (to a temporary file, then renamed).
@@ -114,6 +181,59 @@ impl Checkpoint {
             .iter()
             .max_by(|a, b| a.best_lines.total_cmp(&b.best_lines))
             .map(|g| (options_string(&self.config, &g.best), g.best_lines, g.generation))
+    }
+}
+
+/// A mean and standard deviations of `n` finite values each, the deviations `>= 0`.
+fn check_distribution(which: &str, mean: &[f64], sd: &[f64], n: usize) -> Result<(), String> {
+    check_values(&format!("{which} mean"), mean, n)?;
+    check_values(&format!("{which} deviation"), sd, n)?;
+    if sd.iter().any(|&s| s < 0.0) {
+        return Err(format!("{which} deviation is negative"));
+    }
+    Ok(())
+}
+
+/// `n` finite values.
+fn check_values(what: &str, values: &[f64], n: usize) -> Result<(), String> {
+    if values.len() != n {
+        return Err(format!("{what} has {} values for {n} parameters", values.len()));
+    }
+    if values.iter().any(|v| !v.is_finite()) {
+        return Err(format!("{what} is not finite"));
+    }
+    Ok(())
+}
+
+/// The lock that keeps a second `tetrad tune` off a checkpoint while one runs: an
+/// exclusive advisory lock on `FILE.lock` beside the checkpoint `FILE`, held for the
+/// whole run. (The checkpoint itself is replaced at every save, so it cannot carry the
+/// lock.) The lock file stays behind, empty; the lock ends with the process.
+pub struct CheckpointLock {
+    _file: File,
+}
+
+impl CheckpointLock {
+    /// Takes the lock for the checkpoint at `path`, or says that another tune holds it.
+    pub fn acquire(path: &Path) -> anyhow::Result<CheckpointLock> {
+        let mut name = path.as_os_str().to_os_string();
+        name.push(".lock");
+        let lock_path = PathBuf::from(name);
+        let file = OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&lock_path)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", lock_path.display()))?;
+        match file.try_lock() {
+            Ok(()) => Ok(CheckpointLock { _file: file }),
+            Err(TryLockError::WouldBlock) => anyhow::bail!(
+                "{}: another tetrad tune is using this checkpoint ({} is locked); wait for it to end, or use another --checkpoint",
+                path.display(),
+                lock_path.display()
+            ),
+            Err(TryLockError::Error(e)) => anyhow::bail!("{}: {e}", lock_path.display()),
+        }
     }
 }
 

@@ -46,5 +46,10 @@ pub use model::rules::{Movement, Preset, Randomizer, Rules, RulesError};
 pub use options::Options;
 pub use sdk::{FallingPiece, GameSetup, Info, Solver, Tick};
 
-/// Re-exported so plugin crates and the host use the same `abi_stable`.
+/// Re-exported so plugin crates and the host use the same `abi_stable`; a plugin needs
+/// no dependency of its own on it.
 pub use abi_stable;
+
+/// This crate's version: a Rust plugin loads only into a host built against a compatible
+/// one, and the host names it when it refuses a plugin.
+pub const API_VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -399,10 +399,29 @@ fn fill_tick(
 macro_rules! export_solver {
     ($solver:ty) => {
         /// The root module of this tetrad plugin.
-        #[::abi_stable::export_root_module]
         pub fn tetrad_root_module() -> $crate::module::PluginModuleRef {
             $crate::sdk::root_module::<$solver>()
         }
+
+        /// The header the host's loader looks for: what `abi_stable`'s
+        /// `#[export_root_module]` generates, spelled through this crate's re-export so a
+        /// plugin depends on `tetrad-plugin-api` alone.
+        #[export_name = "_1as_0lib_1header_0root_bmodule_bloader"]
+        pub static TETRAD_ROOT_MODULE_HEADER: $crate::abi_stable::library::LibHeader = {
+            extern "C" fn erased_root_module() -> $crate::abi_stable::library::RootModuleResult {
+                $crate::abi_stable::library::__call_root_module_loader(tetrad_root_module)
+            }
+            type Module =
+                <$crate::module::PluginModuleRef as $crate::abi_stable::library::IntoRootModuleResult>::Module;
+            // SAFETY: as in `abi_stable`'s own expansion: the constructor returns this very
+            // module type, and its layout is checked by the loader.
+            unsafe {
+                $crate::abi_stable::library::LibHeader::from_constructor::<Module>(
+                    erased_root_module,
+                    $crate::abi_stable::library::CheckTypeLayout::Yes,
+                )
+            }
+        };
 
         /// The tetrad ABI version this plugin was built for.
         #[no_mangle]
@@ -417,6 +436,14 @@ macro_rules! export_solver {
 mod tests {
     use super::*;
     use crate::abi::GameInfoBuf;
+
+    #[test]
+    fn the_exported_header_has_the_name_the_loader_looks_for() {
+        assert_eq!(
+            abi_stable::library::ROOT_MODULE_LOADER_NAME,
+            "_1as_0lib_1header_0root_bmodule_bloader"
+        );
+    }
 
     #[test]
     fn game_info_round_trips_through_the_abi() {

@@ -93,6 +93,16 @@ pub fn compile_c_file(dir: &Path, name: &str, src: &Path) -> PathBuf {
     out
 }
 
+/// The exit status of `tetrad run` when the plugin forfeited every game.
+pub const ALL_FORFEITED: i32 = 3;
+
+/// Parses the output of a `tetrad run --format json` whose plugin forfeited every game:
+/// the summary is printed, and the exit status says so.
+pub fn forfeited_json(output: &Output) -> serde_json::Value {
+    assert_eq!(output.status.code(), Some(ALL_FORFEITED), "{}", stderr(output));
+    serde_json::from_slice(&output.stdout).expect("valid JSON")
+}
+
 /// Parses `tetrad run --format json` output.
 pub fn json(output: &Output) -> serde_json::Value {
     assert!(output.status.success(), "tetrad failed: {}", stderr(output));

@@ -1,13 +1,15 @@
 //! The subcommands, on top of the loader, the game loop and the reports.
 
+mod install;
 mod tournament;
 mod tune;
 
+pub use install::install;
 pub use tournament::{merge, tournament, worker};
 pub use tune::tune;
 
 use crate::cli::{CheckArgs, Format, GameArgs, PluginsArgs, RunArgs};
-use crate::plugin::{bundled_plugins, resolve, Plugin};
+use crate::plugin::{bundled_plugins, resolve, search_path, BundledPlugin, Plugin, PluginInfo, PLUGIN_PATH_VAR};
 use crate::replay::Replay;
 use crate::report::{game_header, game_line, games_csv, summarize, summary_text};
 use crate::runner::{self, RunSpec};
@@ -74,10 +76,11 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         watch: None,
     };
     let info = plugin.info().clone();
+    // A refusal to create is one error line with nothing before it on stdout.
+    runner::create_instance(&plugin, &spec.rules, &spec.pieces, 0, &spec.options)?;
     let table = args.format == Format::Table;
-    let stdout = std::io::stdout();
     if table {
-        let mut out = stdout.lock();
+        let mut out = crate::output::reports();
         writeln!(
             out,
             "plugin {} {} (ABI {}, {}) from {}",
@@ -102,7 +105,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     let record = args.record.is_some().then_some(&mut game0);
     let output = runner::run_recorded(&plugin, &spec, record, |result| {
         if table {
-            let mut out = stdout.lock();
+            let mut out = crate::output::reports();
             let _ = writeln!(out, "{}", game_line(result));
             let _ = out.flush();
         }
@@ -112,7 +115,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     }
     let summary = summarize(&output.results, &output.update_ns);
     let results = output.results;
-    let mut out = stdout.lock();
+    let mut out = crate::output::reports();
     match args.format {
         Format::Table => writeln!(out, "\n{}", summary_text(&summary))?,
         Format::Json => {
@@ -127,48 +130,123 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         }
         Format::Csv => write!(out, "{}", games_csv(&results))?,
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(run_status(&results))
 }
+
+/// The exit status of a run that played `results`: [`ALL_FORFEITED`] when there were
+/// games and the plugin forfeited every one (its summary is printed all the same).
+fn run_status(results: &[runner::GameResult]) -> ExitCode {
+    if !results.is_empty() && results.iter().all(|r| r.end.is_forfeit()) {
+        ExitCode::from(ALL_FORFEITED)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// The exit status of `tetrad run` when the plugin forfeited every game (a plugin error,
+/// a stall, a timeout or too many violations in each).
+pub const ALL_FORFEITED: u8 = 3;
 
 /// `tetrad plugins`.
 pub fn plugins(args: PluginsArgs) -> Result<ExitCode> {
-    let found = bundled_plugins();
-    if found.is_empty() {
-        bail!("no bundled plugins next to the executable; build them with `cargo build --release`");
-    }
-    let mut rows = Vec::new();
-    for bundled in found {
-        let loaded = Plugin::load(&bundled.path).map(|p| p.info().clone());
-        rows.push((bundled, loaded));
-    }
-    let mut out = std::io::stdout().lock();
-    if args.format == Format::Json {
-        let list: Vec<serde_json::Value> = rows
-            .iter()
-            .map(|(bundled, loaded)| match loaded {
-                Ok(info) => json!({ "name": bundled.name, "path": bundled.path, "info": info }),
-                Err(err) => json!({ "name": bundled.name, "path": bundled.path, "error": err.to_string() }),
-            })
-            .collect();
-        writeln!(out, "{}", serde_json::to_string_pretty(&list)?)?;
-        return Ok(ExitCode::SUCCESS);
-    }
-    writeln!(
-        out,
-        "{:<14} {:<8} {:<4} {:<5} {:<18} description",
-        "name", "version", "abi", "kind", "author"
-    )?;
-    for (bundled, loaded) in &rows {
-        match loaded {
-            Ok(info) => writeln!(
+    let searched = search_path();
+    let rows: Vec<(BundledPlugin, Result<PluginInfo, String>)> = bundled_plugins()
+        .into_iter()
+        .map(|bundled| {
+            let loaded = Plugin::load(&bundled.path)
+                .map(|p| p.info().clone())
+                .map_err(|e| e.to_string());
+            (bundled, loaded)
+        })
+        .collect();
+    let mut out = crate::output::reports();
+    match args.format {
+        Format::Json => {
+            let list: Vec<serde_json::Value> = rows
+                .iter()
+                .map(|(bundled, loaded)| match loaded {
+                    Ok(info) => json!({ "name": bundled.name, "path": bundled.path, "info": info }),
+                    Err(err) => json!({ "name": bundled.name, "path": bundled.path, "error": err }),
+                })
+                .collect();
+            let document = json!({ "plugins": list, "searched": searched });
+            writeln!(out, "{}", serde_json::to_string_pretty(&document)?)?;
+        }
+        Format::Csv => {
+            writeln!(out, "name,version,abi,flavour,author,description,path,error")?;
+            for (bundled, loaded) in &rows {
+                let path = bundled.path.display().to_string();
+                let fields: Vec<String> = match loaded {
+                    Ok(info) => vec![
+                        bundled.name.clone(),
+                        info.version.clone(),
+                        info.abi.to_string(),
+                        info.flavour.to_string(),
+                        info.author.clone(),
+                        info.description.clone(),
+                        path,
+                        String::new(),
+                    ],
+                    Err(err) => {
+                        let mut fields = vec![bundled.name.clone()];
+                        fields.extend(std::iter::repeat_n(String::new(), 5));
+                        fields.extend([path, err.clone()]);
+                        fields
+                    }
+                };
+                let quoted: Vec<String> = fields.iter().map(|f| csv_field(f)).collect();
+                writeln!(out, "{}", quoted.join(","))?;
+            }
+        }
+        Format::Table => {
+            writeln!(
                 out,
-                "{:<14} {:<8} {:<4} {:<5} {:<18} {}",
-                bundled.name, info.version, info.abi, info.flavour, info.author, info.description
-            )?,
-            Err(err) => writeln!(out, "{:<14} (cannot load: {err})", bundled.name)?,
+                "{:<14} {:<8} {:<4} {:<8} {:<18} description",
+                "name", "version", "abi", "flavour", "author"
+            )?;
+            for (bundled, loaded) in &rows {
+                match loaded {
+                    Ok(info) => writeln!(
+                        out,
+                        "{:<14} {:<8} {:<4} {:<8} {:<18} {}",
+                        bundled.name,
+                        info.version,
+                        info.abi,
+                        info.flavour.to_string(),
+                        info.author,
+                        info.description
+                    )?,
+                    Err(err) => writeln!(out, "{:<14} (cannot load: {err})", bundled.name)?,
+                }
+            }
+            writeln!(out, "\nsearched, in order (set {PLUGIN_PATH_VAR} to add folders):")?;
+            for dir in &searched {
+                let count = rows
+                    .iter()
+                    .filter(|(b, _)| b.path.parent() == Some(dir.as_path()))
+                    .count();
+                let state = if dir.is_dir() {
+                    format!("{count} used")
+                } else {
+                    "absent".to_string()
+                };
+                writeln!(out, "  {} ({state})", dir.display())?;
+            }
         }
     }
+    if rows.is_empty() {
+        bail!("no bundled plugins found on the search path; build them with `cargo build --release`, or install them with `tetrad install`");
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// A CSV field, quoted when it holds a comma, a quote or a line break.
+fn csv_field(text: &str) -> String {
+    if text.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_string()
+    }
 }
 
 /// `tetrad check`.
@@ -176,7 +254,7 @@ pub fn check(args: CheckArgs) -> Result<ExitCode> {
     let (rules, pieces) = rules_and_pieces(&args.game)?;
     let plugin = load(&args.path)?;
     let info = plugin.info();
-    let mut out = std::io::stdout().lock();
+    let mut out = crate::output::reports();
     writeln!(out, "file         {}", plugin.path().display())?;
     writeln!(out, "name         {}", info.name)?;
     writeln!(out, "version      {}", info.version)?;

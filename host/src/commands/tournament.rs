@@ -2,20 +2,33 @@
 
 use super::{load, rules_and_pieces, rules_json};
 use crate::cli::{MergeArgs, ReportFormat, TournamentArgs, WorkerArgs};
+use crate::plugin::looks_like_path;
 use crate::runner::{Limits, RunSpec};
 use crate::tournament::{
-    self, csv, markdown, pairings, standings, table, Entrant, GameRecord, Isolation, Report, Shard, Sprt, Tournament,
-    Writer, DEFAULT_WORKER_THINK_LIMIT_US,
+    self, csv, follow_parent, markdown, pairings, standings, table, Entrant, GameRecord, Isolation, Report,
+    ServeOptions, Shard, Sprt, Tournament, WorkerChannel, Writer, DEFAULT_WORKER_THINK_LIMIT_US,
 };
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-/// Splits `PLUGIN@OPTIONS` (the options part is optional).
+/// Splits `PLUGIN@OPTIONS` (the options part is optional). A path may hold `@` itself:
+/// the split is at the first `@` after which the part before names an existing file or a
+/// bundled plugin's short name.
 fn split_entrant(spec: &str) -> (&str, Option<&str>) {
-    match spec.split_once('@') {
+    if Path::new(spec).is_file() {
+        return (spec, None);
+    }
+    let names_a_plugin = |plugin: &str| Path::new(plugin).is_file() || !looks_like_path(plugin);
+    let split = spec
+        .match_indices('@')
+        .map(|(at, _)| (&spec[..at], &spec[at + 1..]))
+        .find(|(plugin, _)| names_a_plugin(plugin))
+        .or_else(|| spec.split_once('@'));
+    match split {
         Some((plugin, options)) => (plugin, Some(options)),
         None => (spec, None),
     }
@@ -50,7 +63,7 @@ fn print_report(report: &Report, format: ReportFormat) -> Result<()> {
         ReportFormat::Csv => csv(report),
         ReportFormat::Json => serde_json::to_string_pretty(report)? + "\n",
     };
-    std::io::stdout().lock().write_all(text.as_bytes())?;
+    crate::output::reports().write_all(text.as_bytes())?;
     Ok(())
 }
 
@@ -78,9 +91,12 @@ pub fn tournament(args: TournamentArgs) -> Result<ExitCode> {
     };
     let isolation = if args.isolate {
         let exe = std::env::current_exe().context("locating the tetrad binary for worker processes")?;
+        let logs = worker_logs(&args)?;
+        eprintln!("worker logs in {}", logs.display());
         Some(Isolation {
             exe,
             args: worker_args(&args, &rules),
+            logs,
         })
     } else {
         None
@@ -160,6 +176,22 @@ fn probe(tournament: &Tournament) -> Result<()> {
     Ok(())
 }
 
+/// The folder for the workers' logs, made if need be: `--worker-logs`, else beside the
+/// results file, else a new folder in the temporary directory.
+fn worker_logs(args: &TournamentArgs) -> Result<PathBuf> {
+    let dir = match (&args.worker_logs, &args.out) {
+        (Some(dir), _) => dir.clone(),
+        (None, Some(out)) => {
+            let mut name = out.file_name().unwrap_or_default().to_os_string();
+            name.push(".logs");
+            out.with_file_name(name)
+        }
+        (None, None) => std::env::temp_dir().join(format!("tetrad-{}-logs", std::process::id())),
+    };
+    std::fs::create_dir_all(&dir).with_context(|| format!("worker logs {}", dir.display()))?;
+    Ok(dir)
+}
+
 /// The command line that gives a worker the tournament's rules, seed and limits.
 fn worker_args(args: &TournamentArgs, rules: &tetrad_plugin_api::Rules) -> Vec<String> {
     let mut out: Vec<String> = vec![
@@ -189,8 +221,11 @@ fn worker_args(args: &TournamentArgs, rules: &tetrad_plugin_api::Rules) -> Vec<S
     out
 }
 
-/// `tetrad worker`: serves games to a tournament over stdin and stdout.
+/// `tetrad worker`: serves games to a tournament over the stdin and stdout it was started
+/// with, which it takes for itself before any plugin code runs.
 pub fn worker(args: WorkerArgs) -> Result<ExitCode> {
+    let channel = WorkerChannel::take_stdio().context("taking the worker's channel")?;
+    follow_parent(args.parent_pid);
     let (rules, pieces) = rules_and_pieces(&args.game)?;
     let plugin = load(&args.plugin)?;
     let spec = RunSpec {
@@ -207,16 +242,28 @@ pub fn worker(args: WorkerArgs) -> Result<ExitCode> {
         },
         watch: None,
     };
-    tournament::serve_worker(&plugin, &spec, args.think_limit_us)?;
+    let options = ServeOptions {
+        think_limit_us: args.think_limit_us,
+        parent: args.parent_pid,
+        progress: args.progress.as_deref(),
+    };
+    tournament::serve_worker(channel, &plugin, &spec, options)?;
     Ok(ExitCode::SUCCESS)
 }
 
 /// `tetrad merge`: one set of standings from several results files of one tournament.
+///
+/// Every file is read as `--resume` reads it ([`tournament::record::read_from`]), so a line
+/// that cannot belong to the tournament is refused with its file and line number. The one
+/// duplicate merge accepts is a game held by two files with identical content (two copies
+/// of one shard, say): it is counted once. The same game with different content in two
+/// files is refused, naming both places.
 pub fn merge(args: MergeArgs) -> Result<ExitCode> {
     let mut config = None;
     let mut records: Vec<GameRecord> = Vec::new();
-    let mut seen = HashSet::new();
-    for path in &args.files {
+    // Where each game was first seen: file, line, and its place in `records`.
+    let mut seen: HashMap<(usize, u64), (usize, usize, usize)> = HashMap::new();
+    for (file, path) in args.files.iter().enumerate() {
         let contents = tournament::read(path)?;
         match &config {
             None => config = Some(contents.config.clone()),
@@ -230,9 +277,21 @@ pub fn merge(args: MergeArgs) -> Result<ExitCode> {
                 }
             }
         }
-        for record in contents.games {
-            if seen.insert((record.entrant, record.result.index)) {
+        for (record, line) in contents.games.into_iter().zip(contents.game_lines) {
+            let key = (record.entrant, record.result.index);
+            let Some(&(first_file, first_line, at)) = seen.get(&key) else {
+                seen.insert(key, (file, line, records.len()));
                 records.push(record);
+                continue;
+            };
+            if serde_json::to_value(&records[at])? != serde_json::to_value(&record)? {
+                bail!(
+                    "{}:{line}: game {} of entrant {} differs from the same game at {}:{first_line}",
+                    path.display(),
+                    key.1,
+                    key.0,
+                    args.files[first_file].display()
+                );
             }
         }
     }
@@ -241,11 +300,31 @@ pub fn merge(args: MergeArgs) -> Result<ExitCode> {
     let labels: Vec<String> = config.entrants.iter().map(|e| e.label.clone()).collect();
     let report = Report {
         games: records.len() as u64,
-        scheduled: config.games * labels.len() as u64,
+        scheduled: config.games.saturating_mul(labels.len() as u64),
         standings: standings(&labels, &records),
         pairings: pairings(&labels, &records),
         sprt: None,
     };
     print_report(&report, args.format)?;
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_entrant;
+
+    #[test]
+    fn entrants_split_at_the_at_sign_that_ends_the_plugin() {
+        assert_eq!(split_entrant("random"), ("random", None));
+        assert_eq!(split_entrant("tree-search@depth=1"), ("tree-search", Some("depth=1")));
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let folder = dir.path().join("v1@2");
+        std::fs::create_dir(&folder).expect("made");
+        let lib = folder.join("libbot.so");
+        std::fs::write(&lib, b"").expect("written");
+        let lib = lib.display().to_string();
+        assert_eq!(split_entrant(&lib), (lib.as_str(), None));
+        let with_options = format!("{lib}@depth=2");
+        assert_eq!(split_entrant(&with_options), (lib.as_str(), Some("depth=2")));
+    }
 }

@@ -2,11 +2,12 @@
 
 use super::{load, rules_and_pieces, rules_json};
 use crate::cli::TuneArgs;
+use crate::cli::MAX_GAMES;
 use crate::runner::{Limits, RunSpec};
-use crate::tune::{tune as run_tune, Checkpoint, TuneConfig};
+use crate::tune::{tune as run_tune, Checkpoint, CheckpointLock, TuneConfig};
 use anyhow::{bail, Result};
 use indicatif::{ProgressBar, ProgressStyle};
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -40,14 +41,17 @@ pub fn tune(args: TuneArgs) -> Result<ExitCode> {
     if params.is_empty() {
         bail!("--params names no option to tune");
     }
-    if args.population == 0 || args.games == 0 || !(0.0..=1.0).contains(&args.elite) || args.elite == 0.0 {
-        bail!("--population and --games must be at least 1, --elite in (0, 1]");
+    // The value parsers bound each number; a generation's games are a tournament of their
+    // product, which must stay within what a tournament plays.
+    if args.population.saturating_mul(args.games) > MAX_GAMES {
+        bail!(
+            "--population {} times --games {} is more than {MAX_GAMES} games per generation",
+            args.population,
+            args.games
+        );
     }
     let initial_mean = per_parameter("--initial", &args.initial, params.len())?;
     let initial_sd = per_parameter("--sd", &args.sd, params.len())?;
-    if initial_sd.iter().any(|&sd| sd.is_nan() || sd < 0.0) {
-        bail!("--sd: standard deviations cannot be negative");
-    }
     let plugin = Arc::new(load(&args.plugin)?);
     let config = TuneConfig {
         plugin: format!("{} {}", plugin.info().name, plugin.info().version),
@@ -67,6 +71,8 @@ pub fn tune(args: TuneArgs) -> Result<ExitCode> {
         .checkpoint
         .clone()
         .unwrap_or_else(|| PathBuf::from(format!("tune-{}.json", plugin.info().name)));
+    // Held until the tune ends: a second tune on this checkpoint is refused.
+    let _lock = CheckpointLock::acquire(&path)?;
     let mut checkpoint = if path.exists() {
         if !args.resume {
             bail!(
@@ -130,6 +136,6 @@ pub fn tune(args: TuneArgs) -> Result<ExitCode> {
         eprintln!("best single candidate: {lines:.1} lines in generation {generation}: {options}");
     }
     eprintln!("the distribution's mean (printed on stdout) is the method's answer; compare both on fresh seeds with `tetrad tournament`");
-    println!("{}", checkpoint.options());
+    writeln!(crate::output::reports(), "{}", checkpoint.options())?;
     Ok(ExitCode::SUCCESS)
 }

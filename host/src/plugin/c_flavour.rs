@@ -105,6 +105,13 @@ impl CPlugin {
             // SAFETY: non-null strings in the info are NUL-terminated and static.
             Ok(unsafe { CStr::from_ptr(ptr) }.to_string_lossy().into_owned())
         };
+        if raw.abi_version != tetrad_plugin_api::abi::ABI_VERSION {
+            return Err(bad(&format!(
+                "plugin info says ABI version {}, but tetrad_abi_version says {}",
+                raw.abi_version,
+                tetrad_plugin_api::abi::ABI_VERSION
+            )));
+        }
         Ok(PluginInfo {
             name: text(raw.name, "name")?,
             version: text(raw.version, "version")?,

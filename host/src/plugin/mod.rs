@@ -3,9 +3,13 @@
 
 mod c_flavour;
 mod discovery;
+mod exit_guard;
 mod rust_flavour;
 
-pub use discovery::{bundled_plugins, resolve, BundledPlugin};
+pub use discovery::{
+    bundled_plugins, looks_like_path, resolve, search_path, user_plugin_dir, BundledPlugin, PLUGIN_PATH_VAR,
+};
+pub use exit_guard::{install as guard_exit, PLUGIN_EXIT_CODE};
 
 use std::ffi::c_void;
 use std::fmt;
@@ -130,6 +134,7 @@ enum Backend {
 /// One game's instance of a plugin. Dropping it destroys the instance in the plugin.
 pub struct Instance {
     inner: InstanceInner,
+    _live: exit_guard::Live,
 }
 
 enum InstanceInner {
@@ -162,6 +167,13 @@ impl Plugin {
             let plugin = c_flavour::CPlugin::load(library, path)?;
             (plugin.info(path)?, Backend::C(plugin))
         };
+        let info = PluginInfo {
+            name: printable(info.name),
+            version: printable(info.version),
+            author: printable(info.author),
+            description: printable(info.description),
+            ..info
+        };
         Ok(Plugin {
             info,
             path: path.to_path_buf(),
@@ -182,11 +194,31 @@ impl Plugin {
     /// Creates an instance for one game, or returns the plugin's error text.
     pub fn create(&self, game: &GameInfoBuf, options: &str) -> Result<Instance, String> {
         let inner = match &self.backend {
-            Backend::Rust(plugin) => InstanceInner::Rust(plugin.create(game, options)?),
-            Backend::C(plugin) => InstanceInner::C(plugin.create(game, options)?),
+            Backend::Rust(plugin) => plugin.create(game, options).map(InstanceInner::Rust),
+            Backend::C(plugin) => plugin.create(game, options).map(InstanceInner::C),
         };
-        Ok(Instance { inner })
+        Ok(Instance {
+            inner: inner.map_err(printable)?,
+            _live: exit_guard::Live::new(),
+        })
     }
+}
+
+/// Text from a plugin, safe to print: control characters (a terminal's escape sequences
+/// among them) are shown escaped, as `\u{1b}`, instead of reaching the terminal.
+pub fn printable(text: String) -> String {
+    if !text.chars().any(char::is_control) {
+        return text;
+    }
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_unicode().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
 }
 
 impl Instance {
@@ -204,11 +236,22 @@ impl Instance {
             InstanceInner::Rust(solver) => solver
                 .update(field, current, next, new_piece)
                 .into_result()
-                .map_err(|e| e.into_string()),
-            InstanceInner::C(instance) => instance.update(field, current, next, new_piece),
+                .map_err(|e| printable(e.into_string())),
+            InstanceInner::C(instance) => instance.update(field, current, next, new_piece).map_err(printable),
         }
     }
 }
 
 /// Keeps raw plugin handles typed as what they are.
 type RawInstance = *mut c_void;
+
+#[cfg(test)]
+mod tests {
+    use super::printable;
+
+    #[test]
+    fn plugin_text_reaches_the_terminal_without_its_escapes() {
+        assert_eq!(printable("plain text, µs".to_string()), "plain text, µs");
+        assert_eq!(printable("\u{1b}[2Jgone\n".to_string()), "\\u{1b}[2Jgone\\u{a}");
+    }
+}

@@ -4,7 +4,7 @@
 #![allow(unsafe_code)] // the FFI edge: symbol lookup in a loaded library
 
 use super::{Flavour, LoadError, PluginInfo};
-use abi_stable::library::{lib_header_from_path, ROOT_MODULE_LOADER_NAME_WITH_NUL};
+use abi_stable::library::{lib_header_from_path, LibraryError, ROOT_MODULE_LOADER_NAME_WITH_NUL};
 use abi_stable::std_types::RStr;
 use libloading::Library;
 use std::path::Path;
@@ -17,6 +17,33 @@ pub(super) fn is_rust_plugin(library: &Library) -> bool {
     unsafe { library.get::<*const u8>(ROOT_MODULE_LOADER_NAME_WITH_NUL.as_bytes()) }.is_ok()
 }
 
+/// What differs between a Rust plugin and this host, in one line; `abi_stable`'s own
+/// report runs to pages of type layouts.
+fn incompatibility(err: &LibraryError) -> String {
+    let what = match err {
+        LibraryError::IncompatibleVersionNumber {
+            expected_version,
+            actual_version,
+            ..
+        } => format!("it was built against plugin API {actual_version}, this host has {expected_version}"),
+        LibraryError::AbiInstability(_) => "the layout of its plugin API types differs from this host's".to_string(),
+        LibraryError::InvalidAbiHeader(_) | LibraryError::InvalidCAbi { .. } => {
+            "it was built with an incompatible version of abi_stable".to_string()
+        }
+        other => other
+            .to_string()
+            .lines()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or("unknown reason")
+            .trim()
+            .to_string(),
+    };
+    format!(
+        "{what}; rebuild it against tetrad-plugin-api {}",
+        tetrad_plugin_api::API_VERSION
+    )
+}
+
 /// A loaded Rust plugin.
 pub(super) struct RustPlugin {
     module: PluginModuleRef,
@@ -24,15 +51,9 @@ pub(super) struct RustPlugin {
 
 impl RustPlugin {
     pub(super) fn load(path: &Path) -> Result<RustPlugin, LoadError> {
-        let incompatible = |err: abi_stable::library::LibraryError| LoadError::Incompatible {
+        let incompatible = |err: LibraryError| LoadError::Incompatible {
             path: path.to_path_buf(),
-            reason: err
-                .to_string()
-                .lines()
-                .find(|l| !l.trim().is_empty())
-                .unwrap_or("unknown reason")
-                .trim()
-                .to_string(),
+            reason: incompatibility(&err),
         };
         // Each plugin is its own library: `lib_header_from_path` rather than
         // `load_from_file`, which caches one module per interface type.

@@ -7,13 +7,17 @@ mod output;
 pub mod record;
 mod standings;
 
-pub use isolate::{serve as serve_worker, DEFAULT_WORKER_THINK_LIMIT_US};
+pub use isolate::{
+    follow_parent, serve as serve_worker, Channel as WorkerChannel, ServeOptions, CREATE_LIMIT_FLOOR,
+    DEFAULT_WORKER_THINK_LIMIT_US, LOG_CAP_BYTES,
+};
 pub use output::{csv, markdown, table, Report};
 pub use record::{read, Config, EntrantConfig, GameRecord, Line, RecordError, Writer};
 pub use standings::{pairings, sign_test, sprt_bounds, sprt_llr, standings, Pairing, Standing};
 
 use crate::plugin::Plugin;
 use crate::runner::{self, game_seed, RunSpec};
+use anyhow::Context;
 use isolate::{Played, Worker};
 use std::collections::{HashSet, VecDeque};
 use std::path::PathBuf;
@@ -62,6 +66,8 @@ pub struct Isolation {
     /// Arguments that give a worker the rules, seed and limits (the plugin and its
     /// options are added per entrant).
     pub args: Vec<String>,
+    /// Where each worker's log (what its plugin printed) goes.
+    pub logs: PathBuf,
 }
 
 /// Sequential test between the two entrants of a two-plugin tournament.
@@ -241,10 +247,12 @@ impl Tournament {
             let mut args = isolation.args.clone();
             args.extend(["--plugin".to_string(), who.plugin.path().display().to_string()]);
             args.extend(["--options".to_string(), who.options.clone()]);
-            *worker = Some(Worker::spawn(&isolation.exe, &args)?);
+            let spawned = Worker::spawn(&isolation.exe, &args, &isolation.logs, &who.label)
+                .with_context(|| format!("starting a worker process ({})", isolation.exe.display()))?;
+            *worker = Some(spawned);
         }
         let running = worker.as_mut().expect("spawned above");
-        match running.play(game, game_seed(self.spec.seed, game)) {
+        match running.play(entrant, game, game_seed(self.spec.seed, game)) {
             Ok(Played::Record(record)) => Ok(GameRecord { entrant, ..*record }),
             Ok(Played::CreateFailed(message)) => anyhow::bail!("{message}"),
             Err(forfeit) => {

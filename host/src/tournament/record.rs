@@ -1,11 +1,14 @@
 //! The results file: one JSON line per finished game, after a header line that pins the
 //! tournament's configuration, so a run can be resumed, and shards merged, safely.
 
-use crate::runner::{new_histogram, GameResult};
+use super::Shard;
+use crate::input::{self, InputError, RESULTS_CAP, RESULTS_LINE_CAP};
+use crate::runner::{game_seed, new_histogram, GameResult};
 use hdrhistogram::Histogram;
 use serde::{Deserialize, Serialize};
-use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, Seek, SeekFrom, Write};
+use std::collections::HashMap;
+use std::fs::{File, OpenOptions, TryLockError};
+use std::io::{BufRead, BufReader, ErrorKind, Write};
 use std::path::{Path, PathBuf};
 
 /// What must be equal for two results files to describe the same tournament.
@@ -103,6 +106,9 @@ pub enum RecordError {
         /// Why.
         source: std::io::Error,
     },
+    /// The file is larger than [`RESULTS_CAP`].
+    #[error(transparent)]
+    Input(#[from] InputError),
     /// A line is not a record (other than a cut-off last line).
     #[error("{path}:{line}: not a tetrad results line ({message})")]
     Malformed {
@@ -112,6 +118,16 @@ pub enum RecordError {
         line: usize,
         /// The parser's message.
         message: String,
+    },
+    /// A line reads as a record, but cannot belong to the tournament of its header.
+    #[error("{path}:{line}: {problem}")]
+    Invalid {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line number.
+        line: usize,
+        /// What is wrong.
+        problem: String,
     },
     /// The file has no header.
     #[error("{path}: no header line; is it a tetrad results file?")]
@@ -135,6 +151,14 @@ pub enum RecordError {
         /// The file.
         path: PathBuf,
     },
+    /// Another process writes the file.
+    #[error(
+        "{path}: another tetrad is writing it (the file is locked); wait for it to end, or use another --out file"
+    )]
+    Locked {
+        /// The file.
+        path: PathBuf,
+    },
 }
 
 /// A results file read back: its header and the games it holds, and where the complete
@@ -144,62 +168,161 @@ pub struct Contents {
     pub config: Config,
     /// The shard, "K/N".
     pub shard: String,
-    /// Every complete game line.
+    /// Every complete game line, in file order.
     pub games: Vec<GameRecord>,
+    /// The 1-based line number of each of `games`.
+    pub game_lines: Vec<usize>,
     /// Byte length of the complete lines: a line cut off by a kill lies beyond it.
     pub valid_len: u64,
 }
 
-/// Reads a results file. A last line without its newline (a write cut off by a kill) is
-/// ignored; any other bad line is an error.
+/// Reads a results file (at most [`RESULTS_CAP`] bytes; see [`read_from`]).
 pub fn read(path: &Path) -> Result<Contents, RecordError> {
-    let io = |source| RecordError::Io {
+    let file = File::open(path).map_err(|source| RecordError::Io {
         path: path.to_path_buf(),
         source,
+    })?;
+    read_from(path, BufReader::new(file))
+}
+
+/// Reads a results file from `reader`; `path` names it in messages. Both `--resume` and
+/// `merge` read through here, so both trust a file alike.
+///
+/// The first line must be the header. A last line without its newline (a write cut off by
+/// a kill) is ignored. Any other line that is not a record is refused, and so is a game
+/// line that cannot be part of the header's tournament: an entrant the header does not
+/// list, an index past its game count or outside the file's shard, a seed that is not the
+/// tournament's seed for that index, or a game of an entrant already recorded on an
+/// earlier line. Each refusal is one line, `FILE:LINE: what is wrong`; nothing is counted
+/// twice and nothing is dropped in silence.
+///
+/// The file is read line by line, each line at most [`RESULTS_LINE_CAP`] bytes, the whole
+/// at most [`RESULTS_CAP`].
+pub fn read_from(path: &Path, mut reader: impl BufRead) -> Result<Contents, RecordError> {
+    let invalid = |line: usize, problem: String| RecordError::Invalid {
+        path: path.to_path_buf(),
+        line,
+        problem,
     };
-    let file = File::open(path).map_err(io)?;
-    let mut reader = BufReader::new(file);
-    let mut header = None;
+    let mut header: Option<(Config, String, Shard)> = None;
     let mut games = Vec::new();
+    let mut game_lines = Vec::new();
+    let mut seen: HashMap<(usize, u64), usize> = HashMap::new();
     let mut valid_len = 0u64;
-    let mut text = String::new();
+    let mut text = Vec::new();
     for number in 1.. {
         text.clear();
-        let read = reader.read_line(&mut text).map_err(io)?;
-        if read == 0 || !text.ends_with('\n') {
-            break;
+        let read = input::read_line(&mut reader, &mut text, RESULTS_LINE_CAP).map_err(|source| RecordError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        match read {
+            input::Line::Complete => {}
+            input::Line::Unterminated => break,
+            input::Line::TooLong => {
+                return Err(invalid(
+                    number,
+                    format!("a line longer than {}", input::size_text(RESULTS_LINE_CAP)),
+                ))
+            }
         }
-        let line: Line = serde_json::from_str(&text).map_err(|err| RecordError::Malformed {
+        valid_len += text.len() as u64;
+        if valid_len > RESULTS_CAP {
+            return Err(InputError::TooLarge {
+                path: path.to_path_buf(),
+                cap: RESULTS_CAP,
+            }
+            .into());
+        }
+        let line: Line = serde_json::from_slice(&text).map_err(|err| RecordError::Malformed {
             path: path.to_path_buf(),
             line: number,
             message: err.to_string(),
         })?;
-        valid_len += read as u64;
-        match line {
-            Line::Header { config, shard } if header.is_none() => header = Some((config, shard)),
-            Line::Header { .. } => {
-                return Err(RecordError::Malformed {
-                    path: path.to_path_buf(),
-                    line: number,
-                    message: "a second header".to_string(),
-                })
+        match (line, &header) {
+            (Line::Header { config, shard }, None) => {
+                let parsed = parse_shard(&shard)
+                    .ok_or_else(|| invalid(number, format!("shard `{shard}` is not K/N with 1 <= K <= N")))?;
+                header = Some((config, shard, parsed));
             }
-            Line::Game(record) => games.push(record),
+            (Line::Header { .. }, Some(_)) => return Err(invalid(number, "a second header line".to_string())),
+            (Line::Game(_), None) => {
+                return Err(invalid(
+                    number,
+                    "a game before the header line; is it a tetrad results file?".to_string(),
+                ))
+            }
+            (Line::Game(record), Some((config, _, shard))) => {
+                check_game(config, *shard, &record).map_err(|problem| invalid(number, problem))?;
+                let key = (record.entrant, record.result.index);
+                if let Some(earlier) = seen.insert(key, number) {
+                    return Err(invalid(
+                        number,
+                        format!(
+                            "game {} of entrant {} (`{}`) is already on line {earlier}",
+                            key.1, key.0, config.entrants[key.0].label
+                        ),
+                    ));
+                }
+                games.push(record);
+                game_lines.push(number);
+            }
         }
     }
-    let (config, shard) = header.ok_or_else(|| RecordError::NoHeader {
+    let (config, shard, _) = header.ok_or_else(|| RecordError::NoHeader {
         path: path.to_path_buf(),
     })?;
     Ok(Contents {
         config,
         shard,
         games,
+        game_lines,
         valid_len,
     })
 }
 
+/// What is wrong with a game line of the tournament `config`, in the file of `shard`.
+fn check_game(config: &Config, shard: Shard, record: &GameRecord) -> Result<(), String> {
+    let (entrant, index) = (record.entrant, record.result.index);
+    if entrant >= config.entrants.len() {
+        return Err(format!(
+            "entrant {entrant} does not exist (the header lists {})",
+            config.entrants.len()
+        ));
+    }
+    if index >= config.games {
+        return Err(format!(
+            "game {index} is past the tournament's {} games (0 to {})",
+            config.games,
+            config.games.saturating_sub(1)
+        ));
+    }
+    if !shard.contains(index) {
+        return Err(format!("game {index} is not in this file's shard {}", shard.label()));
+    }
+    let seed = game_seed(config.seed, index);
+    if record.result.seed != seed {
+        return Err(format!(
+            "game {index} has seed {}, but game {index} of the tournament's seed {} has seed {seed}",
+            record.result.seed, config.seed
+        ));
+    }
+    Ok(())
+}
+
+/// The shard written as "K/N", with K from 1.
+fn parse_shard(label: &str) -> Option<Shard> {
+    let (k, n) = label.split_once('/')?;
+    let (k, n): (u64, u64) = (k.parse().ok()?, n.parse().ok()?);
+    (1..=n).contains(&k).then_some(Shard { index: k - 1, count: n })
+}
+
 /// Where finished games go: a file written line by line and flushed after each line, or
 /// nowhere when the tournament has no results file.
+///
+/// A writer holds an exclusive advisory lock on its file for its whole life (the lock
+/// goes with the file handle, so also when the process is killed): a second tournament,
+/// resumed or not, on the same file is refused at once instead of mixing its lines in.
 pub struct Writer {
     path: PathBuf,
     file: Option<File>,
@@ -208,15 +331,20 @@ pub struct Writer {
 impl Writer {
     /// Starts a new file with its header; refuses to overwrite an existing one.
     pub fn create(path: &Path, config: &Config, shard: &str) -> Result<Writer, RecordError> {
-        if path.exists() {
-            return Err(RecordError::Exists {
-                path: path.to_path_buf(),
-            });
-        }
-        let file = File::create(path).map_err(|source| RecordError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let file = OpenOptions::new()
+            .append(true)
+            .create_new(true)
+            .open(path)
+            .map_err(|source| match source.kind() {
+                ErrorKind::AlreadyExists => RecordError::Exists {
+                    path: path.to_path_buf(),
+                },
+                _ => RecordError::Io {
+                    path: path.to_path_buf(),
+                    source,
+                },
+            })?;
+        lock(path, &file)?;
         let mut writer = Writer {
             path: path.to_path_buf(),
             file: Some(file),
@@ -228,10 +356,17 @@ impl Writer {
         Ok(writer)
     }
 
-    /// Continues an existing file: checks it belongs to this tournament, cuts off a
-    /// half-written last line, and returns the games already played.
+    /// Continues an existing file: locks it, checks it belongs to this tournament (and
+    /// every game line, as [`read_from`] does), cuts off a half-written last line, and
+    /// returns the games already played. New games are appended after the old ones.
     pub fn resume(path: &Path, config: &Config, shard: &str) -> Result<(Writer, Vec<GameRecord>), RecordError> {
-        let contents = read(path)?;
+        let io = |source| RecordError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        let file = OpenOptions::new().read(true).append(true).open(path).map_err(io)?;
+        lock(path, &file)?;
+        let contents = read_from(path, BufReader::new(&file))?;
         if let Some(what) = difference(&contents.config, config) {
             return Err(RecordError::Mismatch {
                 path: path.to_path_buf(),
@@ -244,13 +379,11 @@ impl Writer {
                 what: "shards".to_string(),
             });
         }
-        let io = |source| RecordError::Io {
-            path: path.to_path_buf(),
-            source,
-        };
-        let mut file = OpenOptions::new().write(true).open(path).map_err(io)?;
-        file.set_len(contents.valid_len).map_err(io)?;
-        file.seek(SeekFrom::End(0)).map_err(io)?;
+        // Only a line cut off by a killed writer lies past the complete lines: the lock
+        // shows no other process is writing it.
+        if file.metadata().map_err(io)?.len() > contents.valid_len {
+            file.set_len(contents.valid_len).map_err(io)?;
+        }
         Ok((
             Writer {
                 path: path.to_path_buf(),
@@ -282,6 +415,19 @@ impl Writer {
         file.write_all(text.as_bytes()).map_err(io)?;
         file.flush().map_err(io)
     }
+}
+
+/// Takes the exclusive lock on a results file, or says who has it.
+fn lock(path: &Path, file: &File) -> Result<(), RecordError> {
+    file.try_lock().map_err(|err| match err {
+        TryLockError::WouldBlock => RecordError::Locked {
+            path: path.to_path_buf(),
+        },
+        TryLockError::Error(source) => RecordError::Io {
+            path: path.to_path_buf(),
+            source,
+        },
+    })
 }
 
 /// Which part of two configurations differs, if any.

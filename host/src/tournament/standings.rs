@@ -86,17 +86,25 @@ pub fn sign_test(wins: u64, losses: u64) -> f64 {
 /// The GSPRT log-likelihood ratio of Elo `elo1` against `elo0` for a win/draw/loss
 /// record, in the normal approximation chess engine testing uses. A "win" is a seed on
 /// which the first entrant cleared more lines.
+///
+/// A record with no wins, no draws or no losses has an estimated variance of zero (a
+/// sweep has none at all), which would leave the test undecided forever. Such a record is
+/// estimated with half a game added to each outcome, so that a one-sided match is decided
+/// after a dozen games instead of never.
 pub fn sprt_llr(wins: u64, draws: u64, losses: u64, elo0: f64, elo1: f64) -> f64 {
-    let n = (wins + draws + losses) as f64;
-    if n == 0.0 {
+    if wins + draws + losses == 0 {
         return 0.0;
     }
-    let (w, d, l) = (wins as f64 / n, draws as f64 / n, losses as f64 / n);
+    let prior = if wins == 0 || draws == 0 || losses == 0 {
+        0.5
+    } else {
+        0.0
+    };
+    let (wins, draws, losses) = (wins as f64 + prior, draws as f64 + prior, losses as f64 + prior);
+    let n = wins + draws + losses;
+    let (w, d, l) = (wins / n, draws / n, losses / n);
     let score = w + d / 2.0;
     let variance = w * (1.0 - score).powi(2) + d * (0.5 - score).powi(2) + l * score.powi(2);
-    if variance <= 0.0 {
-        return 0.0;
-    }
     let expected = |elo: f64| 1.0 / (1.0 + 10f64.powf(-elo / 400.0));
     let (s0, s1) = (expected(elo0), expected(elo1));
     n * (s1 - s0) * (2.0 * score - s0 - s1) / (2.0 * variance)
@@ -229,6 +237,21 @@ mod tests {
         assert!(sprt_llr(70, 10, 20, 0.0, 20.0) > upper);
         // Evenly matched: it leans toward H0.
         assert!(sprt_llr(400, 200, 400, 0.0, 20.0) < 0.0);
-        assert_eq!(sprt_llr(0, 5, 0, 0.0, 20.0), 0.0);
+        // Nothing played: no evidence either way.
+        assert_eq!(sprt_llr(0, 0, 0, 0.0, 20.0), 0.0);
+        // Draws alone: no difference, so toward H0.
+        assert!(sprt_llr(0, 5, 0, 0.0, 20.0) < 0.0);
+    }
+
+    #[test]
+    fn sprt_decides_a_sweep() {
+        let (lower, upper) = sprt_bounds();
+        // Regression (issue: SPRT never decides a one-sided match): a sweep has zero
+        // variance, and its LLR used to be 0 whatever the number of games.
+        let first_decided = (1..=200).find(|&n| sprt_llr(n, 0, 0, 0.0, 20.0) >= upper);
+        assert!(first_decided.is_some_and(|n| n <= 20), "{first_decided:?}");
+        assert!(sprt_llr(0, 0, 200, 0.0, 20.0) <= lower);
+        // The LLR grows with every further win.
+        assert!(sprt_llr(30, 0, 0, 0.0, 20.0) > sprt_llr(29, 0, 0, 0.0, 20.0));
     }
 }

@@ -165,6 +165,17 @@ pub enum RulesError {
         /// The board's height.
         board_height: usize,
     },
+    /// A piece's orientations fit the board, but its rotation box is wider: the piece
+    /// enters and turns with its box on the board, so it could never enter.
+    #[error("piece `{piece}`: its rotations need a box of {box_size} columns, the board is {board_width} wide")]
+    BoxTooWide {
+        /// The piece's name.
+        piece: String,
+        /// The side of its rotation box.
+        box_size: u8,
+        /// The board's width.
+        board_width: usize,
+    },
 }
 
 /// Everything that decides how a game plays, but for the pieces and the seed.
@@ -209,7 +220,11 @@ impl Rules {
         self.preset.movement()
     }
 
-    /// Checks the sizes against the preset's ranges and that every piece fits the board.
+    /// Checks the sizes against the preset's ranges and that every piece fits the board:
+    /// each orientation, and its rotation box too, since a piece enters with its box
+    /// centred on the board ([`Rules::spawn`]) and turns inside it. A box wider than the
+    /// board would put the piece's cells off the board, under every preset, and every game
+    /// would end before its first piece.
     pub fn validate(&self, pieces: &PieceSet) -> Result<(), RulesError> {
         let check = |what, value: usize, (min, max): (usize, usize)| {
             if value < min || value > max {
@@ -237,6 +252,13 @@ impl Rules {
                     height: kind.orientation(0).height(),
                     board_width: self.width,
                     board_height: self.height,
+                });
+            }
+            if usize::from(kind.box_size()) > self.width {
+                return Err(RulesError::BoxTooWide {
+                    piece: kind.name().to_string(),
+                    box_size: kind.box_size(),
+                    board_width: self.width,
                 });
             }
         }
@@ -313,6 +335,25 @@ mod tests {
         rules.width = 10;
         rules.preview = 1;
         assert!(rules.validate(&set).is_err());
+    }
+
+    #[test]
+    fn a_rotation_box_wider_than_the_board_is_refused_by_name() {
+        // A bar of 5 drawn in a box of 6: it fits a 5-wide board, its box does not.
+        let cells = (1..6).map(|x| (x, 2)).collect();
+        let set = PieceSet::new(vec![PieceKind::in_box("X", 6, cells)]);
+        for preset in Preset::ALL {
+            let mut rules = Rules::preset(preset);
+            rules.width = 5;
+            let err = rules.validate(&set).unwrap_err();
+            assert_eq!(
+                err.to_string(),
+                "piece `X`: its rotations need a box of 6 columns, the board is 5 wide",
+                "{preset}"
+            );
+            rules.width = 6;
+            assert_eq!(rules.validate(&set), Ok(()), "{preset}");
+        }
     }
 
     #[test]
