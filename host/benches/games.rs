@@ -24,6 +24,7 @@ fn spec(rules: Rules, games: u64, jobs: usize, max_pieces: Option<u64>, options:
         options: options.to_string(),
         limits: Limits::default(),
         watch: None,
+        pieces_played: None,
     }
 }
 

@@ -265,7 +265,7 @@ pub struct WorkerArgs {
     /// The tournament's seed.
     #[arg(long)]
     pub seed: u64,
-    /// The piece cap.
+    /// The piece cap [default: unlimited].
     #[arg(long)]
     pub max_pieces: Option<u64>,
     /// The plugin's options.
@@ -351,7 +351,7 @@ pub struct ScheduleArgs {
     /// Games played at once (default: one per core; at most 1024).
     #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=MAX_JOBS as u64))]
     pub jobs: Option<usize>,
-    /// End a game as "capped" after this many pieces.
+    /// End a game as "capped" after this many pieces [default: unlimited].
     #[arg(long)]
     pub max_pieces: Option<u64>,
 }
@@ -444,7 +444,7 @@ pub struct DemoArgs {
     /// this seed, each new seed the next game's.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// End a game as "capped" after this many pieces.
+    /// End a game as "capped" after this many pieces [default: unlimited].
     #[arg(long)]
     pub max_pieces: Option<u64>,
     /// A plugin's options, as 'key=value,key=value': given once, for every plugin; or
@@ -465,7 +465,7 @@ pub struct PlayArgs {
     /// The session's seed, as for `tetrad demo`.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// End a game as "capped" after this many pieces.
+    /// End a game as "capped" after this many pieces [default: unlimited].
     #[arg(long)]
     pub max_pieces: Option<u64>,
     /// Save a replay of the last game played to this file.

@@ -170,6 +170,15 @@ pub fn game_header() -> String {
     )
 }
 
+/// `n` and `noun`, made plural unless `n` is 1: "1 game", "2 games".
+pub fn plural(n: u64, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
 /// The summary as a few human-readable lines.
 pub fn summary_text(summary: &Summary) -> String {
     let ends: Vec<String> = summary

@@ -31,6 +31,8 @@ pub struct RunSpec {
     pub limits: Limits,
     /// Live progress for a watchdog on another thread (isolation workers set it).
     pub watch: Option<Arc<Watch>>,
+    /// Pieces locked so far in all of the run's games, for a progress display.
+    pub pieces_played: Option<Arc<AtomicU64>>,
 }
 
 /// The clock that times updates, shared by every thread of the process.
@@ -460,6 +462,7 @@ fn play(
     let mut total_ns: u128 = 0;
     let mut violations = 0;
     let mut error = None;
+    let mut pieces_counted = 0;
     let clock = clock();
     let end = loop {
         if game.is_over() {
@@ -507,6 +510,13 @@ fn play(
         if let Some(watch) = &spec.watch {
             let stats = game.stats();
             watch.set_stats(stats.lines, stats.pieces, stats.score, stats.ticks);
+        }
+        if let Some(played) = &spec.pieces_played {
+            let pieces = game.stats().pieces;
+            if pieces != pieces_counted {
+                played.fetch_add(pieces - pieces_counted, Ordering::Relaxed);
+                pieces_counted = pieces;
+            }
         }
         if rules.movement() == Movement::DropOnly && game.piece_ticks() >= limit && !game.is_over() {
             error = Some(format!("piece not dropped within {limit} ticks"));

@@ -1,6 +1,7 @@
 //! The subcommands, on top of the loader, the game loop and the reports.
 
 mod install;
+mod progress;
 mod tournament;
 mod tune;
 
@@ -11,7 +12,7 @@ pub use tune::tune;
 use crate::cli::{CheckArgs, Format, GameArgs, PluginsArgs, RunArgs};
 use crate::plugin::{bundled_plugins, resolve, search_path, BundledPlugin, Plugin, PluginInfo, PLUGIN_PATH_VAR};
 use crate::replay::Replay;
-use crate::report::{game_header, game_line, games_csv, summarize, summary_text};
+use crate::report::{game_header, game_line, games_csv, plural, summarize, summary_text};
 use crate::runner::{self, RunSpec};
 use anyhow::{bail, Context, Result};
 use serde_json::json;
@@ -64,7 +65,7 @@ fn rules_text(rules: &Rules) -> String {
 pub fn run(args: RunArgs) -> Result<ExitCode> {
     let (rules, pieces) = rules_and_pieces(&args.game)?;
     let plugin = load(&args.plugin)?;
-    let spec = RunSpec {
+    let mut spec = RunSpec {
         rules,
         pieces,
         games: args.games,
@@ -74,10 +75,13 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         options: args.options.clone(),
         limits: runner::Limits::default(),
         watch: None,
+        pieces_played: None,
     };
     let info = plugin.info().clone();
     // A refusal to create is one error line with nothing before it on stdout.
     runner::create_instance(&plugin, &spec.rules, &spec.pieces, 0, &spec.options)?;
+    let progress = progress::LiveProgress::start(spec.games);
+    spec.pieces_played = progress.as_ref().map(|p| p.pieces());
     let table = args.format == Format::Table;
     if table {
         let mut out = crate::output::reports();
@@ -92,9 +96,9 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         )?;
         writeln!(
             out,
-            "rules  {}; {} games, seed {}",
+            "rules  {}; {}, seed {}",
             rules_text(&rules),
-            spec.games,
+            plural(spec.games, "game"),
             spec.seed
         )?;
         writeln!(out, "{}", game_header())?;
@@ -104,12 +108,22 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     let mut game0 = Vec::new();
     let record = args.record.is_some().then_some(&mut game0);
     let output = runner::run_recorded(&plugin, &spec, record, |result| {
-        if table {
-            let mut out = crate::output::reports();
-            let _ = writeln!(out, "{}", game_line(result));
-            let _ = out.flush();
+        let print = || {
+            if table {
+                let mut out = crate::output::reports();
+                let _ = writeln!(out, "{}", game_line(result));
+                let _ = out.flush();
+            }
+        };
+        match &progress {
+            Some(progress) => progress.game_done(print),
+            None => print(),
         }
-    })?;
+    });
+    if let Some(progress) = progress {
+        progress.finish();
+    }
+    let output = output?;
     if let (Some(path), Some(first)) = (&args.record, output.results.first()) {
         Replay::of_run_game(&plugin, &spec, first, game0).save(path)?;
     }
@@ -271,15 +285,16 @@ pub fn check(args: CheckArgs) -> Result<ExitCode> {
         options: args.options.clone(),
         limits: runner::Limits::default(),
         watch: None,
+        pieces_played: None,
     };
     let result = runner::play_game(&plugin, &spec, 0).context("test game")?;
     writeln!(
         out,
-        "test game    {}: {} lines, {} pieces, {} ticks, ended {}",
+        "test game    {}: {}, {}, {}, ended {}",
         rules_text(&rules),
-        result.lines,
-        result.pieces,
-        result.ticks,
+        plural(result.lines, "line"),
+        plural(result.pieces, "piece"),
+        plural(result.ticks, "tick"),
         result.end.name()
     )?;
     writeln!(

@@ -88,6 +88,7 @@ pub fn tournament(args: TournamentArgs) -> Result<ExitCode> {
         options: String::new(),
         limits,
         watch: None,
+        pieces_played: None,
     };
     let isolation = if args.isolate {
         let exe = std::env::current_exe().context("locating the tetrad binary for worker processes")?;
@@ -131,10 +132,10 @@ pub fn tournament(args: TournamentArgs) -> Result<ExitCode> {
     let (records, sprt) = tournament.play(done, &mut writer, |progress| {
         let result = &progress.record.result;
         let line = format!(
-            "{} game {}: {} lines, {}",
+            "{} game {}: {}, {}",
             progress.label,
             result.index,
-            result.lines,
+            crate::report::plural(result.lines, "line"),
             result.end.name()
         );
         match &bar {
@@ -241,6 +242,7 @@ pub fn worker(args: WorkerArgs) -> Result<ExitCode> {
             max_violations: args.max_violations,
         },
         watch: None,
+        pieces_played: None,
     };
     let options = ServeOptions {
         think_limit_us: args.think_limit_us,

@@ -106,6 +106,7 @@ pub fn tune(args: TuneArgs) -> Result<ExitCode> {
         options: String::new(),
         limits: Limits::default(),
         watch: None,
+        pieces_played: None,
     };
     let bar = std::io::stderr().is_terminal().then(|| {
         let bar = ProgressBar::new(args.generations);

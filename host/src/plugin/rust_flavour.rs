@@ -80,3 +80,35 @@ impl RustPlugin {
             .map_err(|e| e.into_string())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use abi_stable::sabi_types::VersionNumber;
+
+    #[test]
+    fn an_incompatible_rust_plugin_is_told_what_differs_and_what_to_do() {
+        let err = LibraryError::IncompatibleVersionNumber {
+            library_name: "tetrad plugin",
+            expected_version: VersionNumber {
+                major: 0,
+                minor: 2,
+                patch: 0,
+            },
+            actual_version: VersionNumber {
+                major: 0,
+                minor: 1,
+                patch: 0,
+            },
+        };
+        let text = incompatibility(&err);
+        assert_eq!(
+            text,
+            format!(
+                "it was built against plugin API 0.1.0, this host has 0.2.0; rebuild it against tetrad-plugin-api {}",
+                tetrad_plugin_api::API_VERSION
+            )
+        );
+        assert_eq!(text.lines().count(), 1);
+    }
+}

@@ -146,7 +146,12 @@ pub fn table(report: &Report) -> String {
     if let Some(sprt) = &report.sprt {
         let _ = writeln!(out, "\n{}", sprt_line(sprt));
     }
-    let _ = writeln!(out, "\n{} of {} games played", report.games, report.scheduled);
+    let _ = writeln!(
+        out,
+        "\n{} of {} played",
+        report.games,
+        crate::report::plural(report.scheduled, "game")
+    );
     out
 }
 

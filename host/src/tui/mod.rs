@@ -94,10 +94,10 @@ pub fn replay(args: ReplayArgs) -> Result<ExitCode> {
         let outcome = replay.verify().with_context(|| args.file.display().to_string())?;
         let players: Vec<String> = replay.players.iter().map(|p| p.label()).collect();
         println!(
-            "ok  {}: {} lines, {} pieces, {} points, {} ticks, ended {} ({})",
+            "ok  {}: {}, {}, {} points, {} ticks, ended {} ({})",
             args.file.display(),
-            outcome.lines,
-            outcome.pieces,
+            crate::report::plural(outcome.lines, "line"),
+            crate::report::plural(outcome.pieces, "piece"),
             outcome.score,
             outcome.ticks,
             outcome.end.name(),
