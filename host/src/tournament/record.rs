@@ -314,7 +314,7 @@ fn check_game(config: &Config, shard: Shard, record: &GameRecord) -> Result<(), 
 fn parse_shard(label: &str) -> Option<Shard> {
     let (k, n) = label.split_once('/')?;
     let (k, n): (u64, u64) = (k.parse().ok()?, n.parse().ok()?);
-    (1..=n).contains(&k).then_some(Shard { index: k - 1, count: n })
+    (1..=n).contains(&k).then(|| Shard { index: k - 1, count: n })
 }
 
 /// Where finished games go: a file written line by line and flushed after each line, or
@@ -445,3 +445,6 @@ pub fn difference(a: &Config, b: &Config) -> Option<String> {
     let differing: Vec<&str> = checks.iter().filter(|(_, same)| !same).map(|(what, _)| *what).collect();
     (!differing.is_empty()).then(|| differing.join(", "))
 }
+
+#[cfg(test)]
+mod tests;

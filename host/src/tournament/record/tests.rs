@@ -1,0 +1,142 @@
+//! Results files: what the reader accepts, and each line it refuses, by number.
+
+use super::*;
+use crate::runner::End;
+
+fn config(games: u64) -> Config {
+    let entrant = |label: &str| EntrantConfig {
+        label: label.to_string(),
+        plugin: "random 0.1.0".to_string(),
+        options: String::new(),
+    };
+    Config {
+        entrants: vec![entrant("a"), entrant("b")],
+        rules: serde_json::Value::Null,
+        pieces: Vec::new(),
+        games,
+        seed: 1,
+        max_pieces: None,
+        think_limit_us: None,
+        max_violations: None,
+    }
+}
+
+fn header(games: u64, shard: &str) -> String {
+    let line = Line::Header {
+        config: config(games),
+        shard: shard.to_string(),
+    };
+    serde_json::to_string(&line).unwrap() + "\n"
+}
+
+fn game(entrant: usize, index: u64, seed: u64) -> String {
+    let result = GameResult {
+        index,
+        seed,
+        lines: 1,
+        pieces: 2,
+        score: 3,
+        ticks: 4,
+        end: End::ToppedOut,
+        error: None,
+        violations: 0,
+        updates: 4,
+        update_us_mean: 1.0,
+        update_us_p99: 1.0,
+        update_us_max: 1.0,
+        update_ns: new_histogram(),
+    };
+    serde_json::to_string(&Line::Game(GameRecord::new(entrant, &result))).unwrap() + "\n"
+}
+
+fn good(entrant: usize, index: u64) -> String {
+    game(entrant, index, game_seed(1, index))
+}
+
+fn read_text(text: &str) -> Result<Contents, RecordError> {
+    read_from(Path::new("r.jsonl"), text.as_bytes())
+}
+
+fn refusal(text: &str) -> String {
+    read_text(text).err().expect("refused").to_string()
+}
+
+#[test]
+fn a_whole_file_reads_back_with_its_line_numbers() {
+    let text = header(3, "1/1") + &good(0, 0) + &good(1, 0) + &good(0, 2);
+    let contents = read_text(&text).unwrap();
+    assert_eq!(contents.games.len(), 3);
+    assert_eq!(contents.game_lines, vec![2, 3, 4]);
+    assert_eq!(contents.valid_len, text.len() as u64);
+}
+
+#[test]
+fn a_cut_off_last_line_is_left_out() {
+    let whole = header(3, "1/1") + &good(0, 0);
+    let text = whole.clone() + &good(1, 0)[..20];
+    let contents = read_text(&text).unwrap();
+    assert_eq!(contents.games.len(), 1);
+    assert_eq!(contents.valid_len, whole.len() as u64);
+}
+
+#[test]
+fn each_line_that_cannot_be_the_tournaments_is_refused_by_number() {
+    let start = header(3, "1/1") + &good(0, 0);
+    assert_eq!(
+        refusal(&(start.clone() + &good(0, 0))),
+        "r.jsonl:3: game 0 of entrant 0 (`a`) is already on line 2"
+    );
+    assert_eq!(
+        refusal(&(start.clone() + &good(0, 3))),
+        "r.jsonl:3: game 3 is past the tournament's 3 games (0 to 2)"
+    );
+    assert_eq!(
+        refusal(&(start.clone() + &good(2, 1))),
+        "r.jsonl:3: entrant 2 does not exist (the header lists 2)"
+    );
+    let seed = game_seed(1, 1);
+    assert_eq!(
+        refusal(&(start.clone() + &game(1, 1, 5))),
+        format!("r.jsonl:3: game 1 has seed 5, but game 1 of the tournament's seed 1 has seed {seed}")
+    );
+    assert_eq!(
+        refusal(&(header(4, "2/2") + &good(0, 1) + &good(0, 2))),
+        "r.jsonl:3: game 2 is not in this file's shard 2/2"
+    );
+    assert_eq!(refusal(&(start.clone() + &header(3, "1/1"))), "r.jsonl:3: a second header line");
+    assert_eq!(
+        refusal(&(good(0, 0) + &header(3, "1/1"))),
+        "r.jsonl:1: a game before the header line; is it a tetrad results file?"
+    );
+    assert!(refusal(&(start + "{}\n")).starts_with("r.jsonl:3: not a tetrad results line"));
+    assert_eq!(refusal(""), "r.jsonl: no header line; is it a tetrad results file?");
+}
+
+#[test]
+fn a_shard_is_k_of_n_with_k_from_one() {
+    assert_eq!(parse_shard("2/3"), Some(Shard { index: 1, count: 3 }));
+    for bad in ["0/3", "4/3", "1/0", "0/0", "1", "a/b", "-1/2"] {
+        assert_eq!(parse_shard(bad), None, "{bad}");
+        assert!(refusal(&header(3, bad)).starts_with("r.jsonl:1: shard"), "{bad}");
+    }
+}
+
+#[test]
+fn a_second_writer_on_one_file_is_refused_until_the_first_is_gone() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("r.jsonl");
+    let first = Writer::create(&path, &config(3), "1/1").unwrap();
+    let err = Writer::resume(&path, &config(3), "1/1").err().unwrap();
+    assert!(matches!(err, RecordError::Locked { .. }), "{err}");
+    assert!(matches!(
+        Writer::create(&path, &config(3), "1/1"),
+        Err(RecordError::Exists { .. })
+    ));
+    drop(first);
+    let (mut writer, done) = Writer::resume(&path, &config(3), "1/1").unwrap();
+    assert!(done.is_empty());
+    let record: Line = serde_json::from_str(&good(1, 2)).unwrap();
+    writer.write(&record).unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(text, header(3, "1/1") + &good(1, 2));
+}
