@@ -138,7 +138,8 @@ pub fn standings(labels: &[String], records: &[GameRecord]) -> Vec<Standing> {
             for record in &mine {
                 let _ = times.add(record.histogram());
             }
-            let updates: u64 = mine.iter().map(|r| r.result.updates).sum();
+            // Saturating: the counts come from files, which may hold any number.
+            let updates = mine.iter().map(|r| r.result.updates).fold(0, u64::saturating_add);
             let total_us: f64 = mine
                 .iter()
                 .map(|r| r.result.update_us_mean * r.result.updates as f64)
@@ -163,7 +164,7 @@ pub fn standings(labels: &[String], records: &[GameRecord]) -> Vec<Standing> {
                 capped: count(End::Capped),
                 update_us_mean: total_us / updates.max(1) as f64,
                 update_us_p99: times.value_at_quantile(0.99) as f64 / 1000.0,
-                violations: mine.iter().map(|r| r.result.violations).sum(),
+                violations: mine.iter().map(|r| r.result.violations).fold(0, u64::saturating_add),
                 forfeits,
             }
         })
