@@ -383,7 +383,7 @@ fn tune_refuses_numbers_that_are_not_finite() {
         ("--sd", "-inf"),
         ("--elite", "nan"),
     ] {
-        let output = run(&["tune", "--plugin", "bcts", "--params", "w1", flag, value]);
+        let output = run(&["tune", "--plugin", "bcts", "--params", "w1", &format!("{flag}={value}")]);
         assert_one_line_error(&output, &format!("for '{flag}"));
         assert_eq!(output.status.code(), Some(2), "{flag} {value}");
     }
