@@ -84,3 +84,58 @@ fn plugins_lists_as_csv() {
     );
     assert!(text.lines().any(|l| l.starts_with("random,")), "{text}");
 }
+
+#[test]
+fn a_plugin_crate_outside_the_workspace_needs_the_plugin_api_alone() {
+    // Built by cargo as a user would build it, from a crate whose one dependency is
+    // tetrad-plugin-api; its target folder sits in the workspace's, so reruns are quick.
+    let workspace = crate::common::workspace();
+    let dir = tempfile::tempdir().unwrap();
+    let manifest = format!(
+        "[package]\nname = \"outside\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[lib]\ncrate-type = [\"cdylib\"]\n\n[dependencies]\ntetrad-plugin-api = {{ path = \"{}\" }}\n\n[workspace]\n",
+        workspace.join("plugin-api").display()
+    );
+    std::fs::write(dir.path().join("Cargo.toml"), manifest).unwrap();
+    std::fs::create_dir(dir.path().join("src")).unwrap();
+    std::fs::write(
+        dir.path().join("src/lib.rs"),
+        r#"use tetrad_plugin_api::{Actions, GameSetup, Info, Options, Solver, Tick};
+
+pub struct Outside;
+
+impl Solver for Outside {
+    const INFO: Info = Info { name: "outside", version: "0.1.0", author: "a user", description: "drops at once" };
+
+    fn create(_setup: &GameSetup, _options: &mut Options) -> Result<Self, String> {
+        Ok(Outside)
+    }
+
+    fn update(&mut self, _tick: &Tick) -> Actions {
+        Actions::DROP
+    }
+}
+
+tetrad_plugin_api::export_solver!(Outside);
+"#,
+    )
+    .unwrap();
+    // The workspace's lock file pins the same dependency versions, offline.
+    std::fs::copy(workspace.join("Cargo.lock"), dir.path().join("Cargo.lock")).unwrap();
+    let target = workspace.join("target").join("out-of-tree-plugin");
+    let built = Command::new(env!("CARGO"))
+        .args(["build", "--offline", "--quiet", "--manifest-path"])
+        .arg(dir.path().join("Cargo.toml"))
+        .env("CARGO_TARGET_DIR", &target)
+        .env_remove("RUSTFLAGS")
+        .output()
+        .unwrap();
+    assert!(built.status.success(), "{}", stderr(&built));
+    let lib = target.join("debug").join(format!(
+        "{}outside{}",
+        std::env::consts::DLL_PREFIX,
+        std::env::consts::DLL_SUFFIX
+    ));
+    let played = run(&["run", "--plugin", lib.to_str().unwrap(), "--games", "2", "--max-pieces", "20"]);
+    assert!(played.status.success(), "{}", stderr(&played));
+    assert!(stdout(&played).contains("plugin outside 0.1.0 (ABI 1, rust)"), "{}", stdout(&played));
+}
