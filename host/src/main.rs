@@ -35,9 +35,9 @@ fn main() -> ExitCode {
         Command::Tune(args) => commands::tune(args),
         Command::Worker(args) => commands::worker(args),
         Command::Install(args) => commands::install(args),
-        Command::Demo(args) => tetrad::tui::demo(args),
-        Command::Play(args) => tetrad::tui::play(args),
-        Command::Replay(args) => tetrad::tui::replay(args),
+        Command::Demo(args) => commands::demo(args),
+        Command::Play(args) => commands::play(args),
+        Command::Replay(args) => commands::replay(args),
     };
     outcome.unwrap_or_else(|err| {
         // A closed pipe (`tetrad run | head`) is the reader's choice, not an error.

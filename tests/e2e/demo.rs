@@ -192,8 +192,11 @@ fn run_record_saves_game_0_and_replay_verify_confirms_it() {
     let output = run(&["replay", "--verify", file]);
     assert!(output.status.success(), "{}", stderr(&output));
     let expected = format!(
-        "ok  {file}: {} lines, {} pieces, {} points, {} ticks, ended topped_out (random 0.1.0)\n",
-        game["lines"], game["pieces"], game["score"], game["ticks"]
+        "ok  {file}: {}, {}, {} points, {} ticks, ended topped_out (random 0.1.0)\n",
+        tetrad::report::plural(game["lines"].as_u64().unwrap(), "line"),
+        tetrad::report::plural(game["pieces"].as_u64().unwrap(), "piece"),
+        game["score"],
+        game["ticks"]
     );
     assert_eq!(stdout(&output), expected);
 

@@ -135,7 +135,19 @@ tetrad_plugin_api::export_solver!(Outside);
         std::env::consts::DLL_PREFIX,
         std::env::consts::DLL_SUFFIX
     ));
-    let played = run(&["run", "--plugin", lib.to_str().unwrap(), "--games", "2", "--max-pieces", "20"]);
+    let played = run(&[
+        "run",
+        "--plugin",
+        lib.to_str().unwrap(),
+        "--games",
+        "2",
+        "--max-pieces",
+        "20",
+    ]);
     assert!(played.status.success(), "{}", stderr(&played));
-    assert!(stdout(&played).contains("plugin outside 0.1.0 (ABI 1, rust)"), "{}", stdout(&played));
+    assert!(
+        stdout(&played).contains("plugin outside 0.1.0 (ABI 1, rust)"),
+        "{}",
+        stdout(&played)
+    );
 }

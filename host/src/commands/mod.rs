@@ -2,10 +2,12 @@
 
 mod install;
 mod progress;
+mod screens;
 mod tournament;
 mod tune;
 
 pub use install::install;
+pub use screens::{demo, play, replay};
 pub use tournament::{merge, tournament, worker};
 pub use tune::tune;
 

@@ -7,7 +7,10 @@ use super::ui;
 use crossterm::cursor::{Hide, Show};
 use crossterm::event::{self, Event, KeyEventKind};
 use crossterm::execute;
-use crossterm::terminal::{disable_raw_mode, enable_raw_mode, EnterAlternateScreen, LeaveAlternateScreen};
+use crossterm::terminal::{
+    disable_raw_mode, enable_raw_mode, BeginSynchronizedUpdate, EndSynchronizedUpdate, EnterAlternateScreen,
+    LeaveAlternateScreen,
+};
 use ratatui::backend::CrosstermBackend;
 use ratatui::Terminal;
 use std::io::{self, IsTerminal};
@@ -79,7 +82,11 @@ pub fn run(app: &mut App) -> io::Result<()> {
     terminal.clear()?;
     let mut last = Instant::now();
     while !app.should_quit() {
+        // One frame is one synchronized update: a terminal that supports it shows the frame
+        // whole, never half-written (a cleared row seen full above rows not yet moved).
+        execute!(io::stdout(), BeginSynchronizedUpdate)?;
         terminal.draw(|frame| ui::draw(frame, app))?;
+        execute!(io::stdout(), EndSynchronizedUpdate)?;
         let deadline = last + FRAME;
         while !app.should_quit() && event::poll(deadline.saturating_duration_since(Instant::now()))? {
             if let Event::Key(key) = event::read()? {

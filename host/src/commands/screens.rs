@@ -1,0 +1,83 @@
+//! `tetrad demo`, `tetrad play` and `tetrad replay`: the command line turned into a screen's
+//! setup, and `replay --verify`, which needs no screen.
+
+use super::{load, rules_and_pieces};
+use crate::cli::{DemoArgs, GameArgs, PlayArgs, ReplayArgs};
+use crate::plugin::{bundled_plugins, Plugin};
+use crate::replay::Replay;
+use crate::tui::{need_terminal, show, App, Playback, Setup};
+use anyhow::{bail, Context, Result};
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+fn setup(game: &GameArgs, seed: u64, max_pieces: Option<u64>, record: Option<PathBuf>) -> Result<Setup> {
+    let (rules, pieces) = rules_and_pieces(game)?;
+    Ok(Setup {
+        rules,
+        pieces,
+        seed,
+        max_pieces,
+        record,
+    })
+}
+
+/// `tetrad demo`.
+pub fn demo(args: DemoArgs) -> Result<ExitCode> {
+    need_terminal("demo needs a terminal; use `tetrad run` for headless games")?;
+    let setup = setup(&args.game, args.seed, args.max_pieces, args.record)?;
+    let plugins = if args.plugin.is_empty() {
+        // Every bundled plugin that loads.
+        let found: Vec<Plugin> = bundled_plugins()
+            .into_iter()
+            .filter_map(|bundled| Plugin::load(&bundled.path).ok())
+            .collect();
+        if found.is_empty() {
+            bail!("no bundled plugins next to the executable; give one with --plugin NAME|PATH");
+        }
+        found
+    } else {
+        args.plugin.iter().map(|spec| load(spec)).collect::<Result<Vec<_>>>()?
+    };
+    let options = match args.options.len() {
+        0 => vec![String::new(); plugins.len()],
+        1 => vec![args.options[0].clone(); plugins.len()],
+        n if n == plugins.len() => args.options,
+        n => bail!(
+            "{n} --options for {} plugins: give --options once for all plugins, or once per --plugin",
+            plugins.len()
+        ),
+    };
+    show(App::demo(setup, plugins.into_iter().zip(options).collect())?)
+}
+
+/// `tetrad play`.
+pub fn play(args: PlayArgs) -> Result<ExitCode> {
+    need_terminal("play needs a terminal")?;
+    let setup = setup(&args.game, args.seed, args.max_pieces, args.record)?;
+    show(App::play(setup))
+}
+
+/// `tetrad replay`: plays a replay back, or with `--verify` re-simulates it headless.
+pub fn replay(args: ReplayArgs) -> Result<ExitCode> {
+    if args.verify {
+        let replay = Replay::load(&args.file)?;
+        let outcome = replay.verify().with_context(|| args.file.display().to_string())?;
+        let players: Vec<String> = replay.players.iter().map(|p| p.label()).collect();
+        writeln!(
+            crate::output::reports(),
+            "ok  {}: {}, {}, {} points, {} ticks, ended {} ({})",
+            args.file.display(),
+            crate::report::plural(outcome.lines, "line"),
+            crate::report::plural(outcome.pieces, "piece"),
+            outcome.score,
+            outcome.ticks,
+            outcome.end.name(),
+            players.join(", ")
+        )?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    need_terminal("replay needs a terminal; use `tetrad replay --verify FILE` to check a replay headless")?;
+    let replay = Replay::load(&args.file)?;
+    show(App::replay(Playback::new(replay)?))
+}
