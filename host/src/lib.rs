@@ -9,6 +9,7 @@ pub mod input;
 pub mod output;
 pub mod pieces;
 pub mod plugin;
+pub mod process;
 pub mod replay;
 pub mod report;
 pub mod runner;

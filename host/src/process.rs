@@ -1,0 +1,199 @@
+//! A child process on a private line: lines written to its stdin, reply lines read on a
+//! thread (each with a size cap), its stderr copied into a capped log, a deadline on every
+//! wait, and how it ended. Isolation workers use it, and bots that are programs will.
+
+use std::fs::{File, OpenOptions};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::Duration;
+
+/// The most of a child's stderr its log keeps; the rest is counted and dropped, so a child
+/// that prints without end fills no disk and blocks nothing.
+pub const LOG_CAP_BYTES: u64 = 4 << 20;
+/// The longest line read from a child; a longer one ends the line as if it had closed.
+const LINE_CAP_BYTES: u64 = 64 << 20;
+
+/// A running child with its private line.
+pub struct ChildProcess {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    log: PathBuf,
+}
+
+/// Why no line came.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoLine {
+    /// Nothing within the deadline.
+    Silent,
+    /// The child closed its output (it has ended, or is ending).
+    Closed,
+}
+
+impl ChildProcess {
+    /// Starts `command` with its stdin, stdout and stderr piped; its stderr goes to the end
+    /// of the file `log`, after the line `--- {header} (process ID)`.
+    pub fn spawn(mut command: Command, log: &Path, header: &str) -> std::io::Result<ChildProcess> {
+        let mut log_file = OpenOptions::new().create(true).append(true).open(log)?;
+        let mut child = command
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()?;
+        let _ = writeln!(log_file, "--- {header} (process {})", child.id());
+        let stdin = child.stdin.take().expect("piped stdin");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let stderr = child.stderr.take().expect("piped stderr");
+        std::thread::spawn(move || copy_capped(stderr, log_file));
+        let (sender, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            loop {
+                let mut line = String::new();
+                match (&mut reader).take(LINE_CAP_BYTES).read_line(&mut line) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) if !line.ends_with('\n') => break,
+                    Ok(_) => {}
+                }
+                if sender.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Ok(ChildProcess {
+            child,
+            stdin,
+            lines,
+            log: log.to_path_buf(),
+        })
+    }
+
+    /// The child's process ID.
+    pub fn id(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Writes `text` and a newline to the child, flushed.
+    pub fn send_line(&mut self, text: &str) -> std::io::Result<()> {
+        writeln!(self.stdin, "{text}")?;
+        self.stdin.flush()
+    }
+
+    /// The child's next line, waiting at most `deadline`.
+    pub fn next_line(&mut self, deadline: Duration) -> Result<String, NoLine> {
+        self.lines.recv_timeout(deadline).map_err(|err| match err {
+            RecvTimeoutError::Timeout => NoLine::Silent,
+            RecvTimeoutError::Disconnected => NoLine::Closed,
+        })
+    }
+
+    /// Kills the child (if it still runs) and reaps it.
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// Waits for the child to end and says how it did.
+    pub fn exit_cause(&mut self) -> String {
+        match self.child.wait() {
+            Ok(status) => describe_exit(status),
+            Err(err) => format!("process lost: {err}"),
+        }
+    }
+
+    /// The log, if the child wrote anything to it besides its header line.
+    pub fn log_with_output(&self) -> Option<&Path> {
+        let text = std::fs::read(&self.log).ok()?;
+        let after_header = text.iter().position(|&b| b == b'\n').map_or(0, |i| i + 1);
+        (text.len() > after_header).then_some(self.log.as_path())
+    }
+}
+
+impl Drop for ChildProcess {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// Copies a child's output into its log, up to [`LOG_CAP_BYTES`], and drops the rest
+/// (reading on, so the child never blocks on a full pipe).
+fn copy_capped(mut from: impl Read, mut log: File) {
+    let mut buffer = [0u8; 8192];
+    let mut kept = 0u64;
+    let mut dropped = 0u64;
+    loop {
+        let n = match from.read(&mut buffer) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => n,
+        };
+        let room = LOG_CAP_BYTES.saturating_sub(kept).min(n as u64) as usize;
+        if room > 0 && log.write_all(&buffer[..room]).is_ok() {
+            kept += room as u64;
+        }
+        dropped += (n - room) as u64;
+    }
+    if dropped > 0 {
+        let _ = writeln!(
+            log,
+            "\n--- {dropped} more bytes of output dropped (the log keeps {} MiB)",
+            LOG_CAP_BYTES >> 20
+        );
+    }
+}
+
+/// How a process ended, in words.
+fn describe_exit(status: std::process::ExitStatus) -> String {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if let Some(signal) = status.signal() {
+            let name = match signal {
+                4 => " (SIGILL)",
+                6 => " (SIGABRT)",
+                7 => " (SIGBUS)",
+                8 => " (SIGFPE)",
+                9 => " (SIGKILL)",
+                11 => " (SIGSEGV)",
+                _ => "",
+            };
+            return format!("killed by signal {signal}{name}");
+        }
+    }
+    match status.code() {
+        Some(code) => format!("exited with code {code}"),
+        None => "ended without a status".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_log_keeps_its_cap_and_counts_the_rest() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let path = dir.path().join("child.log");
+        let log = File::create(&path).expect("created");
+        let output = vec![b'x'; LOG_CAP_BYTES as usize + 1000];
+        copy_capped(&output[..], log);
+        let kept = std::fs::read_to_string(&path).expect("readable");
+        assert!(kept.starts_with(&"x".repeat(LOG_CAP_BYTES as usize)));
+        assert!(kept.ends_with("--- 1000 more bytes of output dropped (the log keeps 4 MiB)\n"));
+    }
+
+    #[test]
+    fn lines_come_back_and_the_end_is_told() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let log = dir.path().join("cat.log");
+        let mut cat = ChildProcess::spawn(Command::new("cat"), &log, "cat").expect("cat runs");
+        cat.send_line("hello").expect("sent");
+        assert_eq!(cat.next_line(Duration::from_secs(5)).as_deref(), Ok("hello\n"));
+        assert_eq!(cat.next_line(Duration::from_millis(50)), Err(NoLine::Silent));
+        assert_eq!(cat.log_with_output(), None);
+        cat.kill();
+        assert_eq!(cat.next_line(Duration::from_secs(5)), Err(NoLine::Closed));
+        assert_eq!(cat.exit_cause(), "killed by signal 9 (SIGKILL)");
+    }
+}
