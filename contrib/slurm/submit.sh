@@ -52,6 +52,10 @@ done
 case "$shards" in
   '' | *[!0-9]* | 0) echo "submit.sh: --shards wants a positive number, not '$shards'" >&2; exit 2 ;;
 esac
+case "$format" in
+  table | markdown | csv | json) ;;
+  *) echo "submit.sh: --format is table, markdown, csv or json, not '$format'" >&2; exit 2 ;;
+esac
 case " $* " in
   *" --shard "* | *" --shard="* | *" --out "* | *" --out="* | *" --resume "*)
     echo "submit.sh: --shard, --out and --resume are set per task; leave them out" >&2
