@@ -24,7 +24,7 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 shards=4
-out_dir=tetrad-run
+out_dir="tetrad-run"
 format=markdown
 tetrad=${TETRAD:-tetrad}
 resume=0
