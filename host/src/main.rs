@@ -16,11 +16,11 @@ fn main() -> ExitCode {
     };
     // Reports keep standard output to themselves; plugin code prints to standard error.
     // The screens and the worker handle their own output.
-    let draws_screen = matches!(
+    let keeps_own_output = matches!(
         cli.command,
         Command::Demo(_) | Command::Play(_) | Command::Replay(_) | Command::Worker(_)
     );
-    if !draws_screen {
+    if !keeps_own_output {
         if let Err(err) = tetrad::output::keep_for_reports() {
             log::warn!("standard output shared with plugins: {err}");
         }
@@ -32,6 +32,7 @@ fn main() -> ExitCode {
         Command::Check(args) => commands::check(args),
         Command::Tournament(args) => commands::tournament(args),
         Command::Merge(args) => commands::merge(args),
+        Command::Report(args) => commands::report(args),
         Command::Tune(args) => commands::tune(args),
         Command::Worker(args) => commands::worker(args),
         Command::Install(args) => commands::install(args),
