@@ -394,7 +394,8 @@ fn fill_tick(
 /// `tetrad_abi_version` symbol the host reads first, so a version mismatch is reported
 /// before any layout check. That call is also how the SDK learns that it runs inside a
 /// library a host loaded, where it can skip some bookkeeping (see `sdk::loaded_by_host`).
-/// The plugin crate must depend on `abi_stable` too.
+/// Everything it expands to goes through this crate, so the plugin crate needs no other
+/// dependency.
 #[macro_export]
 macro_rules! export_solver {
     ($solver:ty) => {

@@ -5,7 +5,7 @@ use super::piece::{PieceKind, PieceSet};
 use std::fmt;
 use std::str::FromStr;
 
-/// A named set of rules; see the README for each preset's exact tick order.
+/// A named set of rules; `docs/rules.md` gives each preset's exact tick order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Preset {
     /// WinTetris demo mode: gravity, DROP then an optional slide, preview of one piece.
@@ -19,7 +19,7 @@ pub enum Preset {
 }
 
 impl Preset {
-    /// Every preset, in the order the README lists them.
+    /// Every preset, in the order `docs/rules.md` lists them.
     pub const ALL: [Preset; 3] = [Preset::Classic, Preset::Leiden, Preset::Simplified];
 
     /// The preset's name on the command line.
