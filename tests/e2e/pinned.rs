@@ -32,11 +32,14 @@ fn bcts_plays_the_same_games_under_simplified() {
         "--max-pieces",
         "5000",
     ]);
+    // Pinned again when hole depth became MdpTetris's (each cell above a hole counted
+    // once): games 0 and 1 changed, from (1997, 5000, 9083680, 13070) and
+    // (1999, 5000, 8876340, 13023).
     assert_eq!(
         found,
         vec![
-            (1997, 5000, 9083680, 13070),
-            (1999, 5000, 8876340, 13023),
+            (1999, 5000, 8991740, 13002),
+            (1998, 5000, 8978880, 13040),
             (1999, 5000, 8868300, 13037)
         ]
     );
@@ -79,14 +82,15 @@ fn bcts_plays_the_same_games_under_classic_and_leiden() {
     assert_eq!(lookahead, vec![(198, 500, 99360, 1822), (198, 500, 96600, 1805)]);
     // Pinned again when `leiden` pieces began to hover with their bottom on row 2, as the
     // Kosters skeleton places them: a vertical I now reaches every column (games 0 and 2
-    // went from 306 and 790 pieces to 678 and 1141).
+    // went from 306 and 790 pieces to 678 and 1141). Pinned again when hole depth became
+    // MdpTetris's: game 2 went from 1141 pieces to 1392.
     let leiden = games(&["--plugin", "bcts", "--preset", "leiden", "--games", "3"]);
     assert_eq!(
         leiden,
         vec![
             (265, 678, 162860, 1769),
             (38, 110, 3780, 285),
-            (450, 1141, 456000, 2949)
+            (551, 1392, 683300, 3606)
         ]
     );
 }

@@ -13,9 +13,9 @@
 //! Most placements rest on the surface: in each column the piece covers, its cells form
 //! one run above the column's old top. Then that column's terms follow from its old ones
 //! in O(1): the empty gap between the piece and the old top (or the floor) becomes holes,
-//! each old hole and each gap cell gains the piece's cells above it, and the column's
-//! transitions grow by 2 when there is a gap. Other columns are recomputed from their
-//! cells.
+//! the piece's cells join the hole depth when the column has a hole after it (an old one
+//! or the gap), and the column's transitions grow by 2 when there is a gap. Other columns
+//! are recomputed from their cells.
 //!
 //! A drop straight down (under `simplified`) is rated on the columns alone,
 //! [`Columns::drop_of`]: it lands on the column tops, and the rows it fills are the rows
@@ -377,7 +377,9 @@ impl Columns {
                 f.holes += gap;
                 if DETAIL {
                     let gap_rows = (u64::MAX >> (64 - old_top)) & !(u64::MAX >> (63 - lowest_added));
-                    f.hole_depth += piece.count[j] * (term.holes + gap);
+                    if term.holes + gap > 0 {
+                        f.hole_depth += piece.count[j];
+                    }
                     hole_rows |= term.hole_rows | gap_rows;
                 }
             } else {
@@ -448,13 +450,9 @@ fn column(cells: u64, rows: u64, height: u32) -> Column {
     // Rows below the column's top cell.
     let below = (u64::MAX << cells.trailing_zeros()) << 1;
     let hole_rows = !cells & below & rows;
-    let mut hole_depth = 0;
-    let mut holes = hole_rows;
-    while holes != 0 {
-        let y = holes.trailing_zeros();
-        hole_depth += (cells & ((1u64 << y) - 1)).count_ones();
-        holes &= holes - 1;
-    }
+    // The cells above the lowest hole (whose row is the highest bit).
+    let above_lowest = u64::MAX.checked_shr(hole_rows.leading_zeros()).unwrap_or(0);
+    let hole_depth = (cells & above_lowest).count_ones();
     Column {
         transitions,
         holes: hole_rows.count_ones(),

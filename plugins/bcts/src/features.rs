@@ -1,7 +1,7 @@
 //! The eight features of the Dellacherie and BCTS controllers, as the MdpTetris simulator
 //! defines them, computed on the row bit masks (row 0 at the top).
 //!
-//! - landing height: the row of the piece's lowest cell counted from 1 at the floor, plus
+//! - landing height: the row of the piece's lowest cell counted from 0 at the floor, plus
 //!   (piece height - 1) / 2: the height of the piece's middle;
 //! - eroded cells: rows cleared x cells of this piece in them;
 //! - row transitions: filled/empty changes along each row, both walls counting as
@@ -12,7 +12,8 @@
 //! - cumulative wells: for every well cell (empty, both neighbours filled or a wall),
 //!   1 plus the empty cells directly below it, which sums 1 + 2 + ... + d for a well of
 //!   depth d;
-//! - hole depth: for every hole, the filled cells above it in its column;
+//! - hole depth: the filled cells that have a hole anywhere below them in their column,
+//!   each counted once (a cell above two holes counts 1);
 //! - rows with holes: rows holding at least one hole.
 
 use tetrad_plugin_api::Board;
@@ -35,7 +36,7 @@ pub const NAMES: [&str; COUNT] = [
 /// What the placement itself contributes: where the piece landed and what it cleared.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Landing {
-    /// Row of the piece's lowest cell, from 1 at the floor.
+    /// Row of the piece's lowest cell, from 0 at the floor.
     pub bottom: u32,
     /// Rows the piece spans.
     pub piece_height: u32,
@@ -158,8 +159,9 @@ pub fn board_features_of<const DETAIL: bool>(board: &Board) -> BoardFeatures {
     let full = board.full_row();
     let rows = board.rows();
     let mut f = BoardFeatures::default();
-    // Bit-sliced counters of filled cells seen so far in each column (up to 63).
-    let mut above = [0u32; 6];
+    // Bit-sliced counters, per column, of the filled cells seen since its last hole (or
+    // the top): the cells a hole found below them adds to the hole depth (up to 63).
+    let mut pending = [0u32; 6];
     let mut covered = 0u32;
     let mut previous = 0u32; // the space above the board is empty
                              // Rows above the stack are empty: 2 row transitions each and nothing else.
@@ -174,9 +176,11 @@ pub fn board_features_of<const DETAIL: bool>(board: &Board) -> BoardFeatures {
         f.holes += holes.count_ones();
         if DETAIL && holes != 0 {
             f.rows_with_holes += 1;
-            // Filled cells above each hole: the column counters, read at the hole bits.
-            for (bit, plane) in above.iter().enumerate() {
-                f.hole_depth += (plane & holes).count_ones() << bit;
+            // The cells since each column's last hole have a hole below them now: counted
+            // once, and their counters cleared.
+            for (bit, plane) in pending.iter_mut().enumerate() {
+                f.hole_depth += (*plane & holes).count_ones() << bit;
+                *plane &= !holes;
             }
         }
         // Well cells: empty with both neighbours filled (walls filled).
@@ -192,7 +196,7 @@ pub fn board_features_of<const DETAIL: bool>(board: &Board) -> BoardFeatures {
         // Add this row's cells to the column counters (ripple-carry over the planes).
         if DETAIL {
             let mut carry = row;
-            for plane in above.iter_mut() {
+            for plane in pending.iter_mut() {
                 let next = *plane & carry;
                 *plane ^= carry;
                 carry = next;
@@ -222,7 +226,7 @@ mod tests {
         #[test]
         fn whole_weights_sum_to_the_same_value(
             board in any::<[u16; 6]>(),
-            landing in (1u32..=64, 1u32..=8, 0u32..=8, 0u32..=8),
+            landing in (0u32..=63, 1u32..=8, 0u32..=8, 0u32..=8),
             whole in any::<[i16; COUNT]>(),
             fraction in -100.0f64..100.0,
         ) {
@@ -306,13 +310,13 @@ mod tests {
     #[test]
     fn landing_height_and_eroded_cells() {
         let landing = Landing {
-            bottom: 1,
+            bottom: 0,
             piece_height: 2,
             lines: 1,
             piece_cells_cleared: 3,
         };
         let f = combine(&board_features(&Board::new(10, 20)), &landing);
-        assert_eq!(f[0], 1.5, "bottom row 1, two rows tall: middle at 1.5");
+        assert_eq!(f[0], 0.5, "bottom row 0, two rows tall: middle at 0.5");
         assert_eq!(f[1], 3.0, "one line with three of the piece's cells");
         // An empty board: 20 rows of 2 row transitions; 10 columns of 1 (floor).
         assert_eq!((f[2], f[3]), (40.0, 10.0));
@@ -327,5 +331,15 @@ mod tests {
         let board = Board::from_text(3, 7, "#..\n#..\n#..\n#..\n#..\n.#.\n###");
         let f = board_features(&board);
         assert_eq!((f.holes, f.hole_depth), (1, 5));
+    }
+
+    #[test]
+    fn hole_depth_counts_each_cell_above_a_hole_once() {
+        // Column 0, top down: 2 cells, a hole, 1 cell, 3 holes to the floor: its 3 cells
+        // have a hole below them, 3, where summing per hole gave 2 + 3 x 3 = 11. Column
+        // 2: one cell on one hole, 1. Column 1 has no hole.
+        let board = Board::from_text(3, 7, "#..\n#..\n...\n#.#\n...\n.##\n.##");
+        let f = board_features(&board);
+        assert_eq!((f.holes, f.rows_with_holes, f.hole_depth), (5, 4, 4));
     }
 }

@@ -3,8 +3,8 @@
 //! - `controller=dellacherie`: six features (landing height, eroded cells, row and column
 //!   transitions, holes, cumulative wells) weighted -1, 1, -1, -1, -4, -1.
 //! - `controller=bcts` (default; Thiery and Scherrer 2009): the same six plus hole depth
-//!   and rows with holes, weighted -12.63, 6.60, -9.22, -19.77, -13.08, -10.49, -1.61,
-//!   -24.04.
+//!   and rows with holes, weighted as in the MdpTetris simulator's weight file: -12.629,
+//!   6.601974, -9.215815, -19.77356, -13.08335, -10.48747, -1.611863, -24.04087.
 //!
 //! Features follow the MdpTetris simulator (see `features`). A placement that ends the game
 //! scores minus infinity; the first strict maximum in enumeration order (orientation,
@@ -26,8 +26,11 @@ use tetrad_plugin_api::{
 
 /// Dellacherie's weights (hole depth and rows with holes unused).
 pub const DELLACHERIE: [f64; COUNT] = [-1.0, 1.0, -1.0, -1.0, -4.0, -1.0, 0.0, 0.0];
-/// Thiery and Scherrer's BCTS weights.
-pub const BCTS: [f64; COUNT] = [-12.63, 6.60, -9.22, -19.77, -13.08, -10.49, -1.61, -24.04];
+/// Thiery and Scherrer's BCTS weights, at the precision of the MdpTetris simulator's
+/// weight file (rounded to two decimals they flip near-ties the simulator does not).
+pub const BCTS: [f64; COUNT] = [
+    -12.629, 6.601974, -9.215815, -19.77356, -13.08335, -10.48747, -1.611863, -24.04087,
+];
 
 /// A placement's outcome: the board after it, and its value.
 fn evaluate(
@@ -63,7 +66,7 @@ fn evaluate(
     }
     let lowest = top + i32::from(shape.height()) - 1;
     let landing = Landing {
-        bottom: (board.height() as i32 - lowest) as u32,
+        bottom: (board.height() as i32 - 1 - lowest) as u32,
         piece_height: u32::from(shape.height()),
         lines,
         piece_cells_cleared,
@@ -186,7 +189,7 @@ impl<'a> Rater<'a> {
             }
         }
         let landing = Landing {
-            bottom: (self.board.height() - (top + shape.height - 1)) as u32,
+            bottom: (self.board.height() - (top + shape.height)) as u32,
             piece_height: shape.height as u32,
             lines: 0,
             piece_cells_cleared: 0,
@@ -249,7 +252,7 @@ impl<'a> Rater<'a> {
                 }
                 Dropped::Open { top, features } => {
                     let landing = Landing {
-                        bottom: self.board.height() as u32 - (top + shape.height as u32 - 1),
+                        bottom: self.board.height() as u32 - (top + shape.height as u32),
                         piece_height: shape.height as u32,
                         lines: 0,
                         piece_cells_cleared: 0,
@@ -666,8 +669,8 @@ mod tests {
 
     #[test]
     fn value_of_a_placement_worked_by_hand() {
-        // An O on an empty 10x20 board at columns 0-1: bottom row 1, height 2, landing
-        // height 1.5; no lines. Row transitions: rows 18-19 "##........": wall-filled 0,
+        // An O on an empty 10x20 board at columns 0-1: bottom row 0, height 2, landing
+        // height 0.5; no lines. Row transitions: rows 18-19 "##........": wall-filled 0,
         // filled-empty 1, empty-wall 1 = 2 each, 18 empty rows x 2: 40 in all. Column
         // transitions: columns 0-1 change once at their top (row 18), columns 2-9 once at
         // the floor: 10. No holes, wells, hole depth or rows with holes.
@@ -686,6 +689,6 @@ mod tests {
             &Weights::new(DELLACHERIE),
         )
         .unwrap();
-        assert_eq!(value, -1.5 - 40.0 - 10.0);
+        assert_eq!(value, -0.5 - 40.0 - 10.0);
     }
 }
