@@ -26,6 +26,15 @@ pub enum Command {
     Tournament(TournamentArgs),
     /// Combine results files (shards of one tournament) into one set of standings.
     Merge(MergeArgs),
+    /// Draw a results file as one self-contained HTML page of charts.
+    #[command(
+        long_about = "Draw a results file (written by `tetrad tournament --out FILE`) as one self-contained \
+HTML page: the standings, each entrant's survival curve (the share of games still alive \
+after each piece), histograms of lines cleared per game, update-time percentiles, and \
+the pairwise matrix as a heat map. The charts are inline SVG; the page loads nothing \
+else.\n\nExample: tetrad report results.jsonl --html results.html"
+    )]
+    Report(ReportArgs),
     /// Tune a plugin's numeric options with the noisy cross-entropy method.
     Tune(TuneArgs),
     /// Watch plugins play in the terminal; switch between them mid-game.
@@ -251,6 +260,17 @@ pub struct MergeArgs {
     /// Report format.
     #[arg(long, value_enum, default_value_t = ReportFormat::Table)]
     pub format: ReportFormat,
+}
+
+/// Options of `tetrad report`.
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// A results file written by `tetrad tournament --out`.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// Write the HTML page here (`-` for standard output).
+    #[arg(long, value_name = "OUT", required = true)]
+    pub html: PathBuf,
 }
 
 /// Options of the hidden `tetrad worker`.

@@ -2,11 +2,13 @@
 
 mod install;
 mod progress;
+mod report;
 mod screens;
 mod tournament;
 mod tune;
 
 pub use install::install;
+pub use report::report;
 pub use screens::{demo, play, replay};
 pub use tournament::{merge, tournament, worker};
 pub use tune::tune;

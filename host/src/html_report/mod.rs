@@ -1,0 +1,271 @@
+//! A tournament's results file as one self-contained HTML page: the standings, and charts
+//! of game lengths, lines, update times and the pairwise matrix as inline SVG. The page
+//! loads no script, style sheet, font or image.
+
+mod charts;
+pub mod data;
+
+pub use charts::ChartError;
+
+use crate::report::plural;
+use crate::tournament::{pairings, record::Contents, standings, GameRecord, Standing};
+use std::fmt::Write as _;
+
+/// Text made safe to put in HTML, as element content or as a quoted attribute value.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The page for the tournament in `contents`.
+pub fn page(contents: &Contents) -> Result<String, ChartError> {
+    let config = &contents.config;
+    let labels: Vec<String> = config.entrants.iter().map(|e| e.label.clone()).collect();
+    let records = &contents.games;
+    let table = standings(&labels, records);
+    let matrix = data::matrix(&labels, &pairings(&labels, records));
+    let mine = |entrant: usize| -> Vec<&GameRecord> { records.iter().filter(|r| r.entrant == entrant).collect() };
+
+    let curves: Vec<(&str, Vec<(u64, f64)>)> = labels
+        .iter()
+        .enumerate()
+        .map(|(i, label)| {
+            let games: Vec<_> = mine(i).iter().map(|r| &r.result).collect();
+            (label.as_str(), data::survival(&games))
+        })
+        .collect();
+    let most_lines = records.iter().map(|r| r.result.lines).max().unwrap_or(0);
+    let width = data::bin_width(most_lines + 1, 20);
+    let bins = (most_lines / width + 1) as usize;
+    let lines: Vec<(&str, Vec<u64>)> = labels
+        .iter()
+        .enumerate()
+        .map(|(i, label)| {
+            let counts = data::histogram(mine(i).iter().map(|r| r.result.lines), width, bins);
+            (label.as_str(), counts)
+        })
+        .collect();
+    let times: Vec<(&str, data::UpdateTimes)> = labels
+        .iter()
+        .enumerate()
+        .map(|(i, label)| (label.as_str(), data::update_times(&mine(i))))
+        .collect();
+
+    let mut html = String::new();
+    let title = format!("tetrad tournament: {}", rules_text(&config.rules));
+    let _ = write!(
+        html,
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <title>{}</title>\n<style>\n{STYLE}</style>\n</head>\n<body>\n<h1>{}</h1>\n",
+        escape(&title),
+        escape(&title)
+    );
+    let _ = writeln!(html, "<p class=\"size\">{}</p>", escape(&size_text(contents)));
+    html.push_str("<h2>Standings</h2>\n");
+    html.push_str(&standings_table(&table));
+    let _ = write!(
+        html,
+        "<h2>Survival</h2>\n<p>The share of each entrant's games still alive after each number of \
+         pieces, on a logarithmic axis so that short and long games both show. A Tetris \
+         player's game lengths are roughly exponentially distributed: each piece carries about \
+         the same risk of ending the game.{}</p>\n<figure id=\"survival\">\n{}</figure>\n",
+        match config.max_pieces {
+            Some(cap) => format!(" Games that reach the cap of {cap} pieces count as alive to the cap."),
+            None => String::new(),
+        },
+        charts::survival(&curves)?
+    );
+    let _ = write!(
+        html,
+        "<h2>Lines cleared per game</h2>\n<p>Bins of {}, the same axes for every entrant.</p>\n\
+         <figure id=\"lines\">\n{}</figure>\n",
+        plural(width, "line"),
+        charts::lines(&lines, width)?
+    );
+    html.push_str("<h2>Update time</h2>\n<p>Percentiles over every call to <code>update</code>.</p>\n");
+    html.push_str(&times_table(&times));
+    let _ = write!(
+        html,
+        "<figure id=\"update-time\">\n{}</figure>\n",
+        charts::update_times(&times)?
+    );
+    if labels.len() > 1 {
+        let _ = write!(
+            html,
+            "<h2>Pairwise</h2>\n<p>Seeds won by the row's entrant against the column's: \
+             the large number is the seeds won, below it won-drawn-lost. More lines wins a \
+             seed; a forfeit loses to any game played out. Blue cells won more than they \
+             lost, red cells lost more.</p>\n<figure id=\"pairwise\">\n{}</figure>\n",
+            charts::pairwise(&labels, &matrix)?
+        );
+    }
+    html.push_str("</body>\n</html>\n");
+    Ok(html)
+}
+
+/// The page's style sheet.
+const STYLE: &str = "body { font-family: system-ui, sans-serif; color: #222; max-width: 1140px; \
+margin: 2em auto; padding: 0 1em; }
+h1 { font-size: 1.6em; margin-bottom: 0.2em; }
+h2 { font-size: 1.25em; margin-top: 2em; border-bottom: 1px solid #ddd; }
+p.size { color: #555; margin-top: 0; }
+table { border-collapse: collapse; font-variant-numeric: tabular-nums; }
+th, td { padding: 0.25em 0.45em; border-bottom: 1px solid #eee; white-space: nowrap; }
+th { text-align: right; font-weight: 600; border-bottom: 1px solid #bbb; }
+td { text-align: right; }
+th.label, td.label { text-align: left; }
+div.wide { overflow-x: auto; }
+td.swatch { width: 0.8em; padding: 0; }
+figure { margin: 1em 0; }
+svg { max-width: 100%; height: auto; display: block; }
+";
+
+/// The rules, from the header's JSON: "classic 10x20, preview 1, uniform pieces".
+fn rules_text(rules: &serde_json::Value) -> String {
+    let field = |name: &str| {
+        rules
+            .get(name)
+            .map_or("?".to_string(), |v| v.to_string().trim_matches('"').to_string())
+    };
+    let pieces = match rules.get("pieces").and_then(|p| p.as_array()) {
+        Some(names) if names.len() != 7 => format!(" ({})", plural(names.len() as u64, "piece kind")),
+        _ => String::new(),
+    };
+    format!(
+        "{} {}x{}, preview {}, {} pieces{pieces}",
+        field("preset"),
+        field("width"),
+        field("height"),
+        field("preview"),
+        field("randomizer")
+    )
+}
+
+/// The tournament's size: entrants, games, seed, cap and shard.
+fn size_text(contents: &Contents) -> String {
+    let config = &contents.config;
+    let scheduled = config.games.saturating_mul(config.entrants.len() as u64);
+    let mut text = format!(
+        "{}, {} each, seed {}: {} of {} played",
+        plural(config.entrants.len() as u64, "entrant"),
+        plural(config.games, "game"),
+        config.seed,
+        contents.games.len(),
+        scheduled
+    );
+    if let Some(cap) = config.max_pieces {
+        let _ = write!(text, "; capped at {}", plural(cap, "piece"));
+    }
+    if contents.shard != "1/1" {
+        let _ = write!(text, "; shard {} of the file", contents.shard);
+    }
+    text
+}
+
+/// The standings as the text report has them, with each entrant's chart colour.
+fn standings_table(table: &[Standing]) -> String {
+    let mut out = String::from(
+        "<div class=\"wide\"><table id=\"standings\">\n<tr><th></th><th class=\"label\">plugin</th><th>games</th><th>lines (95% CI)</th>\
+         <th>median</th><th>max</th><th>pieces</th><th>points</th><th>topped</th><th>capped</th>\
+         <th>µs/upd</th><th>p99 µs</th><th>violations</th><th>forfeits</th></tr>\n",
+    );
+    for (i, s) in table.iter().enumerate() {
+        let forfeits: Vec<String> = s
+            .forfeits
+            .iter()
+            .filter(|(_, &n)| n > 0)
+            .map(|(kind, n)| format!("{n} {kind}"))
+            .collect();
+        let _ = writeln!(
+            out,
+            "<tr><td class=\"swatch\" style=\"background:{}\"></td><td class=\"label\">{}</td><td>{}</td>\
+             <td>{:.2} ± {:.2}</td><td>{}</td><td>{}</td><td>{:.1}</td><td>{:.0}</td><td>{}</td>\
+             <td>{}</td><td>{:.2}</td><td>{:.2}</td><td>{}</td><td>{}</td></tr>",
+            css_color(i),
+            escape(&s.label),
+            s.games,
+            s.lines.mean,
+            s.lines.ci95,
+            s.lines.median,
+            s.lines.max,
+            s.pieces,
+            s.score,
+            s.topped_out,
+            s.capped,
+            s.update_us_mean,
+            s.update_us_p99,
+            s.violations,
+            if forfeits.is_empty() {
+                "-".to_string()
+            } else {
+                escape(&forfeits.join(", "))
+            },
+        );
+    }
+    out.push_str("</table></div>\n");
+    out
+}
+
+/// The update-time percentiles as a table, in microseconds.
+fn times_table(times: &[(&str, data::UpdateTimes)]) -> String {
+    let mut out = String::from(
+        "<table id=\"update-times\">\n<tr><th></th><th class=\"label\">plugin</th><th>updates</th><th>p50 µs</th>\
+         <th>p90 µs</th><th>p99 µs</th><th>max µs</th></tr>\n",
+    );
+    for (i, (label, t)) in times.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "<tr><td class=\"swatch\" style=\"background:{}\"></td><td class=\"label\">{}</td><td>{}</td>\
+             <td>{:.2}</td><td>{:.2}</td><td>{:.2}</td><td>{:.2}</td></tr>",
+            css_color(i),
+            escape(label),
+            t.count,
+            t.p50,
+            t.p90,
+            t.p99,
+            t.max
+        );
+    }
+    out.push_str("</table>\n");
+    out
+}
+
+/// Entrant `i`'s chart colour for CSS.
+fn css_color(i: usize) -> String {
+    let c = charts::color(i);
+    format!("#{:02x}{:02x}{:02x}", c.0, c.1, c.2)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markup_is_escaped() {
+        assert_eq!(
+            escape(r#"<b>bot</b> & "friends' "#),
+            "&lt;b&gt;bot&lt;/b&gt; &amp; &quot;friends&#39; "
+        );
+        assert_eq!(escape("tree-search@depth=1"), "tree-search@depth=1");
+    }
+
+    #[test]
+    fn rules_read_from_the_header() {
+        let rules = serde_json::json!({
+            "preset": "classic", "width": 10, "height": 20, "preview": 1,
+            "randomizer": "uniform", "pieces": ["I", "O", "T", "S", "Z", "J", "L"],
+        });
+        assert_eq!(rules_text(&rules), "classic 10x20, preview 1, uniform pieces");
+    }
+}
