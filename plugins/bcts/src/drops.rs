@@ -9,6 +9,7 @@
 //! A property test pins the result to the SDK's enumerator on every board, in the same
 //! order, so the controller's choice (the first strict maximum) does not change.
 
+use crate::order::Order;
 use tetrad_plugin_api::{placements, Board, PieceId, PiecePos, PieceSet, Placement, Preset, Rules, MAX_PIECE_SIZE};
 
 /// One orientation's reachable columns.
@@ -68,8 +69,16 @@ impl Drops {
         Some(Drops { pieces })
     }
 
-    /// The orientations of `piece`, in the SDK's enumeration order, when it starts at its
-    /// spawn; `None` otherwise (then the caller enumerates as usual).
+    /// Puts each piece's orientations in `order` (the columns of each stay left to right).
+    pub fn sort(&mut self, order: &Order) {
+        for (index, (_, reaches)) in self.pieces.iter_mut().enumerate() {
+            reaches.sort_by_key(|reach| order.rank(PieceId(index as u8), reach.orientation));
+        }
+    }
+
+    /// The orientations of `piece`, in the SDK's enumeration order (or the one given to
+    /// [`Drops::sort`]), when it starts at its spawn; `None` otherwise (then the caller
+    /// enumerates as usual).
     #[inline]
     pub fn from(&self, piece: PieceId, start: PiecePos) -> Option<&[Reach]> {
         let (spawn, reaches) = &self.pieces[piece.index()];
@@ -136,7 +145,8 @@ mod tests {
         #![proptest_config(ProptestConfig::with_cases(200))]
 
         /// On any board, any size and any piece set, the drops are the SDK's placements,
-        /// in its order.
+        /// in its order; sorted in MdpTetris's order, they are the SDK's placements sorted
+        /// by orientation the same way.
         #[test]
         fn drops_are_the_sdk_placements_in_order(
             width in 4usize..=32,
@@ -165,6 +175,13 @@ mod tests {
             let mut columns = Columns::empty();
             columns.rebuild(&board);
             let drops = Drops::new(&rules, &set).expect("simplified");
+            // The tetrominoes in MdpTetris's order too: the SDK's placements, sorted.
+            let order = Order::parse("mdptetris", &set).ok().flatten();
+            let sorted = order.as_ref().map(|order| {
+                let mut sorted = drops.clone();
+                sorted.sort(order);
+                sorted
+            });
             let mut expected = Vec::new();
             for (index, kind) in set.kinds().iter().enumerate() {
                 let start = rules.spawn(kind);
@@ -175,6 +192,15 @@ mod tests {
                     .flat_map(|reach| reach.xs().iter().map(|&x| reach.land(x, start, |x| columns.top(x))))
                     .collect();
                 prop_assert_eq!(&got, &expected);
+                if let Some(order) = &order {
+                    let reaches = sorted.as_ref().expect("sorted").from(PieceId(index as u8), start).expect("from the spawn");
+                    let got: Vec<Placement> = reaches
+                        .iter()
+                        .flat_map(|reach| reach.xs().iter().map(|&x| reach.land(x, start, |x| columns.top(x))))
+                        .collect();
+                    order.sort(PieceId(index as u8), &mut expected);
+                    prop_assert_eq!(&got, &expected);
+                }
                 let moved = PiecePos { x: start.x + 1, ..start };
                 prop_assert!(drops.from(PieceId(index as u8), moved).is_none());
             }

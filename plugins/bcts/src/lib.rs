@@ -8,17 +8,20 @@
 //!
 //! Features follow the MdpTetris simulator (see `features`). A placement that ends the game
 //! scores minus infinity; the first strict maximum in enumeration order (orientation,
-//! then column from the left) wins. `lookahead=2` rates each placement of the current
+//! then column from the left) wins; `order=mdptetris` takes the orientations in the
+//! simulator's order (see `order`). `lookahead=2` rates each placement of the current
 //! piece by its best follow-up with the previewed piece (needs a preview). `w1`..`w8`
 //! override the weights. Works with any board and piece set.
 
 mod columns;
 mod drops;
 pub mod features;
+mod order;
 
 use columns::{Columns, Dropped, PieceColumns};
 use drops::{Drops, Reach};
 use features::{board_features, board_features_of, Landing, Weights, COUNT};
+use order::Order;
 use tetrad_plugin_api::{
     placements_into, Actions, Board, GameSetup, Info, Options, Path, PieceId, PiecePos, PieceSet, Placement, Preset,
     Rules, Solver, Tick, MAX_PIECE_SIZE,
@@ -299,6 +302,8 @@ pub struct Controller {
     drops: Option<Drops>,
     weights: Weights,
     lookahead: usize,
+    /// The order placements are rated in, when it is not the SDK's.
+    order: Option<Order>,
     /// The current board's columns, and the board after each first placement's.
     columns: Box<Columns>,
     next_columns: Box<Columns>,
@@ -337,12 +342,19 @@ impl Solver for Controller {
         if lookahead == 2 && setup.rules.preview == 0 {
             return Err("option `lookahead=2` needs the preview (--preview 1)".to_string());
         }
+        let order: String = options.get("order", "tetrad".to_string())?;
+        let order = Order::parse(&order, &setup.pieces)?;
+        let mut drops = Drops::new(&setup.rules, &setup.pieces);
+        if let (Some(drops), Some(order)) = (&mut drops, &order) {
+            drops.sort(order);
+        }
         Ok(Controller {
             setup: setup.clone(),
             shapes: shapes(&setup.pieces),
-            drops: Drops::new(&setup.rules, &setup.pieces),
+            drops,
             weights: Weights::new(weights),
             lookahead,
+            order,
             columns: Box::new(Columns::empty()),
             next_columns: Box::new(Columns::empty()),
             carried: None,
@@ -408,6 +420,7 @@ impl Controller {
             second,
             columns,
             next_columns,
+            order,
             ..
         } = self;
         let (rules, pieces) = (&setup.rules, &setup.pieces);
@@ -424,6 +437,9 @@ impl Controller {
             return;
         }
         placements_into(rules, board, pieces.kind(piece), start, first);
+        if let Some(order) = order {
+            order.sort(piece, first);
+        }
         for placement in first.iter() {
             let value = match next {
                 None => rater.value(piece, placement.pos).unwrap_or(f64::NEG_INFINITY),
@@ -530,7 +546,7 @@ mod tests {
     #[test]
     fn an_i_goes_into_the_well_that_clears_four_rows() {
         let board = Board::from_text(10, 20, "#########.\n#########.\n#########.\n#########.");
-        for options in ["", "controller=dellacherie", "lookahead=2"] {
+        for options in ["", "controller=dellacherie", "lookahead=2", "order=mdptetris"] {
             let mut c = controller(options);
             let i = PieceId(0);
             let start = c.setup.rules.spawn(c.setup.pieces.kind(i));
@@ -664,6 +680,35 @@ mod tests {
                 let bits = |best: Option<(f64, Placement)>| best.map(|(v, p)| (v.to_bits(), p));
                 proptest::prop_assert_eq!(bits(by_drops), bits(listed));
             }
+        }
+
+        /// With `order=mdptetris` the controller chooses the first strict maximum of
+        /// [`evaluate`] over the SDK's placements sorted in the simulator's order, under
+        /// `simplified` (by the drops) and `classic` (by the list) alike.
+        #[test]
+        fn mdptetris_order_keeps_its_first_strict_maximum(
+            cells in proptest::collection::vec(proptest::prelude::any::<u16>(), 20),
+            stack in 0usize..20,
+            piece in 0u8..7,
+            classic in proptest::prelude::any::<bool>(),
+            dellacherie in proptest::prelude::any::<bool>(),
+        ) {
+            let preset = if classic { Preset::Classic } else { Preset::Simplified };
+            let rules = Rules::preset(preset);
+            let setup = GameSetup { rules, pieces: PieceSet::tetrominoes(), seed: 1 };
+            let options = if dellacherie { "order=mdptetris,controller=dellacherie" } else { "order=mdptetris" };
+            let mut controller = Controller::create(&setup, &mut Options::parse(options).unwrap()).unwrap();
+            let board = stacked_board(10, &cells, stack);
+            let (piece, kind) = (PieceId(piece), setup.pieces.kind(PieceId(piece)));
+            let start = rules.spawn(kind);
+            let mut listed = tetrad_plugin_api::placements(&rules, &board, kind, start);
+            Order::parse("mdptetris", &setup.pieces).unwrap().unwrap().sort(piece, &mut listed);
+            let mut expected = None;
+            for p in listed {
+                let value = evaluate(&rules, &setup.pieces, &board, piece, p.pos, &controller.weights);
+                keep_best(&mut expected, value.map_or(f64::NEG_INFINITY, |(_, v)| v), p);
+            }
+            proptest::prop_assert_eq!(controller.choose(&board, piece, start, None), expected.map(|(_, p)| p));
         }
     }
 
