@@ -7,6 +7,7 @@ mod common;
 mod demo;
 mod front_door;
 mod pinned;
+mod report;
 mod run;
 mod tournament;
 mod trust_inputs;
