@@ -2,6 +2,7 @@
 
 use crate::cli::ReportArgs;
 use crate::html_report;
+use crate::report::plural;
 use crate::tournament;
 use anyhow::{Context, Result};
 use std::io::Write;
@@ -20,12 +21,12 @@ pub fn report(args: ReportArgs) -> Result<ExitCode> {
     std::fs::write(&args.html, &page).with_context(|| format!("writing {}", args.html.display()))?;
     writeln!(
         crate::output::reports(),
-        "{}: {} from {} ({} entrants, {} games)",
+        "{}: {} from {} ({}, {})",
         args.html.display(),
-        crate::report::plural(page.len() as u64, "byte"),
+        plural(page.len() as u64, "byte"),
         args.file.display(),
-        contents.config.entrants.len(),
-        contents.games.len()
+        plural(contents.config.entrants.len() as u64, "entrant"),
+        plural(contents.games.len() as u64, "game")
     )?;
     Ok(ExitCode::SUCCESS)
 }

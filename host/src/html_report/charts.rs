@@ -131,13 +131,14 @@ pub fn survival(curves: &[(&str, Vec<(u64, f64)>)]) -> Result<String, ChartError
             .margin(16)
             .x_label_area_size(50)
             .y_label_area_size(70)
-            .build_cartesian_2d((1..longest.max(10)).log_scale(), 0.0..1.0)?;
+            .build_cartesian_2d((1..longest.max(10)).log_scale(), 0.0..1.03)?;
         chart
             .configure_mesh()
             .light_line_style(WHITE)
             .bold_line_style(GRID)
             .x_desc("pieces played (log scale)")
             .y_desc("games still alive")
+            .y_labels(12)
             .y_label_formatter(&|share| format!("{:.0}%", share * 100.0))
             .axis_desc_style((FONT, 19))
             .label_style((FONT, 17).into_font().color(&TEXT))
@@ -223,7 +224,7 @@ pub fn update_times(times: &[(&str, UpdateTimes)]) -> Result<String, ChartError>
         (0.1, 1.0)
     };
     let groups = times.len().max(1);
-    let label_chars = (860 / groups / 9).clamp(4, 30);
+    let label_chars = (860 / groups / 8).clamp(4, 30);
     svg("update-time", (1100, 460), |root| {
         let (plot, side) = root.split_horizontally(920);
         let bands = Bands {

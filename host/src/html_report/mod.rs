@@ -120,7 +120,7 @@ margin: 2em auto; padding: 0 1em; }
 h1 { font-size: 1.6em; margin-bottom: 0.2em; }
 h2 { font-size: 1.25em; margin-top: 2em; border-bottom: 1px solid #ddd; }
 p.size { color: #555; margin-top: 0; }
-table { border-collapse: collapse; font-variant-numeric: tabular-nums; }
+table { border-collapse: collapse; font-variant-numeric: tabular-nums; font-size: 0.92em; }
 th, td { padding: 0.25em 0.45em; border-bottom: 1px solid #eee; white-space: nowrap; }
 th { text-align: right; font-weight: 600; border-bottom: 1px solid #bbb; }
 td { text-align: right; }
@@ -180,6 +180,7 @@ fn standings_table(table: &[Standing]) -> String {
          <th>median</th><th>max</th><th>pieces</th><th>points</th><th>topped</th><th>capped</th>\
          <th>µs/upd</th><th>p99 µs</th><th>violations</th><th>forfeits</th></tr>\n",
     );
+    // Adding 0.0 turns a negative zero positive: "0.00", never "-0.00".
     for (i, s) in table.iter().enumerate() {
         let forfeits: Vec<String> = s
             .forfeits
@@ -195,16 +196,16 @@ fn standings_table(table: &[Standing]) -> String {
             css_color(i),
             escape(&s.label),
             s.games,
-            s.lines.mean,
-            s.lines.ci95,
+            s.lines.mean + 0.0,
+            s.lines.ci95 + 0.0,
             s.lines.median,
             s.lines.max,
-            s.pieces,
-            s.score,
+            s.pieces + 0.0,
+            s.score + 0.0,
             s.topped_out,
             s.capped,
-            s.update_us_mean,
-            s.update_us_p99,
+            s.update_us_mean + 0.0,
+            s.update_us_p99 + 0.0,
             s.violations,
             if forfeits.is_empty() {
                 "-".to_string()
