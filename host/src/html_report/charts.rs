@@ -27,9 +27,10 @@ const FONT: &str = "sans-serif";
 const TEXT: RGBColor = RGBColor(40, 40, 40);
 const GRID: RGBColor = RGBColor(225, 225, 225);
 
-/// One colour per entrant, in standings order (Tableau 10; repeats after ten).
+/// One colour per entrant, in standings order: Tableau 10, then ten lighter shades;
+/// repeats after twenty.
 pub fn color(entrant: usize) -> RGBColor {
-    const COLORS: [RGBColor; 10] = [
+    const COLORS: [RGBColor; 20] = [
         RGBColor(78, 121, 167),
         RGBColor(242, 142, 43),
         RGBColor(225, 87, 89),
@@ -40,6 +41,16 @@ pub fn color(entrant: usize) -> RGBColor {
         RGBColor(255, 157, 167),
         RGBColor(156, 117, 95),
         RGBColor(186, 176, 172),
+        RGBColor(174, 199, 232),
+        RGBColor(255, 187, 120),
+        RGBColor(152, 223, 138),
+        RGBColor(255, 152, 150),
+        RGBColor(197, 176, 213),
+        RGBColor(196, 156, 148),
+        RGBColor(247, 182, 210),
+        RGBColor(199, 199, 199),
+        RGBColor(219, 219, 141),
+        RGBColor(158, 218, 229),
     ];
     COLORS[entrant % COLORS.len()]
 }
@@ -125,7 +136,9 @@ pub fn survival(curves: &[(&str, Vec<(u64, f64)>)]) -> Result<String, ChartError
         .max()
         .unwrap_or(0)
         .max(1);
-    svg("survival", (1100, 480), |root| {
+    // Room for the legend: one line per entrant.
+    let height = 480.max(60 + 28 * curves.len() as u32);
+    svg("survival", (1100, height), |root| {
         let (plot, side) = root.split_horizontally(860);
         let mut chart = ChartBuilder::on(&plot)
             .margin(16)
@@ -224,7 +237,10 @@ pub fn update_times(times: &[(&str, UpdateTimes)]) -> Result<String, ChartError>
         (0.1, 1.0)
     };
     let groups = times.len().max(1);
-    let label_chars = (860 / groups / 8).clamp(4, 30);
+    // About 8 pixels a character. Names that would be cut short past recognition give
+    // way to the entrants' numbers, as in the tables and the pairwise matrix.
+    let label_chars = (860 / groups / 8).min(30);
+    let numbered = label_chars < 10 && times.iter().any(|(label, _)| label.chars().count() > label_chars);
     svg("update-time", (1100, 460), |root| {
         let (plot, side) = root.split_horizontally(920);
         let bands = Bands {
@@ -243,9 +259,11 @@ pub fn update_times(times: &[(&str, UpdateTimes)]) -> Result<String, ChartError>
             .disable_x_mesh()
             .x_label_formatter(&|x| {
                 let i = x.floor() as usize;
-                times
-                    .get(i)
-                    .map_or(String::new(), |(label, _)| shorten(label, label_chars))
+                match times.get(i) {
+                    Some(_) if numbered => (i + 1).to_string(),
+                    Some((label, _)) => shorten(label, label_chars),
+                    None => String::new(),
+                }
             })
             .y_label_formatter(&|us| micros(*us))
             .y_desc("time per update")

@@ -115,7 +115,7 @@ pub fn page(contents: &Contents) -> Result<String, ChartError> {
 }
 
 /// The page's style sheet.
-const STYLE: &str = "body { font-family: system-ui, sans-serif; color: #222; max-width: 1140px; \
+const STYLE: &str = "body { font-family: system-ui, sans-serif; color: #222; max-width: 1200px; \
 margin: 2em auto; padding: 0 1em; }
 h1 { font-size: 1.6em; margin-bottom: 0.2em; }
 h2 { font-size: 1.25em; margin-top: 2em; border-bottom: 1px solid #ddd; }
@@ -168,7 +168,7 @@ fn size_text(contents: &Contents) -> String {
         let _ = write!(text, "; capped at {}", plural(cap, "piece"));
     }
     if contents.shard != "1/1" {
-        let _ = write!(text, "; shard {} of the file", contents.shard);
+        let _ = write!(text, "; this file holds shard {}", contents.shard);
     }
     text
 }
@@ -176,7 +176,7 @@ fn size_text(contents: &Contents) -> String {
 /// The standings as the text report has them, with each entrant's chart colour.
 fn standings_table(table: &[Standing]) -> String {
     let mut out = String::from(
-        "<div class=\"wide\"><table id=\"standings\">\n<tr><th></th><th class=\"label\">plugin</th><th>games</th><th>lines (95% CI)</th>\
+        "<div class=\"wide\"><table id=\"standings\">\n<tr><th></th><th>#</th><th class=\"label\">plugin</th><th>games</th><th>lines (95% CI)</th>\
          <th>median</th><th>max</th><th>pieces</th><th>points</th><th>topped</th><th>capped</th>\
          <th>µs/upd</th><th>p99 µs</th><th>violations</th><th>forfeits</th></tr>\n",
     );
@@ -190,10 +190,11 @@ fn standings_table(table: &[Standing]) -> String {
             .collect();
         let _ = writeln!(
             out,
-            "<tr><td class=\"swatch\" style=\"background:{}\"></td><td class=\"label\">{}</td><td>{}</td>\
+            "<tr><td class=\"swatch\" style=\"background:{}\"></td><td>{}</td><td class=\"label\">{}</td><td>{}</td>\
              <td>{:.2} ± {:.2}</td><td>{}</td><td>{}</td><td>{:.1}</td><td>{:.0}</td><td>{}</td>\
              <td>{}</td><td>{:.2}</td><td>{:.2}</td><td>{}</td><td>{}</td></tr>",
             css_color(i),
+            i + 1,
             escape(&s.label),
             s.games,
             s.lines.mean + 0.0,
@@ -221,15 +222,16 @@ fn standings_table(table: &[Standing]) -> String {
 /// The update-time percentiles as a table, in microseconds.
 fn times_table(times: &[(&str, data::UpdateTimes)]) -> String {
     let mut out = String::from(
-        "<table id=\"update-times\">\n<tr><th></th><th class=\"label\">plugin</th><th>updates</th><th>p50 µs</th>\
+        "<table id=\"update-times\">\n<tr><th></th><th>#</th><th class=\"label\">plugin</th><th>updates</th><th>p50 µs</th>\
          <th>p90 µs</th><th>p99 µs</th><th>max µs</th></tr>\n",
     );
     for (i, (label, t)) in times.iter().enumerate() {
         let _ = writeln!(
             out,
-            "<tr><td class=\"swatch\" style=\"background:{}\"></td><td class=\"label\">{}</td><td>{}</td>\
+            "<tr><td class=\"swatch\" style=\"background:{}\"></td><td>{}</td><td class=\"label\">{}</td><td>{}</td>\
              <td>{:.2}</td><td>{:.2}</td><td>{:.2}</td><td>{:.2}</td></tr>",
             css_color(i),
+            i + 1,
             escape(label),
             t.count,
             t.p50,
