@@ -93,7 +93,11 @@ pub fn page(contents: &Contents) -> Result<String, ChartError> {
         plural(width, "line"),
         charts::lines(&lines, width)?
     );
-    html.push_str("<h2>Update time</h2>\n<p>Percentiles over every call to <code>update</code>.</p>\n");
+    html.push_str(
+        "<h2>Update time</h2>\n<p>Percentiles over every call to <code>update</code>. A plugin that \
+         plans once per piece answers most calls from its plan, so its median lies far below its \
+         90th percentile.</p>\n",
+    );
     html.push_str(&times_table(&times));
     let _ = write!(
         html,
