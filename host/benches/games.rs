@@ -19,6 +19,7 @@ fn spec(rules: Rules, games: u64, jobs: usize, max_pieces: Option<u64>, options:
         pieces: Arc::new(PieceSet::tetrominoes()),
         games,
         seed: 1,
+        sequences: None,
         jobs,
         max_pieces,
         options: options.to_string(),

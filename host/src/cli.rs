@@ -73,12 +73,17 @@ pub struct TournamentArgs {
     /// The rules.
     #[command(flatten)]
     pub game: GameArgs,
-    /// Games per entrant (at most 1000000).
-    #[arg(long, default_value_t = 100, value_parser = games_parser(0))]
-    pub games: u64,
+    /// Games per entrant (at most 1000000) [default: 100, or one per line of --sequence].
+    #[arg(long, value_parser = games_parser(0))]
+    pub games: Option<u64>,
     /// Seed, parallelism and piece cap.
     #[command(flatten)]
     pub schedule: ScheduleArgs,
+    /// Play the pieces this file gives instead of seeded ones: one game per line, piece
+    /// names separated by whitespace; game i plays line i and ends as capped when the
+    /// line is used up.
+    #[arg(long, value_name = "FILE")]
+    pub sequence: Option<PathBuf>,
     /// Options for entrants that have none of their own after `@`.
     #[arg(long, default_value = "")]
     pub options: String,
@@ -288,6 +293,9 @@ pub struct WorkerArgs {
     /// The piece cap [default: unlimited].
     #[arg(long)]
     pub max_pieces: Option<u64>,
+    /// The tournament's sequence file, if it plays one.
+    #[arg(long)]
+    pub sequence: Option<PathBuf>,
     /// The plugin's options.
     #[arg(long, default_value = "")]
     pub options: String,
@@ -396,12 +404,17 @@ pub struct RunArgs {
     /// The rules.
     #[command(flatten)]
     pub game: GameArgs,
-    /// How many games (at most 1000000).
-    #[arg(long, default_value_t = 10, value_parser = games_parser(0))]
-    pub games: u64,
+    /// How many games (at most 1000000) [default: 10, or one per line of --sequence].
+    #[arg(long, value_parser = games_parser(0))]
+    pub games: Option<u64>,
     /// Seed, parallelism and piece cap.
     #[command(flatten)]
     pub schedule: ScheduleArgs,
+    /// Play the pieces this file gives instead of seeded ones: one game per line, piece
+    /// names separated by whitespace; game i plays line i and ends as capped when the
+    /// line is used up.
+    #[arg(long, value_name = "FILE", conflicts_with = "record")]
+    pub sequence: Option<PathBuf>,
     /// The plugin's options, as 'key=value,key=value'.
     #[arg(long, default_value = "")]
     pub options: String,

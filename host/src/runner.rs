@@ -1,7 +1,7 @@
 //! The game loop: plays games of one plugin through the ABI, in parallel, each game with
 //! its own instance; game `i` of seed `s` brings the same pieces to every plugin.
 
-use crate::engine::Game;
+use crate::engine::{Game, PieceQueue, Sequences};
 use crate::plugin::{Instance, Plugin};
 use hdrhistogram::Histogram;
 use serde::{Deserialize, Serialize};
@@ -21,6 +21,9 @@ pub struct RunSpec {
     pub games: u64,
     /// The run's seed; each game's seed derives from it and the game's index.
     pub seed: u64,
+    /// Pieces given per game (`--sequence`): game `i` plays line `i` instead of the pieces
+    /// of its seed, and ends as capped when they run out.
+    pub sequences: Option<Arc<Sequences>>,
     /// Games played at once.
     pub jobs: usize,
     /// End a game as "capped" once this many pieces have locked.
@@ -220,7 +223,7 @@ pub struct Limits {
 pub enum End {
     /// A piece could not enter, or locked where the preset says the game is over.
     ToppedOut,
-    /// It reached `--max-pieces`.
+    /// It reached `--max-pieces`, or played every piece of its `--sequence` line.
     Capped,
     /// The plugin failed (a panic, or a C plugin's error status).
     PluginError,
@@ -375,7 +378,13 @@ pub fn play_game_recorded(
         watch.created();
     }
     let mut instance = created?;
-    let game = Game::new(spec.rules, spec.pieces.clone(), seed);
+    let game = match &spec.sequences {
+        Some(sequences) => {
+            let queue = PieceQueue::given(sequences.game(index));
+            Game::with_queue(spec.rules, spec.pieces.clone(), queue, None)
+        }
+        None => Game::new(spec.rules, spec.pieces.clone(), seed),
+    };
     Ok(play(&mut instance, game, spec, index, seed, record))
 }
 
@@ -468,7 +477,7 @@ fn play(
         if game.is_over() {
             break End::ToppedOut;
         }
-        if max_pieces.is_some_and(|max| game.stats().pieces >= max) {
+        if game.is_exhausted() || max_pieces.is_some_and(|max| game.stats().pieces >= max) {
             break End::Capped;
         }
         if game.current().is_none() {

@@ -9,6 +9,7 @@ mod front_door;
 mod pinned;
 mod report;
 mod run;
+mod sequences;
 mod tournament;
 mod trust_inputs;
 mod trust_isolation;

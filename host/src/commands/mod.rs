@@ -14,6 +14,7 @@ pub use tournament::{merge, tournament, worker};
 pub use tune::tune;
 
 use crate::cli::{CheckArgs, Format, GameArgs, PluginsArgs, RunArgs};
+use crate::engine::Sequences;
 use crate::plugin::{bundled_plugins, resolve, search_path, BundledPlugin, Plugin, PluginInfo, PLUGIN_PATH_VAR};
 use crate::replay::Replay;
 use crate::report::{game_header, game_line, games_csv, plural, summarize, summary_text};
@@ -29,6 +30,14 @@ use tetrad_plugin_api::{PieceSet, Rules};
 pub(crate) fn load(spec: &str) -> Result<Plugin> {
     let path = resolve(spec)?;
     Ok(Plugin::load(&path)?)
+}
+
+/// The piece sequences of `--sequence FILE`, if given.
+pub(crate) fn sequences(path: Option<&std::path::Path>, pieces: &PieceSet) -> Result<Option<Arc<Sequences>>> {
+    Ok(match path {
+        Some(path) => Some(Arc::new(Sequences::load(path, pieces)?)),
+        None => None,
+    })
 }
 
 /// The rules and piece set the options describe, checked.
@@ -69,11 +78,17 @@ fn rules_text(rules: &Rules) -> String {
 pub fn run(args: RunArgs) -> Result<ExitCode> {
     let (rules, pieces) = rules_and_pieces(&args.game)?;
     let plugin = load(&args.plugin)?;
+    let sequences = sequences(args.sequence.as_deref(), &pieces)?;
+    let games = match &sequences {
+        Some(sequences) => sequences.games(args.games, crate::cli::MAX_GAMES)?,
+        None => args.games.unwrap_or(10),
+    };
     let mut spec = RunSpec {
         rules,
         pieces,
-        games: args.games,
+        games,
         seed: args.schedule.seed,
+        sequences,
         jobs: args.schedule.jobs().map_err(anyhow::Error::msg)?,
         max_pieces: args.schedule.max_pieces,
         options: args.options.clone(),
@@ -98,12 +113,15 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
             info.flavour,
             plugin.path().display()
         )?;
+        let pieces_from = match &spec.sequences {
+            Some(sequences) => format!("pieces from {}", sequences.path().display()),
+            None => format!("seed {}", spec.seed),
+        };
         writeln!(
             out,
-            "rules  {}; {}, seed {}",
+            "rules  {}; {}, {pieces_from}",
             rules_text(&rules),
-            plural(spec.games, "game"),
-            spec.seed
+            plural(spec.games, "game")
         )?;
         writeln!(out, "{}", game_header())?;
     }
@@ -284,6 +302,7 @@ pub fn check(args: CheckArgs) -> Result<ExitCode> {
         pieces,
         games: 1,
         seed: args.seed,
+        sequences: None,
         jobs: 1,
         max_pieces: Some(args.max_pieces),
         options: args.options.clone(),

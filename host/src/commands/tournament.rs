@@ -78,11 +78,17 @@ pub fn tournament(args: TournamentArgs) -> Result<ExitCode> {
         think_limit_ns: args.think_limit_us.map(|us| us.saturating_mul(1000)),
         max_violations: Some(args.max_violations),
     };
+    let sequences = super::sequences(args.sequence.as_deref(), &pieces)?;
+    let games = match &sequences {
+        Some(sequences) => sequences.games(args.games, crate::cli::MAX_GAMES)?,
+        None => args.games.unwrap_or(100),
+    };
     let spec = RunSpec {
         rules,
         pieces: pieces.clone(),
-        games: args.games,
+        games,
         seed: args.schedule.seed,
+        sequences: sequences.clone(),
         jobs: args.schedule.jobs().map_err(anyhow::Error::msg)?,
         max_pieces: args.schedule.max_pieces,
         options: String::new(),
@@ -113,7 +119,16 @@ pub fn tournament(args: TournamentArgs) -> Result<ExitCode> {
     if tournament.isolation.is_none() {
         probe(&tournament)?;
     }
-    let config = tournament.config(rules_json(&rules, &pieces));
+    let mut rules_config = rules_json(&rules, &pieces);
+    if let Some(sequences) = &sequences {
+        // The games' pieces by content, not by file name: a resume or a merge with other
+        // pieces is refused, a copy of the file elsewhere is not.
+        rules_config["sequence"] = serde_json::json!({
+            "lines": sequences.len(),
+            "fnv1a64": format!("{:016x}", sequences.digest()),
+        });
+    }
+    let config = tournament.config(rules_config);
     let (mut writer, done) = match (&args.out, args.resume) {
         (Some(path), true) if path.exists() => Writer::resume(path, &config, &shard.label())?,
         (Some(path), _) => (Writer::create(path, &config, &shard.label())?, Vec::new()),
@@ -219,6 +234,9 @@ fn worker_args(args: &TournamentArgs, rules: &tetrad_plugin_api::Rules) -> Vec<S
     if let Some(max) = args.schedule.max_pieces {
         out.extend(["--max-pieces".into(), max.to_string()]);
     }
+    if let Some(sequence) = &args.sequence {
+        out.extend(["--sequence".into(), sequence.display().to_string()]);
+    }
     out
 }
 
@@ -229,11 +247,13 @@ pub fn worker(args: WorkerArgs) -> Result<ExitCode> {
     follow_parent(args.parent_pid);
     let (rules, pieces) = rules_and_pieces(&args.game)?;
     let plugin = load(&args.plugin)?;
+    let sequences = super::sequences(args.sequence.as_deref(), &pieces)?;
     let spec = RunSpec {
         rules,
         pieces,
         games: u64::MAX,
         seed: args.seed,
+        sequences,
         jobs: 1,
         max_pieces: args.max_pieces,
         options: args.options,

@@ -101,6 +101,7 @@ pub fn tune(args: TuneArgs) -> Result<ExitCode> {
         pieces,
         games: args.games,
         seed: args.schedule.seed,
+        sequences: None,
         jobs: args.schedule.jobs().map_err(anyhow::Error::msg)?,
         max_pieces: args.schedule.max_pieces,
         options: String::new(),

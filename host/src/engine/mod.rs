@@ -2,8 +2,10 @@
 //! as data. Movement itself is the shared model's [`step`], so plugins predict it exactly.
 
 mod queue;
+mod sequence;
 
 pub use queue::PieceQueue;
+pub use sequence::{SequenceError, Sequences, SEQUENCE_CAP};
 
 use std::sync::Arc;
 use tetrad_plugin_api::{step, Actions, Board, PieceId, PiecePos, PieceSet, Rules};
@@ -78,11 +80,14 @@ pub struct Game {
     board: Board,
     queue: PieceQueue,
     current: Option<Falling>,
-    next: PieceId,
+    /// `None` once a given sequence has no piece left.
+    next: Option<PieceId>,
     stats: Stats,
     piece_ticks: u32,
     new_piece: bool,
     over: bool,
+    /// The last piece of a given sequence locked, and the game did not end.
+    exhausted: bool,
 }
 
 impl Game {
@@ -94,7 +99,12 @@ impl Game {
 
     /// A new game starting from `board` (for tests and puzzles), or an empty one.
     pub fn with_board(rules: Rules, pieces: Arc<PieceSet>, seed: u64, board: Option<Board>) -> Game {
-        let mut queue = PieceQueue::new(rules.randomizer, pieces.len(), seed);
+        let queue = PieceQueue::new(rules.randomizer, pieces.len(), seed);
+        Game::with_queue(rules, pieces, queue, board)
+    }
+
+    /// A new game drawing from `queue`, starting from `board` or an empty one.
+    pub fn with_queue(rules: Rules, pieces: Arc<PieceSet>, mut queue: PieceQueue, board: Option<Board>) -> Game {
         let first = queue.next_piece();
         let next = queue.next_piece();
         let mut game = Game {
@@ -108,8 +118,12 @@ impl Game {
             piece_ticks: 0,
             new_piece: true,
             over: false,
+            exhausted: false,
         };
-        game.enter(first);
+        match first {
+            Some(first) => game.enter(first),
+            None => game.exhausted = true,
+        }
         game
     }
 
@@ -167,9 +181,16 @@ impl Game {
                 topped_out: true,
             };
         }
-        let piece = self.next;
-        self.next = self.queue.next_piece();
-        self.enter(piece);
+        match self.next {
+            Some(piece) => {
+                self.next = self.queue.next_piece();
+                self.enter(piece);
+            }
+            None => {
+                self.current = None;
+                self.exhausted = true;
+            }
+        }
         TickReport {
             locked,
             topped_out: self.over,
@@ -198,7 +219,7 @@ impl Game {
 
     /// The next piece as the player sees it: `None` when the preview is off.
     pub fn preview(&self) -> Option<PieceId> {
-        (self.rules.preview > 0).then_some(self.next)
+        self.next.filter(|_| self.rules.preview > 0)
     }
 
     /// True until the first tick of the current piece has been played.
@@ -219,6 +240,11 @@ impl Game {
     /// Whether the game has ended by topping out.
     pub fn is_over(&self) -> bool {
         self.over
+    }
+
+    /// Whether a given sequence ran out: its last piece locked without ending the game.
+    pub fn is_exhausted(&self) -> bool {
+        self.exhausted
     }
 }
 

@@ -1,32 +1,51 @@
-//! The randomizer: the seeded sequence of pieces a game draws.
+//! The pieces a game draws: a seeded sequence, or one given in full (`--sequence`).
 
+use std::sync::Arc;
 use tetrad_plugin_api::{PieceId, Randomizer, SeededRng};
 
-/// The pieces to come. The sequence depends only on the randomizer, the size of the set
-/// and the seed, so every plugin given the same seed sees the same pieces.
+/// The pieces to come. A seeded sequence depends only on the randomizer, the size of the
+/// set and the seed, so every plugin given the same seed sees the same pieces; a given
+/// one ends with its last piece.
 #[derive(Clone, Debug)]
 pub struct PieceQueue {
     rng: SeededRng,
     randomizer: Randomizer,
     kinds: u32,
     bag: Vec<u8>,
+    /// The pieces given in full, and how many have been dealt, instead of the seed's.
+    given: Option<(Arc<[PieceId]>, usize)>,
 }
 
 impl PieceQueue {
-    /// A queue over `kinds` piece kinds.
+    /// A seeded queue over `kinds` piece kinds.
     pub fn new(randomizer: Randomizer, kinds: usize, seed: u64) -> PieceQueue {
         PieceQueue {
             rng: SeededRng::new(seed),
             randomizer,
             kinds: kinds as u32,
             bag: Vec::with_capacity(kinds),
+            given: None,
         }
     }
 
-    /// Draws the next piece.
-    pub fn next_piece(&mut self) -> PieceId {
+    /// A queue that deals `pieces` in order, then no more.
+    pub fn given(pieces: Arc<[PieceId]>) -> PieceQueue {
+        PieceQueue {
+            given: Some((pieces, 0)),
+            ..PieceQueue::new(Randomizer::Uniform, 1, 0)
+        }
+    }
+
+    /// Draws the next piece; `None` once a given sequence is used up (a seeded one never
+    /// is).
+    pub fn next_piece(&mut self) -> Option<PieceId> {
+        if let Some((pieces, dealt)) = &mut self.given {
+            let piece = pieces.get(*dealt).copied();
+            *dealt += usize::from(piece.is_some());
+            return piece;
+        }
         match self.randomizer {
-            Randomizer::Uniform => PieceId(self.rng.below(self.kinds) as u8),
+            Randomizer::Uniform => Some(PieceId(self.rng.below(self.kinds) as u8)),
             Randomizer::Bag => {
                 if self.bag.is_empty() {
                     // Fill in reverse so `pop` deals in shuffled order; Fisher-Yates.
@@ -36,7 +55,7 @@ impl PieceQueue {
                         self.bag.swap(i, j);
                     }
                 }
-                PieceId(self.bag.pop().unwrap_or(0))
+                Some(PieceId(self.bag.pop().unwrap_or(0)))
             }
         }
     }
@@ -50,7 +69,7 @@ mod tests {
     fn bag_deals_each_kind_once_per_round() {
         let mut queue = PieceQueue::new(Randomizer::Bag, 7, 3);
         for _ in 0..5 {
-            let mut round: Vec<u8> = (0..7).map(|_| queue.next_piece().0).collect();
+            let mut round: Vec<u8> = (0..7).map(|_| queue.next_piece().unwrap().0).collect();
             round.sort_unstable();
             assert_eq!(round, vec![0, 1, 2, 3, 4, 5, 6]);
         }
@@ -60,9 +79,18 @@ mod tests {
     fn same_seed_same_pieces() {
         let draw = |seed| {
             let mut q = PieceQueue::new(Randomizer::Uniform, 7, seed);
-            (0..50).map(|_| q.next_piece().0).collect::<Vec<_>>()
+            (0..50).map(|_| q.next_piece().unwrap().0).collect::<Vec<_>>()
         };
         assert_eq!(draw(9), draw(9));
         assert_ne!(draw(9), draw(10));
+    }
+
+    #[test]
+    fn a_given_sequence_deals_its_pieces_then_none() {
+        let mut queue = PieceQueue::given(Arc::from(vec![PieceId(3), PieceId(0)]));
+        assert_eq!(queue.next_piece(), Some(PieceId(3)));
+        assert_eq!(queue.next_piece(), Some(PieceId(0)));
+        assert_eq!(queue.next_piece(), None);
+        assert_eq!(queue.next_piece(), None);
     }
 }
