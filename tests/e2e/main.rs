@@ -7,6 +7,7 @@ mod common;
 mod demo;
 mod front_door;
 mod pinned;
+mod presets;
 mod report;
 mod run;
 mod sequences;
