@@ -11,6 +11,7 @@ pub mod output;
 pub mod pieces;
 pub mod plugin;
 pub mod process;
+pub mod referee;
 pub mod replay;
 pub mod report;
 pub mod runner;

@@ -5,11 +5,12 @@
 use crate::engine::{Game, Stats};
 use crate::input::{self, InputError, REPLAY_CAP};
 use crate::plugin::Plugin;
-use crate::runner::{stall_limit, End, GameResult, RunSpec};
+use crate::referee::{ended, Referee};
+use crate::runner::{End, GameResult, Limits, RunSpec};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use tetrad_plugin_api::{Actions, Movement, PieceKind, PieceSet, Rules, MAX_PIECE_SIZE};
+use tetrad_plugin_api::{Actions, PieceKind, PieceSet, Rules, MAX_PIECE_SIZE};
 
 /// The `format` field of every replay file.
 pub const FORMAT: &str = "tetrad-replay";
@@ -345,7 +346,7 @@ impl Replay {
         let mut game = Game::new(rules, pieces, self.seed);
         let total = self.actions.len();
         for (tick, &bits) in self.actions.iter().enumerate() {
-            if let Some(end) = finished(&game, self.max_pieces) {
+            if let Some(end) = ended(&game, self.max_pieces) {
                 return Err(ReplayError::Mismatch(format!(
                     "the game ended ({}) after tick {tick}, but the replay has {total} ticks",
                     end.name()
@@ -390,27 +391,16 @@ impl Replay {
     /// error or an unfinished game leaves the game running, so the record decides those,
     /// and a stall must show in the piece's ticks.
     fn replayed_end(&self, game: &Game) -> RecordedEnd {
-        if let Some(end) = finished(game, self.max_pieces) {
+        if let Some(end) = ended(game, self.max_pieces) {
             return end.into();
         }
-        let rules = game.rules();
-        let stalled = rules.movement() == Movement::DropOnly && game.piece_ticks() >= stall_limit(rules);
+        let referee = Referee::new(game.rules(), self.max_pieces, Limits::default());
+        let stalled = referee.after_tick(game).is_some();
         match self.result.end {
             RecordedEnd::Stalled if stalled => RecordedEnd::Stalled,
             RecordedEnd::PluginError | RecordedEnd::Unfinished => self.result.end,
             _ => RecordedEnd::Unfinished,
         }
-    }
-}
-
-/// How `game` has ended by the rules or the cap, if it has.
-pub fn finished(game: &Game, max_pieces: Option<u64>) -> Option<End> {
-    if game.is_over() || game.current().is_none() {
-        Some(End::ToppedOut)
-    } else if max_pieces.is_some_and(|max| game.stats().pieces >= max) {
-        Some(End::Capped)
-    } else {
-        None
     }
 }
 

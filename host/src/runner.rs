@@ -3,12 +3,13 @@
 
 use crate::engine::{Game, PieceQueue, Sequences};
 use crate::plugin::{Instance, Plugin};
+use crate::referee::{Ending, Referee};
 use hdrhistogram::Histogram;
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{mpsc, Arc, OnceLock};
 use tetrad_plugin_api::abi::{GameInfoBuf, TetradField, TetradPiece};
-use tetrad_plugin_api::{derive_seed, Actions, Movement, PieceSet, Rules};
+use tetrad_plugin_api::{derive_seed, Actions, PieceSet, Rules};
 
 /// What to play.
 #[derive(Clone, Debug)]
@@ -463,55 +464,23 @@ fn play(
     seed: u64,
     mut record: Option<&mut Vec<u32>>,
 ) -> GameResult {
-    let max_pieces = spec.max_pieces;
-    let limits = spec.limits;
-    let rules = *game.rules();
-    let limit = stall_limit(&rules);
+    let mut referee = Referee::new(game.rules(), spec.max_pieces, spec.limits);
     let mut update_ns = new_histogram();
     let mut total_ns: u128 = 0;
-    let mut violations = 0;
-    let mut error = None;
     let mut pieces_counted = 0;
     let clock = clock();
-    let end = loop {
-        if game.is_over() {
-            break End::ToppedOut;
-        }
-        if game.is_exhausted() || max_pieces.is_some_and(|max| game.stats().pieces >= max) {
-            break End::Capped;
-        }
-        if game.current().is_none() {
-            break End::ToppedOut;
+    let Ending { end, error } = loop {
+        if let Some(end) = referee.game_over(&game) {
+            break Ending { end, error: None };
         }
         let answer = ask_timed(instance, &game, false, spec.watch.as_deref(), clock);
         total_ns += u128::from(answer.elapsed_ns);
         // The histogram grows to fit any value.
         let _ = update_ns.record(answer.elapsed_ns);
-        let actions = match answer.actions {
+        let actions = match referee.judge(&answer) {
             Ok(actions) => actions,
-            Err(message) => {
-                error = Some(message);
-                break End::PluginError;
-            }
+            Err(ending) => break ending,
         };
-        if let Some(limit) = limits.think_limit_ns.filter(|&limit| answer.elapsed_ns > limit) {
-            error = Some(format!(
-                "update took {} µs, limit {} µs",
-                answer.elapsed_ns / 1000,
-                limit / 1000
-            ));
-            break End::Timeout;
-        }
-        if answer.violation {
-            violations += 1;
-            if let Some(max) = limits.max_violations.filter(|&max| violations > max) {
-                error = Some(format!(
-                    "update returned {:?} (more than {max} violations)",
-                    Actions(answer.raw)
-                ));
-                break End::Violation;
-            }
-        }
         if let Some(record) = record.as_deref_mut() {
             record.push(actions.0);
         }
@@ -527,11 +496,11 @@ fn play(
                 pieces_counted = pieces;
             }
         }
-        if rules.movement() == Movement::DropOnly && game.piece_ticks() >= limit && !game.is_over() {
-            error = Some(format!("piece not dropped within {limit} ticks"));
-            break End::Stalled;
+        if let Some(ending) = referee.after_tick(&game) {
+            break ending;
         }
     };
+    let violations = referee.violations();
     let stats = game.stats();
     let updates = update_ns.len();
     GameResult {

@@ -1,6 +1,7 @@
 //! Replay files: round trips through the file, verification, and refusals.
 
 use super::*;
+use crate::runner::stall_limit;
 use tetrad_plugin_api::Preset;
 
 /// Plays a game to its end with a fixed pattern of actions and records it.
@@ -18,7 +19,7 @@ fn recorded(rules: Rules, pieces: PieceSet, seed: u64, max_pieces: Option<u64>) 
     ];
     let mut tick = 0;
     let end = loop {
-        if let Some(end) = finished(&game, max_pieces) {
+        if let Some(end) = ended(&game, max_pieces) {
             break end;
         }
         let actions = pattern[tick % pattern.len()];

@@ -10,8 +10,9 @@ use super::speed::{Rate, Speed};
 use super::tracked::Tracked;
 use crate::engine::Game;
 use crate::plugin::{resolve, Plugin};
-use crate::replay::{finished, Player, RecordedEnd, ReplayError};
-use crate::runner::{self, stall_limit, End, RunError};
+use crate::referee::{ended, Referee};
+use crate::replay::{Player, RecordedEnd, ReplayError};
+use crate::runner::{self, Limits, RunError};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -38,6 +39,16 @@ pub struct Setup {
     pub record: Option<PathBuf>,
 }
 
+/// The referee of a screen's game: a plugin in the demo is judged as in headless games
+/// (with no think limit or violation cap, as `tetrad run`); a person, and a replay, which
+/// ends where its recorded ticks do, only by the game itself.
+fn referee_for(mode: Mode, setup: &Setup) -> Referee {
+    match mode {
+        Mode::Demo => Referee::new(&setup.rules, setup.max_pieces, Limits::default()),
+        Mode::Play | Mode::Replay => Referee::for_person(setup.max_pieces),
+    }
+}
+
 enum Driver {
     Demo(Pilots),
     Play,
@@ -52,6 +63,8 @@ pub struct App {
     game_seed: u64,
     tracked: Tracked,
     driver: Driver,
+    /// Decides when the game in play ends, as in headless games.
+    referee: Referee,
     end: Option<RecordedEnd>,
     error: Option<String>,
     paused: bool,
@@ -74,6 +87,7 @@ impl App {
             game_index: 0,
             game_seed,
             tracked: Tracked::new(game),
+            referee: referee_for(mode, &setup),
             driver,
             end: None,
             error: None,
@@ -247,10 +261,10 @@ impl App {
         let tick = self.stats().ticks;
         let actions = match &mut self.driver {
             Driver::Play => human,
-            Driver::Demo(pilots) => match pilots.ask(self.tracked.game()) {
+            Driver::Demo(pilots) => match self.referee.judge(&pilots.ask(self.tracked.game())) {
                 Ok(actions) => actions,
-                Err(message) => {
-                    self.finish(RecordedEnd::PluginError, Some(message));
+                Err(ending) => {
+                    self.finish(ending.end.into(), ending.error);
                     return;
                 }
             },
@@ -267,17 +281,10 @@ impl App {
             recorder.tick(actions);
         }
         let game = self.tracked.game();
-        if let Some(end) = finished(game, self.setup.max_pieces) {
+        if let Some(end) = self.referee.game_over(game) {
             self.finish(end.into(), None);
-        } else if self.mode == Mode::Demo
-            && game.rules().movement() == Movement::DropOnly
-            && game.piece_ticks() >= stall_limit(game.rules())
-        {
-            let limit = stall_limit(game.rules());
-            self.finish(
-                End::Stalled.into(),
-                Some(format!("piece not dropped within {limit} ticks")),
-            );
+        } else if let Some(ending) = self.referee.after_tick(game) {
+            self.finish(ending.end.into(), ending.error);
         } else if self.mode == Mode::Replay {
             self.check_replay_end();
         }
@@ -304,6 +311,7 @@ impl App {
         self.game_seed = runner::game_seed(self.setup.seed, index);
         let game = Game::new(self.setup.rules, self.setup.pieces.clone(), self.game_seed);
         self.tracked = Tracked::new(game);
+        self.referee = referee_for(self.mode, &self.setup);
         self.end = None;
         self.error = None;
         self.due = Duration::ZERO;
@@ -354,7 +362,7 @@ impl App {
                 let plugin = pilots.current();
                 let label = format!("{} {}", plugin.info().name, plugin.info().version);
                 // A game over by the rules stays over; one the last plugin failed goes on.
-                let over = finished(self.tracked.game(), self.setup.max_pieces).is_some();
+                let over = ended(self.tracked.game(), self.setup.max_pieces).is_some();
                 self.status = Some(if over {
                     format!("{label} plays the next game")
                 } else {
@@ -395,7 +403,7 @@ impl App {
         if let Driver::Replay(playback) = &self.driver {
             let game = self.tracked.game();
             if game.stats().ticks >= playback.len() {
-                self.end = Some(match finished(game, self.setup.max_pieces) {
+                self.end = Some(match ended(game, self.setup.max_pieces) {
                     Some(end) => end.into(),
                     None => playback.replay().result.end,
                 });

@@ -70,15 +70,22 @@ impl Pilots {
         Ok(())
     }
 
-    /// The actions for this tick of `game`, or the plugin's error.
-    pub fn ask(&mut self, game: &Game) -> Result<tetrad_plugin_api::Actions, String> {
-        let instance = self.instance.as_mut().ok_or("no plugin instance")?;
+    /// The plugin's answer for this tick of `game`, for the referee to judge.
+    pub fn ask(&mut self, game: &Game) -> runner::Answer {
+        let Some(instance) = self.instance.as_mut() else {
+            return runner::Answer {
+                actions: Err("no plugin instance".to_string()),
+                raw: 0,
+                violation: false,
+                elapsed_ns: 0,
+            };
+        };
         let answer = runner::ask(instance, game, self.fresh, None);
         self.fresh = false;
         self.updates += 1;
         self.total_ns += u128::from(answer.elapsed_ns);
         self.violations += u64::from(answer.violation);
-        answer.actions
+        answer
     }
 
     /// Mean microseconds per `update` of the current instance.

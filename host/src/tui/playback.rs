@@ -4,7 +4,8 @@
 
 use super::tracked::Tracked;
 use crate::engine::Game;
-use crate::replay::{finished, Replay, ReplayError};
+use crate::referee::ended;
+use crate::replay::{Replay, ReplayError};
 use std::sync::Arc;
 use tetrad_plugin_api::{Actions, PieceSet, Rules};
 
@@ -32,7 +33,7 @@ impl Playback {
         let mut piece_starts = vec![0];
         let mut len = 0;
         for &bits in &replay.actions {
-            if finished(tracked.game(), replay.max_pieces).is_some() {
+            if ended(tracked.game(), replay.max_pieces).is_some() {
                 break;
             }
             let actions = Some(Actions(bits)).filter(|a| !a.is_violation()).unwrap_or_default();

@@ -1,0 +1,185 @@
+//! The referee: when a seat's game ends, and why. By itself (a top-out, the piece cap, a
+//! used-up sequence), or by the player: a failure, a slow update, too many protocol
+//! violations, or a stall under a preset without gravity. The game loop, replay
+//! verification, replay playback and the screens all ask it, so they all agree.
+
+use crate::engine::Game;
+use crate::runner::{stall_limit, Answer, End, Limits};
+use tetrad_plugin_api::{Actions, Movement, Rules};
+
+/// How a game ended, with the cause in words when the player forfeited it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ending {
+    /// How it ended.
+    pub end: End,
+    /// What happened, for a forfeit.
+    pub error: Option<String>,
+}
+
+impl Ending {
+    fn forfeit(end: End, error: String) -> Ending {
+        Ending {
+            end,
+            error: Some(error),
+        }
+    }
+}
+
+/// How `game` has ended by itself, if it has: topped out, capped at `max_pieces`, or out of
+/// pieces in its sequence (which counts as capped).
+pub fn ended(game: &Game, max_pieces: Option<u64>) -> Option<End> {
+    if game.is_over() {
+        Some(End::ToppedOut)
+    } else if game.is_exhausted() || max_pieces.is_some_and(|max| game.stats().pieces >= max) {
+        Some(End::Capped)
+    } else if game.current().is_none() {
+        Some(End::ToppedOut)
+    } else {
+        None
+    }
+}
+
+/// The referee of one seat's game.
+#[derive(Clone, Debug)]
+pub struct Referee {
+    limits: Limits,
+    max_pieces: Option<u64>,
+    /// Ticks a piece may hover before the game is stalled; `None` where pieces fall by
+    /// themselves, or for a person, who may take their time.
+    stall_ticks: Option<u32>,
+    violations: u64,
+}
+
+impl Referee {
+    /// A referee for a machine player under `rules`, with the piece cap and the limits.
+    pub fn new(rules: &Rules, max_pieces: Option<u64>, limits: Limits) -> Referee {
+        Referee {
+            limits,
+            max_pieces,
+            stall_ticks: (rules.movement() == Movement::DropOnly).then(|| stall_limit(rules)),
+            violations: 0,
+        }
+    }
+
+    /// A referee for a person at the keyboard: the game ends by itself alone.
+    pub fn for_person(max_pieces: Option<u64>) -> Referee {
+        Referee {
+            limits: Limits::default(),
+            max_pieces,
+            stall_ticks: None,
+            violations: 0,
+        }
+    }
+
+    /// Whether the game has ended by itself; asked before every tick.
+    #[inline]
+    pub fn game_over(&self, game: &Game) -> Option<End> {
+        ended(game, self.max_pieces)
+    }
+
+    /// Judges the player's answer: the actions to apply (none after a violation), or the
+    /// forfeit it earns.
+    #[inline]
+    pub fn judge(&mut self, answer: &Answer) -> Result<Actions, Ending> {
+        let actions = match &answer.actions {
+            Ok(actions) => *actions,
+            Err(message) => return Err(Ending::forfeit(End::PluginError, message.clone())),
+        };
+        if let Some(limit) = self.limits.think_limit_ns.filter(|&limit| answer.elapsed_ns > limit) {
+            return Err(Ending::forfeit(
+                End::Timeout,
+                format!("update took {} µs, limit {} µs", answer.elapsed_ns / 1000, limit / 1000),
+            ));
+        }
+        if answer.violation {
+            self.violations += 1;
+            if let Some(max) = self.limits.max_violations.filter(|&max| self.violations > max) {
+                return Err(Ending::forfeit(
+                    End::Violation,
+                    format!("update returned {:?} (more than {max} violations)", Actions(answer.raw)),
+                ));
+            }
+        }
+        Ok(actions)
+    }
+
+    /// Whether the tick just played stalled the game: a piece that hovered too long under a
+    /// preset without gravity.
+    #[inline]
+    pub fn after_tick(&self, game: &Game) -> Option<Ending> {
+        let limit = self.stall_ticks?;
+        (game.piece_ticks() >= limit && !game.is_over())
+            .then(|| Ending::forfeit(End::Stalled, format!("piece not dropped within {limit} ticks")))
+    }
+
+    /// Protocol violations so far.
+    pub fn violations(&self) -> u64 {
+        self.violations
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+    use tetrad_plugin_api::{PieceSet, Preset};
+
+    fn answer(actions: Result<Actions, String>, elapsed_ns: u64, violation: bool) -> Answer {
+        Answer {
+            actions,
+            raw: 0x23,
+            violation,
+            elapsed_ns,
+        }
+    }
+
+    #[test]
+    fn a_failure_a_slow_update_and_one_violation_too_many_each_forfeit() {
+        let rules = Rules::preset(Preset::Classic);
+        let limits = Limits {
+            think_limit_ns: Some(1_000_000),
+            max_violations: Some(1),
+        };
+        let mut referee = Referee::new(&rules, None, limits);
+        assert_eq!(referee.judge(&answer(Ok(Actions::DROP), 10, false)), Ok(Actions::DROP));
+        let failed = referee.judge(&answer(Err("boom".into()), 10, false)).unwrap_err();
+        assert_eq!((failed.end, failed.error.as_deref()), (End::PluginError, Some("boom")));
+        let slow = referee.judge(&answer(Ok(Actions::DROP), 2_000_000, false)).unwrap_err();
+        assert_eq!(slow.end, End::Timeout);
+        assert_eq!(referee.judge(&answer(Ok(Actions::NONE), 10, true)), Ok(Actions::NONE));
+        let too_many = referee.judge(&answer(Ok(Actions::NONE), 10, true)).unwrap_err();
+        assert_eq!(too_many.end, End::Violation);
+        assert_eq!(referee.violations(), 2);
+    }
+
+    #[test]
+    fn a_hovering_piece_stalls_a_machine_without_gravity_but_never_a_person() {
+        let rules = Rules::preset(Preset::Leiden);
+        let mut game = Game::new(rules, Arc::new(PieceSet::tetrominoes()), 1);
+        let machine = Referee::new(&rules, None, Limits::default());
+        let person = Referee::for_person(None);
+        let limit = stall_limit(&rules);
+        for _ in 1..limit {
+            game.tick(Actions::NONE);
+            assert_eq!(machine.after_tick(&game), None);
+        }
+        game.tick(Actions::NONE);
+        assert_eq!(machine.after_tick(&game).map(|e| e.end), Some(End::Stalled));
+        assert_eq!(person.after_tick(&game), None);
+        // Gravity moves a piece by itself: no stall under classic.
+        let classic = Rules::preset(Preset::Classic);
+        assert!(Referee::new(&classic, None, Limits::default()).stall_ticks.is_none());
+    }
+
+    #[test]
+    fn the_cap_ends_a_game_as_capped() {
+        let rules = Rules::preset(Preset::Classic);
+        let mut game = Game::new(rules, Arc::new(PieceSet::tetrominoes()), 1);
+        let referee = Referee::new(&rules, Some(2), Limits::default());
+        assert_eq!(referee.game_over(&game), None);
+        while game.stats().pieces < 2 {
+            game.tick(Actions::DROP);
+        }
+        assert_eq!(referee.game_over(&game), Some(End::Capped));
+    }
+}
