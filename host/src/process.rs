@@ -18,7 +18,8 @@ const LINE_CAP_BYTES: u64 = 64 << 20;
 /// A running child with its private line.
 pub struct ChildProcess {
     child: Child,
-    stdin: ChildStdin,
+    /// `None` once closed, to ask the child to end.
+    stdin: Option<ChildStdin>,
     lines: Receiver<String>,
     log: PathBuf,
 }
@@ -43,7 +44,7 @@ impl ChildProcess {
             .stderr(Stdio::piped())
             .spawn()?;
         let _ = writeln!(log_file, "--- {header} (process {})", child.id());
-        let stdin = child.stdin.take().expect("piped stdin");
+        let stdin = child.stdin.take();
         let stdout = child.stdout.take().expect("piped stdout");
         let stderr = child.stderr.take().expect("piped stderr");
         std::thread::spawn(move || copy_capped(stderr, log_file));
@@ -77,8 +78,9 @@ impl ChildProcess {
 
     /// Writes `text` and a newline to the child, flushed.
     pub fn send_line(&mut self, text: &str) -> std::io::Result<()> {
-        writeln!(self.stdin, "{text}")?;
-        self.stdin.flush()
+        let stdin = self.stdin.as_mut().ok_or(std::io::ErrorKind::BrokenPipe)?;
+        writeln!(stdin, "{text}")?;
+        stdin.flush()
     }
 
     /// The child's next line, waiting at most `deadline`.
@@ -111,9 +113,28 @@ impl ChildProcess {
     }
 }
 
+/// How long a child may take to end by itself once its stdin is closed.
+const GRACE: Duration = Duration::from_secs(1);
+
+impl ChildProcess {
+    /// Closes the child's stdin and gives it [`GRACE`] to end by itself (so what it buffered
+    /// reaches its log), then kills it. Ending an ended child does nothing.
+    pub fn end(&mut self) {
+        self.stdin = None;
+        let deadline = std::time::Instant::now() + GRACE;
+        while std::time::Instant::now() < deadline {
+            match self.child.try_wait() {
+                Ok(Some(_)) | Err(_) => return,
+                Ok(None) => std::thread::sleep(Duration::from_millis(5)),
+            }
+        }
+        self.kill();
+    }
+}
+
 impl Drop for ChildProcess {
     fn drop(&mut self) {
-        self.kill();
+        self.end();
     }
 }
 

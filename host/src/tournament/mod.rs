@@ -178,17 +178,25 @@ impl Tournament {
         }
         let (sender, receiver) = mpsc::channel::<anyhow::Result<GameRecord>>();
         let mut failure = None;
+        let writer = Mutex::new(writer);
         std::thread::scope(|scope| {
             for _ in 0..self.spec.jobs.max(1) {
                 let sender = sender.clone();
-                let (queue, stop) = (&queue, &stop);
+                let (queue, stop, writer) = (&queue, &stop, &writer);
                 scope.spawn(move || {
                     let mut workers: Vec<Option<Worker>> = (0..self.entrants.len()).map(|_| None).collect();
                     while !stop.load(Ordering::Relaxed) {
                         let Some((game, entrant)) = queue.lock().expect("queue lock").pop_front() else {
                             break;
                         };
-                        let outcome = self.play_one(game, entrant, &mut workers[entrant]);
+                        // The thread that played a game writes it before it starts another,
+                        // so a finished game is on disk even if the next one takes the
+                        // whole process down (a plugin's exit() without isolation).
+                        let outcome = self.play_one(game, entrant, &mut workers[entrant]).and_then(|record| {
+                            let mut writer = writer.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+                            writer.write(&Line::Game(record.clone()))?;
+                            Ok(record)
+                        });
                         if outcome.is_err() {
                             stop.store(true, Ordering::Relaxed);
                         }
@@ -207,10 +215,6 @@ impl Tournament {
                         continue;
                     }
                 };
-                if let Err(err) = writer.write(&Line::Game(record.clone())) {
-                    failure.get_or_insert(err.into());
-                    stop.store(true, Ordering::Relaxed);
-                }
                 records.push(record);
                 let last = records.last().expect("just pushed");
                 on_progress(Progress {

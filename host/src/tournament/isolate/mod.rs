@@ -144,7 +144,9 @@ impl Worker {
 
 impl Drop for Worker {
     fn drop(&mut self) {
-        self.process.kill();
+        // The process ends first (closing its line lets it exit and flush what the plugin
+        // printed), then its progress file goes.
+        self.process.end();
         let _ = std::fs::remove_file(&self.progress);
     }
 }
