@@ -296,6 +296,9 @@ pub struct WorkerArgs {
     /// The tournament's sequence file, if it plays one.
     #[arg(long)]
     pub sequence: Option<PathBuf>,
+    /// The digest of the sequence's pieces as the tournament read them (hexadecimal).
+    #[arg(long, requires = "sequence")]
+    pub sequence_digest: Option<String>,
     /// The plugin's options.
     #[arg(long, default_value = "")]
     pub options: String,

@@ -102,7 +102,7 @@ pub fn tournament(args: TournamentArgs) -> Result<ExitCode> {
         eprintln!("worker logs in {}", logs.display());
         Some(Isolation {
             exe,
-            args: worker_args(&args, &rules),
+            args: worker_args(&args, &rules, sequences.as_deref()),
             logs,
         })
     } else {
@@ -209,7 +209,11 @@ fn worker_logs(args: &TournamentArgs) -> Result<PathBuf> {
 }
 
 /// The command line that gives a worker the tournament's rules, seed and limits.
-fn worker_args(args: &TournamentArgs, rules: &tetrad_plugin_api::Rules) -> Vec<String> {
+fn worker_args(
+    args: &TournamentArgs,
+    rules: &tetrad_plugin_api::Rules,
+    sequences: Option<&crate::engine::Sequences>,
+) -> Vec<String> {
     let mut out: Vec<String> = vec![
         "--preset".into(),
         rules.preset.name().into(),
@@ -234,8 +238,9 @@ fn worker_args(args: &TournamentArgs, rules: &tetrad_plugin_api::Rules) -> Vec<S
     if let Some(max) = args.schedule.max_pieces {
         out.extend(["--max-pieces".into(), max.to_string()]);
     }
-    if let Some(sequence) = &args.sequence {
-        out.extend(["--sequence".into(), sequence.display().to_string()]);
+    if let Some(sequences) = sequences {
+        out.extend(["--sequence".into(), sequences.path().display().to_string()]);
+        out.extend(["--sequence-digest".into(), format!("{:016x}", sequences.digest())]);
     }
     out
 }
@@ -248,6 +253,11 @@ pub fn worker(args: WorkerArgs) -> Result<ExitCode> {
     let (rules, pieces) = rules_and_pieces(&args.game)?;
     let plugin = load(&args.plugin)?;
     let sequences = super::sequences(args.sequence.as_deref(), &pieces)?;
+    if let (Some(sequences), Some(digest)) = (&sequences, &args.sequence_digest) {
+        if format!("{:016x}", sequences.digest()) != *digest {
+            bail!("{}: changed since the tournament read it", sequences.path().display());
+        }
+    }
     let spec = RunSpec {
         rules,
         pieces,
