@@ -117,7 +117,7 @@ impl ChildProcess {
 const GRACE: Duration = Duration::from_secs(1);
 
 impl ChildProcess {
-    /// Closes the child's stdin and gives it [`GRACE`] to end by itself (so what it buffered
+    /// Closes the child's stdin and gives it a second (`GRACE`) to end by itself (so what it buffered
     /// reaches its log), then kills it. Ending an ended child does nothing.
     pub fn end(&mut self) {
         self.stdin = None;
