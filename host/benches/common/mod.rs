@@ -55,15 +55,11 @@ pub fn linked_bcts(rules: Rules, pieces: &PieceSet, options: &str) -> Controller
 
 /// What a linked-in solver is shown at this tick: the same as the SDK builds from the ABI.
 pub fn tick(game: &Game) -> Tick {
-    Tick {
-        board: game.board().clone(),
-        current: game.current().map(|f| FallingPiece {
-            id: f.piece,
-            pos: f.pos,
-        }),
-        next: game.preview(),
-        new_piece: game.is_new_piece(),
-    }
+    let current = game.current().map(|f| FallingPiece {
+        id: f.piece,
+        pos: f.pos,
+    });
+    Tick::new(game.board().clone(), current, game.preview(), game.is_new_piece())
 }
 
 /// The ABI view of the board, as the runner passes it.

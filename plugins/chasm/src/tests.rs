@@ -49,12 +49,12 @@ fn play(rules: Rules, pieces: u32, seed: u64) -> (u64, u32) {
         }
         let mut new_piece = true;
         loop {
-            let tick = Tick {
-                board: board.clone(),
-                current: Some(FallingPiece { id, pos }),
-                next: (rules.preview > 0).then_some(next),
+            let tick = Tick::new(
+                board.clone(),
+                Some(FallingPiece { id, pos }),
+                (rules.preview > 0).then_some(next),
                 new_piece,
-            };
+            );
             new_piece = false;
             let actions = solver.update(&tick);
             assert!(!actions.is_violation());

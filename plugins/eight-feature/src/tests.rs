@@ -77,12 +77,7 @@ fn play(rules: Rules, options: &str, pieces: u32, seed: u64) -> (u64, u32) {
             .pos;
         let mut new_piece = true;
         loop {
-            let tick = Tick {
-                board: board.clone(),
-                current: Some(FallingPiece { id, pos }),
-                next: preview,
-                new_piece,
-            };
+            let tick = Tick::new(board.clone(), Some(FallingPiece { id, pos }), preview, new_piece);
             new_piece = false;
             let actions = solver.update(&tick);
             assert!(!actions.is_violation());

@@ -181,12 +181,7 @@ fn whole_games_land_where_the_choice_says_and_follow_the_rules() {
 fn update_plays_the_path_then_drops() {
     let mut s = solver(10, 10);
     let piece = spawn(&s, T);
-    let tick = Tick {
-        board: Board::new(10, 10),
-        current: Some(piece),
-        next: None,
-        new_piece: true,
-    };
+    let tick = Tick::new(Board::new(10, 10), Some(piece), None, true);
     // Move 19 (see above): engine orientation 0 at box x 2 from the spawn at x 3 -> one
     // LEFT with the DROP.
     assert_eq!(s.update(&tick), Actions::LEFT | Actions::DROP);

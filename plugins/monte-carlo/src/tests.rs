@@ -98,12 +98,7 @@ fn update_counts_pieces_and_rows_of_the_game() {
     let s = setup(10, 10);
     let mut mc = MonteCarlo::new(&s, 5).unwrap();
     let board = Board::from_text(10, 10, &[".#########"; 4].join("\n"));
-    let tick = Tick {
-        board,
-        current: Some(spawn(&s, I)),
-        next: None,
-        new_piece: true,
-    };
+    let tick = Tick::new(board, Some(spawn(&s, I)), None, true);
     let first = mc.update(&tick);
     assert!(
         first.contains(Actions::CW),

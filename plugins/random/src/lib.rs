@@ -62,22 +62,16 @@ mod tests {
         };
         let mut solver = RandomPlacer::create(&setup, &mut Options::default()).unwrap();
         let id = PieceId(2);
-        let tick = Tick {
-            board: Board::new(10, 20),
-            current: Some(FallingPiece {
-                id,
-                pos: rules.spawn(setup.pieces.kind(id)),
-            }),
-            next: None,
-            new_piece: true,
+        let falling = FallingPiece {
+            id,
+            pos: rules.spawn(setup.pieces.kind(id)),
         };
+        let tick = Tick::new(Board::new(10, 20), Some(falling), None, true);
         let first = solver.update(&tick);
         assert!(!first.is_violation());
         // Within one turn and up to five shifts, the path ends with a DROP.
-        let mut later = Tick {
-            new_piece: false,
-            ..tick
-        };
+        let mut later = tick.clone();
+        later.new_piece = false;
         let mut dropped = first.contains(Actions::DROP);
         for _ in 0..6 {
             if dropped {

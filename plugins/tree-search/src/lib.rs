@@ -181,12 +181,7 @@ mod tests {
         let spawn = rules.spawn(ts.setup.pieces.kind(i));
         let best = ts.best_first(&board, spawn, &[i]).unwrap();
         assert_eq!((best.pos.orientation, best.pos.x + 2), (1, 9));
-        let tick = Tick {
-            board,
-            current: Some(FallingPiece { id: i, pos: spawn }),
-            next: None,
-            new_piece: true,
-        };
+        let tick = Tick::new(board, Some(FallingPiece { id: i, pos: spawn }), None, true);
         assert!(!ts.update(&tick).is_violation());
     }
 }
