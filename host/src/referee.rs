@@ -72,18 +72,19 @@ impl Referee {
     }
 
     /// Whether the game has ended by itself; asked before every tick.
-    #[inline]
+    #[inline(always)]
     pub fn game_over(&self, game: &Game) -> Option<End> {
         ended(game, self.max_pieces)
     }
 
     /// Judges the player's answer: the actions to apply (none after a violation), or the
-    /// forfeit it earns.
-    #[inline]
-    pub fn judge(&mut self, answer: &Answer) -> Result<Actions, Ending> {
-        let actions = match &answer.actions {
-            Ok(actions) => *actions,
-            Err(message) => return Err(Ending::forfeit(End::PluginError, message.clone())),
+    /// forfeit it earns. Always inlined, and given the answer by value: in the game loop
+    /// the answer then stays in registers.
+    #[inline(always)]
+    pub fn judge(&mut self, answer: Answer) -> Result<Actions, Ending> {
+        let actions = match answer.actions {
+            Ok(actions) => actions,
+            Err(message) => return Err(Ending::forfeit(End::PluginError, message)),
         };
         if let Some(limit) = self.limits.think_limit_ns.filter(|&limit| answer.elapsed_ns > limit) {
             return Err(Ending::forfeit(
@@ -105,7 +106,7 @@ impl Referee {
 
     /// Whether the tick just played stalled the game: a piece that hovered too long under a
     /// preset without gravity.
-    #[inline]
+    #[inline(always)]
     pub fn after_tick(&self, game: &Game) -> Option<Ending> {
         let limit = self.stall_ticks?;
         (game.piece_ticks() >= limit && !game.is_over())
@@ -141,13 +142,13 @@ mod tests {
             max_violations: Some(1),
         };
         let mut referee = Referee::new(&rules, None, limits);
-        assert_eq!(referee.judge(&answer(Ok(Actions::DROP), 10, false)), Ok(Actions::DROP));
-        let failed = referee.judge(&answer(Err("boom".into()), 10, false)).unwrap_err();
+        assert_eq!(referee.judge(answer(Ok(Actions::DROP), 10, false)), Ok(Actions::DROP));
+        let failed = referee.judge(answer(Err("boom".into()), 10, false)).unwrap_err();
         assert_eq!((failed.end, failed.error.as_deref()), (End::PluginError, Some("boom")));
-        let slow = referee.judge(&answer(Ok(Actions::DROP), 2_000_000, false)).unwrap_err();
+        let slow = referee.judge(answer(Ok(Actions::DROP), 2_000_000, false)).unwrap_err();
         assert_eq!(slow.end, End::Timeout);
-        assert_eq!(referee.judge(&answer(Ok(Actions::NONE), 10, true)), Ok(Actions::NONE));
-        let too_many = referee.judge(&answer(Ok(Actions::NONE), 10, true)).unwrap_err();
+        assert_eq!(referee.judge(answer(Ok(Actions::NONE), 10, true)), Ok(Actions::NONE));
+        let too_many = referee.judge(answer(Ok(Actions::NONE), 10, true)).unwrap_err();
         assert_eq!(too_many.end, End::Violation);
         assert_eq!(referee.violations(), 2);
     }

@@ -97,7 +97,7 @@ fn play(
         total_ns += u128::from(answer.elapsed_ns);
         // The histogram grows to fit any value.
         let _ = update_ns.record(answer.elapsed_ns);
-        let actions = match referee.judge(&answer) {
+        let actions = match referee.judge(answer) {
             Ok(actions) => actions,
             Err(ending) => break ending,
         };

@@ -261,7 +261,7 @@ impl App {
         let tick = self.stats().ticks;
         let actions = match &mut self.driver {
             Driver::Play => human,
-            Driver::Demo(pilots) => match self.referee.judge(&pilots.ask(self.tracked.game())) {
+            Driver::Demo(pilots) => match self.referee.judge(pilots.ask(self.tracked.game())) {
                 Ok(actions) => actions,
                 Err(ending) => {
                     self.finish(ending.end.into(), ending.error);
