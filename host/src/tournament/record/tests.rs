@@ -103,7 +103,10 @@ fn each_line_that_cannot_be_the_tournaments_is_refused_by_number() {
         refusal(&(header(4, "2/2") + &good(0, 1) + &good(0, 2))),
         "r.jsonl:3: game 2 is not in this file's shard 2/2"
     );
-    assert_eq!(refusal(&(start.clone() + &header(3, "1/1"))), "r.jsonl:3: a second header line");
+    assert_eq!(
+        refusal(&(start.clone() + &header(3, "1/1"))),
+        "r.jsonl:3: a second header line"
+    );
     assert_eq!(
         refusal(&(good(0, 0) + &header(3, "1/1"))),
         "r.jsonl:1: a game before the header line; is it a tetrad results file?"
