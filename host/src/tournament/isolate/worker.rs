@@ -110,8 +110,8 @@ pub fn serve(channel: Channel, plugin: &Plugin, spec: &RunSpec, options: ServeOp
                 message: err.to_string(),
             },
         };
-        // Cleared under the reply's lock order: a timeout is never sent for a game
-        // already answered.
+        // Cleared before the answer goes out: from here on the watchdog has no game to
+        // time out, and sends heartbeats only.
         *lock(&playing) = None;
         send(&replies, &Reply::answering(&request, kind));
     }
