@@ -1,0 +1,8 @@
+//! Fuzz target: `tetrad::input::targets::results` (see that function for what it runs).
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    tetrad::input::targets::results(data);
+});
