@@ -33,7 +33,8 @@ pub fn run_recorded(
     let next_index = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
     let (sender, receiver) = mpsc::channel();
-    let mut results = Vec::with_capacity(spec.games as usize);
+    // Grown as games finish: a run of a million games reserves nothing up front.
+    let mut results = Vec::with_capacity(spec.games.min(4096) as usize);
     let mut update_ns = new_histogram();
     let mut failure = None;
     std::thread::scope(|scope| {
