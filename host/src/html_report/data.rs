@@ -170,20 +170,8 @@ mod tests {
 
     fn game(pieces: u64, end: End) -> GameResult {
         GameResult {
-            index: 0,
-            seed: 0,
-            lines: 0,
             pieces,
-            score: 0,
-            ticks: 0,
-            end,
-            error: None,
-            violations: 0,
-            updates: 0,
-            update_us_mean: 0.0,
-            update_us_p99: 0.0,
-            update_us_max: 0.0,
-            update_ns: new_histogram(),
+            ..GameResult::unplayed(0, 0, end)
         }
     }
 

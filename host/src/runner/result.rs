@@ -100,6 +100,29 @@ pub struct GameResult {
     pub update_ns: Histogram<u64>,
 }
 
+impl GameResult {
+    /// Game `index` (of seed `seed`) ended as `end` with nothing played: no lines, pieces,
+    /// ticks or updates. Callers fill in what they know.
+    pub fn unplayed(index: u64, seed: u64, end: End) -> GameResult {
+        GameResult {
+            index,
+            seed,
+            lines: 0,
+            pieces: 0,
+            score: 0,
+            ticks: 0,
+            end,
+            error: None,
+            violations: 0,
+            updates: 0,
+            update_us_mean: 0.0,
+            update_us_p99: 0.0,
+            update_us_max: 0.0,
+            update_ns: new_histogram(),
+        }
+    }
+}
+
 /// An empty update-time histogram: 1% precision, growing to fit any value.
 pub fn new_histogram() -> Histogram<u64> {
     Histogram::new(2).expect("2 significant figures is a valid precision")

@@ -8,8 +8,7 @@ pub mod record;
 mod standings;
 
 pub use isolate::{
-    follow_parent, serve as serve_worker, Channel as WorkerChannel, ServeOptions, CREATE_LIMIT_FLOOR,
-    DEFAULT_WORKER_THINK_LIMIT_US, LOG_CAP_BYTES,
+    follow_parent, serve as serve_worker, Channel as WorkerChannel, ServeOptions, DEFAULT_WORKER_THINK_LIMIT_US,
 };
 pub use output::{csv, markdown, table, Report};
 pub use record::{read, Config, EntrantConfig, GameRecord, Line, RecordError, Writer};

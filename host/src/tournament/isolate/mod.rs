@@ -15,19 +15,16 @@ mod progress;
 mod protocol;
 mod worker;
 
-pub use protocol::CREATE_LIMIT_FLOOR;
 pub use worker::{follow_parent, serve, Channel, ServeOptions};
 
 use super::record::GameRecord;
 use crate::process::{ChildProcess, NoLine};
-use crate::runner::{new_histogram, End, GameResult};
+use crate::runner::{End, GameResult};
 use protocol::{Reply, ReplyKind, Request};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
-
-pub use crate::process::LOG_CAP_BYTES;
 
 /// Silence after which the parent kills a worker.
 const SILENCE_LIMIT: Duration = Duration::from_secs(10);
@@ -133,7 +130,10 @@ impl Worker {
         if let Some(log) = self.process.log_with_output() {
             message = format!("{message} (plugin output: {})", log.display());
         }
-        let mut result = forfeit(request.game, request.seed, end, message);
+        let mut result = GameResult {
+            error: Some(message),
+            ..GameResult::unplayed(request.game, request.seed, end)
+        };
         if let Some(progress) = progress::read(&self.progress).filter(|p| p.game == Some(request.game)) {
             (result.lines, result.pieces, result.score, result.ticks) =
                 (progress.lines, progress.pieces, progress.score, progress.ticks);
@@ -164,26 +164,6 @@ fn file_safe(label: &str) -> String {
         })
         .take(40)
         .collect()
-}
-
-/// A forfeited game with nothing played.
-pub fn forfeit(index: u64, seed: u64, end: End, message: String) -> GameResult {
-    GameResult {
-        index,
-        seed,
-        lines: 0,
-        pieces: 0,
-        score: 0,
-        ticks: 0,
-        end,
-        error: Some(message),
-        violations: 0,
-        updates: 0,
-        update_us_mean: 0.0,
-        update_us_p99: 0.0,
-        update_us_max: 0.0,
-        update_ns: new_histogram(),
-    }
 }
 
 #[cfg(test)]
