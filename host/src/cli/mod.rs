@@ -1,8 +1,16 @@
 //! The command line: subcommands and the options they share.
 
+mod values;
+
+pub use values::{MAX_GAMES, MAX_JOBS};
+
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use tetrad_plugin_api::{Preset, Randomizer, Rules};
+use values::{
+    games_parser, parse_deviations, parse_fraction, parse_non_negative, parse_numbers, parse_preset, parse_randomizer,
+    parse_shard, parse_sprt,
+};
 
 /// A host for Tetris-playing bots.
 #[derive(Debug, Parser)]
@@ -119,34 +127,6 @@ pub struct TournamentArgs {
     pub format: ReportFormat,
 }
 
-fn parse_sprt(text: &str) -> Result<(f64, f64), String> {
-    let bad = || format!("`{text}` is not ELO0,ELO1 with ELO0 < ELO1 (for example 0,20)");
-    let (a, b) = text.split_once(',').ok_or_else(bad)?;
-    let (a, b): (f64, f64) = (
-        a.trim().parse().map_err(|_| bad())?,
-        b.trim().parse().map_err(|_| bad())?,
-    );
-    if a.is_finite() && b.is_finite() && a < b {
-        Ok((a, b))
-    } else {
-        Err(bad())
-    }
-}
-
-fn parse_shard(text: &str) -> Result<(u64, u64), String> {
-    let bad = || format!("`{text}` is not K/N with 1 <= K <= N");
-    let (k, n) = text.split_once('/').ok_or_else(bad)?;
-    let (k, n): (u64, u64) = (
-        k.trim().parse().map_err(|_| bad())?,
-        n.trim().parse().map_err(|_| bad())?,
-    );
-    if (1..=n).contains(&k) {
-        Ok((k, n))
-    } else {
-        Err(bad())
-    }
-}
-
 /// Options of `tetrad tune`.
 #[derive(Debug, Args)]
 pub struct TuneArgs {
@@ -199,61 +179,6 @@ pub struct TuneArgs {
     /// Continue from the checkpoint.
     #[arg(long)]
     pub resume: bool,
-}
-
-/// Most games of a run, of a tournament (per entrant), or of one tune generation (in all):
-/// a run keeps every game's result in memory until its summary.
-pub const MAX_GAMES: u64 = 1_000_000;
-
-/// Most games played at once.
-pub const MAX_JOBS: usize = 1024;
-
-/// `--games` from `min` to [`MAX_GAMES`].
-fn games_parser(min: u64) -> clap::builder::RangedU64ValueParser<u64> {
-    clap::value_parser!(u64).range(min..=MAX_GAMES)
-}
-
-/// A finite number.
-fn parse_finite(text: &str) -> Result<f64, String> {
-    match text.trim().parse::<f64>() {
-        Ok(value) if value.is_finite() => Ok(value),
-        Ok(_) => Err(format!("`{text}` is not a finite number")),
-        Err(_) => Err(format!("`{text}` is not a number")),
-    }
-}
-
-/// A finite number `>= 0`.
-fn parse_non_negative(text: &str) -> Result<f64, String> {
-    let value = parse_finite(text)?;
-    if value < 0.0 {
-        return Err(format!("`{text}` is negative"));
-    }
-    Ok(value)
-}
-
-/// A share in (0, 1].
-fn parse_fraction(text: &str) -> Result<f64, String> {
-    let value = parse_finite(text)?;
-    if !(value > 0.0 && value <= 1.0) {
-        return Err(format!("`{text}` is not in (0, 1]"));
-    }
-    Ok(value)
-}
-
-/// Comma-separated finite numbers, checked and kept as written.
-fn parse_numbers(text: &str) -> Result<String, String> {
-    for value in text.split(',') {
-        parse_finite(value)?;
-    }
-    Ok(text.to_string())
-}
-
-/// Comma-separated finite numbers `>= 0`, checked and kept as written.
-fn parse_deviations(text: &str) -> Result<String, String> {
-    for value in text.split(',') {
-        parse_non_negative(value)?;
-    }
-    Ok(text.to_string())
 }
 
 /// Options of `tetrad merge`.
@@ -348,14 +273,6 @@ pub struct GameArgs {
     /// A piece-set file (TOML; see `pieces/` for examples). Default: the 7 tetrominoes.
     #[arg(long, value_name = "FILE")]
     pub pieces: Option<std::path::PathBuf>,
-}
-
-fn parse_preset(text: &str) -> Result<Preset, String> {
-    text.parse().map_err(|e: tetrad_plugin_api::RulesError| e.to_string())
-}
-
-fn parse_randomizer(text: &str) -> Result<Randomizer, String> {
-    text.parse().map_err(|e: tetrad_plugin_api::RulesError| e.to_string())
 }
 
 impl GameArgs {
