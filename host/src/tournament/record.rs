@@ -7,8 +7,8 @@ use crate::runner::{game_seed, new_histogram, GameResult};
 use hdrhistogram::Histogram;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
-use std::fs::{File, OpenOptions, TryLockError};
-use std::io::{BufRead, BufReader, ErrorKind, Write};
+use std::fs::File;
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 
 /// What must be equal for two results files to describe the same tournament.
@@ -317,119 +317,6 @@ fn parse_shard(label: &str) -> Option<Shard> {
     (1..=n).contains(&k).then(|| Shard { index: k - 1, count: n })
 }
 
-/// Where finished games go: a file written line by line and flushed after each line, or
-/// nowhere when the tournament has no results file.
-///
-/// A writer holds an exclusive advisory lock on its file for its whole life (the lock
-/// goes with the file handle, so also when the process is killed): a second tournament,
-/// resumed or not, on the same file is refused at once instead of mixing its lines in.
-pub struct Writer {
-    path: PathBuf,
-    file: Option<File>,
-}
-
-impl Writer {
-    /// Starts a new file with its header; refuses to overwrite an existing one.
-    pub fn create(path: &Path, config: &Config, shard: &str) -> Result<Writer, RecordError> {
-        let file = OpenOptions::new()
-            .append(true)
-            .create_new(true)
-            .open(path)
-            .map_err(|source| match source.kind() {
-                ErrorKind::AlreadyExists => RecordError::Exists {
-                    path: path.to_path_buf(),
-                },
-                _ => RecordError::Io {
-                    path: path.to_path_buf(),
-                    source,
-                },
-            })?;
-        lock(path, &file)?;
-        let mut writer = Writer {
-            path: path.to_path_buf(),
-            file: Some(file),
-        };
-        writer.write(&Line::Header {
-            config: config.clone(),
-            shard: shard.to_string(),
-        })?;
-        Ok(writer)
-    }
-
-    /// Continues an existing file: locks it, checks it belongs to this tournament (and
-    /// every game line, as [`read_from`] does), cuts off a half-written last line, and
-    /// returns the games already played. New games are appended after the old ones.
-    pub fn resume(path: &Path, config: &Config, shard: &str) -> Result<(Writer, Vec<GameRecord>), RecordError> {
-        let io = |source| RecordError::Io {
-            path: path.to_path_buf(),
-            source,
-        };
-        let file = OpenOptions::new().read(true).append(true).open(path).map_err(io)?;
-        lock(path, &file)?;
-        let contents = read_from(path, BufReader::new(&file))?;
-        if let Some(what) = difference(&contents.config, config) {
-            return Err(RecordError::Mismatch {
-                path: path.to_path_buf(),
-                what,
-            });
-        }
-        if contents.shard != shard {
-            return Err(RecordError::Mismatch {
-                path: path.to_path_buf(),
-                what: "shards".to_string(),
-            });
-        }
-        // Only a line cut off by a killed writer lies past the complete lines: the lock
-        // shows no other process is writing it.
-        if file.metadata().map_err(io)?.len() > contents.valid_len {
-            file.set_len(contents.valid_len).map_err(io)?;
-        }
-        Ok((
-            Writer {
-                path: path.to_path_buf(),
-                file: Some(file),
-            },
-            contents.games,
-        ))
-    }
-
-    /// A writer that keeps nothing.
-    pub fn none() -> Writer {
-        Writer {
-            path: PathBuf::new(),
-            file: None,
-        }
-    }
-
-    /// Appends one line and flushes it to the operating system.
-    pub fn write(&mut self, line: &Line) -> Result<(), RecordError> {
-        let Some(file) = &mut self.file else {
-            return Ok(());
-        };
-        let mut text = serde_json::to_string(line).expect("records serialise");
-        text.push('\n');
-        let io = |source| RecordError::Io {
-            path: self.path.clone(),
-            source,
-        };
-        file.write_all(text.as_bytes()).map_err(io)?;
-        file.flush().map_err(io)
-    }
-}
-
-/// Takes the exclusive lock on a results file, or says who has it.
-fn lock(path: &Path, file: &File) -> Result<(), RecordError> {
-    file.try_lock().map_err(|err| match err {
-        TryLockError::WouldBlock => RecordError::Locked {
-            path: path.to_path_buf(),
-        },
-        TryLockError::Error(source) => RecordError::Io {
-            path: path.to_path_buf(),
-            source,
-        },
-    })
-}
-
 /// Which part of two configurations differs, if any.
 pub fn difference(a: &Config, b: &Config) -> Option<String> {
     let checks = [
@@ -448,3 +335,6 @@ pub fn difference(a: &Config, b: &Config) -> Option<String> {
 
 #[cfg(test)]
 mod tests;
+mod writer;
+
+pub use writer::Writer;
