@@ -10,7 +10,7 @@ use crate::runner::{End, GameResult, Limits, RunSpec};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use tetrad_plugin_api::{Actions, PieceKind, PieceSet, Rules, MAX_PIECE_SIZE};
+use tetrad_plugin_api::{Actions, PieceSet, Rules};
 
 /// The `format` field of every replay file.
 pub const FORMAT: &str = "tetrad-replay";
@@ -68,33 +68,6 @@ pub struct Replay {
     pub actions: Vec<u32>,
     /// How the game ended.
     pub result: Outcome,
-}
-
-/// The rules, by name and size.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RulesRecord {
-    /// `classic`, `leiden` or `simplified`.
-    pub preset: String,
-    /// Board columns.
-    pub width: usize,
-    /// Board rows.
-    pub height: usize,
-    /// Next pieces shown.
-    pub preview: usize,
-    /// `uniform` or `bag`.
-    pub randomizer: String,
-}
-
-/// One piece kind: its first orientation, from which the others are generated.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PieceRecord {
-    /// The piece's name.
-    pub name: String,
-    /// Side of its square rotation box.
-    #[serde(rename = "box")]
-    pub box_size: u8,
-    /// Orientation 0's cells as `[x, y]` within the box.
-    pub cells: Vec<[i8; 2]>,
 }
 
 /// Who played from a given tick on: a plugin, or a person.
@@ -404,33 +377,8 @@ impl Replay {
     }
 }
 
-impl PieceRecord {
-    /// The piece kind, with its orientations generated as from a piece-set file.
-    fn kind(&self) -> Result<PieceKind, ReplayError> {
-        let bad = |problem: &str| ReplayError::Invalid(format!("piece `{}`: {problem}", self.name));
-        if self.box_size == 0 || usize::from(self.box_size) > MAX_PIECE_SIZE {
-            return Err(bad(&format!(
-                "box {} is out of range 1..={MAX_PIECE_SIZE}",
-                self.box_size
-            )));
-        }
-        if self.cells.is_empty() {
-            return Err(bad("no cells"));
-        }
-        let size = self.box_size as i8;
-        let mut cells: Vec<(i8, i8)> = Vec::with_capacity(self.cells.len());
-        for &[x, y] in &self.cells {
-            if !(0..size).contains(&x) || !(0..size).contains(&y) {
-                return Err(bad(&format!("cell [{x}, {y}] is outside its {size}x{size} box")));
-            }
-            if cells.contains(&(x, y)) {
-                return Err(bad(&format!("cell [{x}, {y}] is listed twice")));
-            }
-            cells.push((x, y));
-        }
-        Ok(PieceKind::in_box(self.name.clone(), self.box_size, cells))
-    }
-}
-
+mod records;
 #[cfg(test)]
 mod tests;
+
+pub use records::{PieceRecord, RulesRecord};
