@@ -1,0 +1,91 @@
+//! The column terms against a rebuild and the plain feature pass.
+
+use super::*;
+use crate::features::board_features;
+use proptest::prelude::*;
+use tetrad_plugin_api::{placements, PieceKind, PieceSet, Preset, Rules};
+
+fn board(width: usize, height: usize, columns: &[(usize, u64)]) -> Board {
+    let mut board = Board::new(width, height);
+    for (x, &(stack, bits)) in columns.iter().take(width).enumerate() {
+        let stack = stack % height;
+        for y in height - stack..height {
+            if bits >> y & 1 == 1 || y == height - stack {
+                board.fill(x, y);
+            }
+        }
+    }
+    board.clear_full_rows();
+    board
+}
+
+/// Pieces whose columns are not one run in some orientation (a U, a C, a ring), so
+/// the surface shortcut must step aside for them.
+fn hollow_pieces() -> PieceSet {
+    PieceSet::new(vec![
+        PieceKind::from_cells("u", &[(0, 0), (2, 0), (0, 1), (1, 1), (2, 1)]),
+        PieceKind::from_cells("c", &[(0, 0), (1, 0), (0, 1), (0, 2), (1, 2)]),
+        PieceKind::from_cells(
+            "ring",
+            &[(0, 0), (1, 0), (2, 0), (0, 1), (2, 1), (0, 2), (1, 2), (2, 2)],
+        ),
+        PieceKind::from_cells("o", &[(0, 0), (1, 0), (0, 1), (1, 1)]),
+    ])
+}
+
+#[test]
+fn piece_columns_know_their_runs() {
+    // The U: columns 0 and 2 are two cells in one run, column 1 one cell at the bottom.
+    let u = PieceColumns::new(&[0b101, 0b111], 3);
+    assert_eq!(&u.cells[..3], &[0b11, 0b10, 0b11]);
+    assert_eq!(&u.count[..3], &[2, 1, 2]);
+    assert_eq!(&u.solid[..3], &[true, true, true]);
+    // Turned upside down its middle column is still one cell; a C's middle column is
+    // two cells with a gap.
+    let c = PieceColumns::new(&[0b11, 0b01, 0b11], 2);
+    assert_eq!(&c.cells[..2], &[0b111, 0b101]);
+    assert_eq!(&c.solid[..2], &[true, false]);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// The split features add up to the full pass, on the board and after every
+    /// placement that clears no row.
+    #[test]
+    fn incremental_features_equal_the_full_pass(
+        width in 4usize..=32,
+        height in 4usize..=64,
+        columns in prop::collection::vec((0usize..64, any::<u64>()), 32),
+        classic in any::<bool>(),
+        hollow in any::<bool>(),
+        piece in 0u8..7,
+    ) {
+        let board = board(width, height, &columns);
+        let split = Columns::new(&board);
+        prop_assert_eq!(split.totals(), board_features(&board));
+        let preset = if classic { Preset::Classic } else { Preset::Simplified };
+        let rules = Rules { width, height, ..Rules::preset(preset) };
+        let set = if hollow { hollow_pieces() } else { PieceSet::tetrominoes() };
+        let piece = piece % set.len() as u8;
+        let kind = set.kind(tetrad_plugin_api::PieceId(piece));
+        let shapes = crate::shapes(&set);
+        for p in placements(&rules, &board, kind, rules.spawn(kind)) {
+            let shape = kind.orientation(p.pos.orientation);
+            let top = i32::from(p.pos.y) + i32::from(shape.top());
+            let left = (i32::from(p.pos.x) + i32::from(shape.left())) as usize;
+            let mut after = board.clone();
+            if top < 0 || !after.place(shape, p.pos.x, p.pos.y) || after.clone().clear_full_rows() > 0 {
+                continue;
+            }
+            let cells = &shapes[usize::from(piece)][usize::from(p.pos.orientation)].columns;
+            prop_assert_eq!(split.with_piece(cells, left, top as u32, true), board_features(&after), "{:?}", p);
+            let mut placed = Columns::new(&board);
+            placed.place(cells, left, top as u32);
+            let rebuilt = Columns::new(&after);
+            let reach = width + WINDOW;
+            prop_assert_eq!(&placed.slots[..reach], &rebuilt.slots[..reach], "{:?}", p);
+            prop_assert_eq!(placed.totals, rebuilt.totals, "{:?}", p);
+        }
+    }
+}

@@ -1,0 +1,238 @@
+//! The rater: the value of each placement of one piece on one board, from the board's
+//! per-column terms and the few columns the piece changes, with the full pass of
+//! [`crate::evaluate`] for a placement that clears rows.
+
+use crate::columns::{Columns, Dropped, PieceColumns};
+use crate::drops::Reach;
+use crate::evaluate;
+use crate::features::{Landing, Weights};
+use tetrad_plugin_api::{Board, PieceId, PiecePos, PieceSet, Placement, Preset, Rules, MAX_PIECE_SIZE};
+
+/// One orientation of a piece, as the rater reads it for every placement.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Shape {
+    /// Offsets of the bounding box from the piece's position.
+    pub(crate) top: i8,
+    pub(crate) left: i8,
+    /// Rows of the box, from its top, bit 0 the box's left column; `height` of them.
+    pub(crate) rows: [u32; MAX_PIECE_SIZE],
+    pub(crate) height: usize,
+    pub(crate) columns: PieceColumns,
+}
+
+/// Each piece's orientations as [`Shape`]s.
+pub(crate) type Shapes = Vec<Vec<Shape>>;
+
+pub(crate) fn shapes(pieces: &PieceSet) -> Shapes {
+    let shape = |o: &tetrad_plugin_api::Orientation| {
+        let mut rows = [0; MAX_PIECE_SIZE];
+        rows[..o.row_masks().len()].copy_from_slice(o.row_masks());
+        Shape {
+            top: o.top(),
+            left: o.left(),
+            rows,
+            height: usize::from(o.height()),
+            columns: PieceColumns::new(o.row_masks(), usize::from(o.width())),
+        }
+    };
+    let kinds = pieces.kinds().iter();
+    kinds
+        .map(|kind| kind.orientations().iter().map(shape).collect())
+        .collect()
+}
+
+/// Rates every placement on one board: by the incremental features when the placement
+/// clears no row, by [`evaluate`] when it does. Gives exactly `evaluate`'s value.
+pub(crate) struct Rater<'a> {
+    rules: &'a Rules,
+    pieces: &'a PieceSet,
+    shapes: &'a Shapes,
+    weights: &'a Weights,
+    board: &'a Board,
+    pub(crate) columns: &'a Columns,
+    /// [`Weights::detail`], read once per board: asking the weights at every placement
+    /// costs 1% more instructions in `tetrad run`.
+    detail: bool,
+}
+
+impl<'a> Rater<'a> {
+    /// A rater of placements on `board`, whose columns `columns` holds.
+    pub(crate) fn new(
+        rules: &'a Rules,
+        pieces: &'a PieceSet,
+        shapes: &'a Shapes,
+        weights: &'a Weights,
+        board: &'a Board,
+        columns: &'a Columns,
+    ) -> Rater<'a> {
+        Rater {
+            rules,
+            pieces,
+            shapes,
+            weights,
+            board,
+            columns,
+            detail: weights.detail(),
+        }
+    }
+
+    /// The placement's value, `None` if it ends the game.
+    #[inline(always)]
+    pub(crate) fn value(&self, piece: PieceId, pos: PiecePos) -> Option<f64> {
+        let shape = &self.shapes[piece.index()][usize::from(pos.orientation)];
+        match self.outcome(piece, shape, pos) {
+            Outcome::Valued(value) => value,
+            Outcome::Open { left, top, landing } => {
+                let board = self.columns.with_piece(&shape.columns, left, top, self.detail);
+                Some(self.weights.value(&board, &landing))
+            }
+        }
+    }
+
+    /// What is known of the placement before the features of a board that clears no row:
+    /// its value when it ends the game or clears rows, else where its box lands.
+    #[inline(always)]
+    fn outcome(&self, piece: PieceId, shape: &Shape, pos: PiecePos) -> Outcome {
+        let top = i32::from(pos.y) + i32::from(shape.top);
+        if top < 0 {
+            return Outcome::Valued(None);
+        }
+        let top = top as usize;
+        let left = (i32::from(pos.x) + i32::from(shape.left)) as usize;
+        let full = self.board.full_row();
+        let rows = &self.board.rows()[top..top + shape.height];
+        let mut clears = false;
+        for (&row, &mask) in rows.iter().zip(&shape.rows) {
+            clears |= row | mask << left == full;
+        }
+        if clears {
+            let (rules, pieces, board, weights) = (self.rules, self.pieces, self.board, self.weights);
+            return Outcome::Valued(evaluate(rules, pieces, board, piece, pos, weights).map(|(_, value)| value));
+        }
+        if self.rules.preset == Preset::Leiden {
+            let row = Rules::LEIDEN_TOP_ROWS - 1;
+            let piece_row = row.checked_sub(top).and_then(|i| shape.rows[..shape.height].get(i));
+            if self.board.rows()[row] | piece_row.map_or(0, |&mask| mask << left) != 0 {
+                return Outcome::Valued(None);
+            }
+        }
+        let landing = Landing {
+            bottom: (self.board.height() - (top + shape.height)) as u32,
+            piece_height: shape.height as u32,
+            lines: 0,
+            piece_cells_cleared: 0,
+        };
+        Outcome::Open {
+            left,
+            top: top as u32,
+            landing,
+        }
+    }
+
+    /// Rates every drop of one orientation of `piece` from `start`, keeping the first
+    /// strictly best in `best`.
+    #[inline(always)]
+    pub(crate) fn rate_drops(
+        &self,
+        piece: PieceId,
+        reach: &Reach,
+        start: PiecePos,
+        best: &mut Option<(f64, Placement)>,
+    ) {
+        self.visit_drops(piece, reach, start, |value, placement| {
+            keep_best(best, value, placement)
+        });
+    }
+
+    /// Gives `visit` every drop of one orientation of `piece` from `start`, left to right,
+    /// with its value.
+    #[inline(always)]
+    pub(crate) fn visit_drops(
+        &self,
+        piece: PieceId,
+        reach: &Reach,
+        start: PiecePos,
+        visit: impl FnMut(f64, Placement),
+    ) {
+        let shape = &self.shapes[piece.index()][usize::from(reach.orientation())];
+        // Once per orientation, not per placement: the piece's width and whether the
+        // detail features count, as constants the feature loops unroll on.
+        match (shape.columns.width, self.detail) {
+            (1, false) => self.visit_drops_of::<1, false>(piece, shape, reach, start, visit),
+            (2, false) => self.visit_drops_of::<2, false>(piece, shape, reach, start, visit),
+            (3, false) => self.visit_drops_of::<3, false>(piece, shape, reach, start, visit),
+            (4, false) => self.visit_drops_of::<4, false>(piece, shape, reach, start, visit),
+            (1, true) => self.visit_drops_of::<1, true>(piece, shape, reach, start, visit),
+            (2, true) => self.visit_drops_of::<2, true>(piece, shape, reach, start, visit),
+            (3, true) => self.visit_drops_of::<3, true>(piece, shape, reach, start, visit),
+            (4, true) => self.visit_drops_of::<4, true>(piece, shape, reach, start, visit),
+            _ => self.visit_landed(piece, reach, start, visit),
+        }
+    }
+
+    /// [`Rater::visit_drops`] for an orientation `W` columns wide: each drop landed and
+    /// rated on the columns alone, the board's rows read only when rows fill.
+    #[inline(always)]
+    fn visit_drops_of<const W: usize, const DETAIL: bool>(
+        &self,
+        piece: PieceId,
+        shape: &Shape,
+        reach: &Reach,
+        start: PiecePos,
+        mut visit: impl FnMut(f64, Placement),
+    ) {
+        for &x in reach.xs() {
+            let drop = self.columns.drop_of::<W, DETAIL>(&shape.columns, reach.box_left(x));
+            let placement = reach.placement(x, (drop.top() - i32::from(shape.top)) as i8, start);
+            let value = match drop {
+                Dropped::Over { .. } => f64::NEG_INFINITY,
+                Dropped::Clears { .. } => {
+                    let (rules, pieces, board, weights) = (self.rules, self.pieces, self.board, self.weights);
+                    evaluate(rules, pieces, board, piece, placement.pos, weights).map_or(f64::NEG_INFINITY, |(_, v)| v)
+                }
+                Dropped::Open { top, features } => {
+                    let landing = Landing {
+                        bottom: self.board.height() as u32 - (top + shape.height as u32),
+                        piece_height: shape.height as u32,
+                        lines: 0,
+                        piece_cells_cleared: 0,
+                    };
+                    self.weights.value(&features, &landing)
+                }
+            };
+            visit(value, placement);
+        }
+    }
+
+    /// [`Rater::visit_drops`] for wider orientations: each drop landed, then rated as any
+    /// placement.
+    pub(crate) fn visit_landed(
+        &self,
+        piece: PieceId,
+        reach: &Reach,
+        start: PiecePos,
+        mut visit: impl FnMut(f64, Placement),
+    ) {
+        for &x in reach.xs() {
+            let placement = reach.land(x, start, |x| self.columns.top(x));
+            visit(self.value(piece, placement.pos).unwrap_or(f64::NEG_INFINITY), placement);
+        }
+    }
+}
+
+/// A placement as [`Rater::outcome`] leaves it.
+enum Outcome {
+    /// Its value (`None` if it ends the game): it clears rows, or ends the game.
+    Valued(Option<f64>),
+    /// It clears no row: its box's column and row, and the landing.
+    Open { left: usize, top: u32, landing: Landing },
+}
+
+/// Keeps `placement` in `best` if its value beats the best so far (so the first of equals
+/// stays).
+#[inline(always)]
+pub(crate) fn keep_best(best: &mut Option<(f64, Placement)>, value: f64, placement: Placement) {
+    if best.is_none_or(|(score, _)| value > score) {
+        *best = Some((value, placement));
+    }
+}

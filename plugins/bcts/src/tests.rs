@@ -1,0 +1,227 @@
+//! The controller against hand-made boards, the reference evaluation and the options.
+
+use super::*;
+use tetrad_plugin_api::{PieceKind, Preset};
+
+fn controller(options: &str) -> Controller {
+    let rules = Rules {
+        preview: 1,
+        ..Rules::preset(Preset::Simplified)
+    };
+    let setup = GameSetup {
+        rules,
+        pieces: PieceSet::tetrominoes(),
+        seed: 1,
+    };
+    Controller::create(&setup, &mut Options::parse(options).unwrap()).unwrap()
+}
+
+#[test]
+fn options_choose_the_weights() {
+    assert_eq!(controller("").weights.real(), &BCTS);
+    assert_eq!(controller("controller=dellacherie").weights.real(), &DELLACHERIE);
+    assert_eq!(controller("w5=-2").weights.real()[4], -2.0);
+    let setup = GameSetup {
+        rules: Rules::preset(Preset::Simplified),
+        pieces: PieceSet::tetrominoes(),
+        seed: 1,
+    };
+    let err = Controller::create(&setup, &mut Options::parse("lookahead=2").unwrap())
+        .err()
+        .unwrap();
+    assert!(err.contains("needs the preview"));
+}
+
+#[test]
+fn an_i_goes_into_the_well_that_clears_four_rows() {
+    let board = Board::from_text(10, 20, "#########.\n#########.\n#########.\n#########.");
+    for options in ["", "controller=dellacherie", "lookahead=2", "order=mdptetris"] {
+        let mut c = controller(options);
+        let i = PieceId(0);
+        let start = c.setup.rules.spawn(c.setup.pieces.kind(i));
+        let next = (options == "lookahead=2").then_some(PieceId(1));
+        let best = c.choose(&board, i, start, next).unwrap();
+        assert_eq!((best.pos.orientation, best.pos.x + 2), (1, 9), "{options}");
+    }
+}
+
+/// A board `width` wide and 20 high whose lowest `stack` rows are filled where the
+/// bits of `cells` say, full rows cleared.
+fn stacked_board(width: usize, cells: &[u16], stack: usize) -> Board {
+    let mut board = Board::new(width, 20);
+    for (y, &row) in cells.iter().enumerate().skip(20 - stack) {
+        for x in (0..width).filter(|x| row >> x & 1 == 1) {
+            board.fill(x, y);
+        }
+    }
+    board.clear_full_rows();
+    board
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(100))]
+
+    /// The rater's value of every placement, incremental or not, is bit for bit the
+    /// value [`evaluate`] computes from the whole board after it, under both weight
+    /// sets (Dellacherie's skips the features it gives no weight), on boards as narrow
+    /// as the widest piece.
+    #[test]
+    fn the_rater_gives_exactly_the_reference_value(
+        cells in proptest::collection::vec(proptest::prelude::any::<u16>(), 20),
+        stack in 0usize..20,
+        classic in proptest::prelude::any::<bool>(),
+        piece in 0u8..7,
+        width in 4usize..=12,
+    ) {
+        let preset = if classic { Preset::Classic } else { Preset::Simplified };
+        let rules = Rules { width, ..Rules::preset(preset) };
+        let pieces = PieceSet::tetrominoes();
+        let board = stacked_board(width, &cells, stack);
+        let shapes = shapes(&pieces);
+        let piece = PieceId(piece);
+        let kind = pieces.kind(piece);
+        for weights in [DELLACHERIE, BCTS].map(Weights::new) {
+            let mut columns = Columns::empty();
+            columns.rebuild(&board);
+            let rater = Rater::new(&rules, &pieces, &shapes, &weights, &board, &columns);
+            for p in tetrad_plugin_api::placements(&rules, &board, kind, rules.spawn(kind)) {
+                let reference = evaluate(&rules, &pieces, &board, piece, p.pos, &weights).map(|(_, v)| v.to_bits());
+                proptest::prop_assert_eq!(rater.value(piece, p.pos).map(f64::to_bits), reference, "{:?}", p);
+            }
+        }
+    }
+
+    /// Under `simplified`, every drop rated on the columns is the placement the
+    /// enumerator lands at that column, with exactly [`evaluate`]'s value: on boards 4
+    /// to 12 wide, under both weight sets, for tetrominoes and for pieces whose columns
+    /// have gaps (a C) or that are wider than the specialised loops (a line of five).
+    #[test]
+    fn every_drop_has_the_reference_value(
+        cells in proptest::collection::vec(proptest::prelude::any::<u16>(), 20),
+        stack in 0usize..20,
+        width in 4usize..=12,
+        hollow in proptest::prelude::any::<bool>(),
+    ) {
+        let rules = Rules { width, ..Rules::preset(Preset::Simplified) };
+        let pieces = if hollow {
+            PieceSet::new(vec![
+                PieceKind::from_cells("c", &[(0, 0), (1, 0), (0, 1), (0, 2), (1, 2)]),
+                PieceKind::from_cells("u", &[(0, 0), (2, 0), (0, 1), (1, 1), (2, 1)]),
+                PieceKind::from_cells("dot", &[(0, 0)]),
+                PieceKind::from_cells("long", &[(0, 0), (1, 0), (2, 0), (3, 0), (4, 0)]),
+            ])
+        } else {
+            PieceSet::tetrominoes()
+        };
+        let board = stacked_board(width, &cells, stack);
+        let (shapes, drops) = (shapes(&pieces), Drops::new(&rules, &pieces).unwrap());
+        for weights in [DELLACHERIE, BCTS].map(Weights::new) {
+            let mut columns = Columns::empty();
+            columns.rebuild(&board);
+            let rater = Rater::new(&rules, &pieces, &shapes, &weights, &board, &columns);
+            for (index, kind) in pieces.kinds().iter().enumerate() {
+                let (piece, start) = (PieceId(index as u8), rules.spawn(kind));
+                for reach in drops.from(piece, start).unwrap() {
+                    let mut rated = Vec::new();
+                    rater.visit_drops(piece, reach, start, |value, placement| rated.push((value.to_bits(), placement)));
+                    let reference: Vec<_> = reach
+                        .xs()
+                        .iter()
+                        .map(|&x| {
+                            let placement = reach.land(x, start, |x| columns.top(x));
+                            let value = evaluate(&rules, &pieces, &board, piece, placement.pos, &weights)
+                                .map_or(f64::NEG_INFINITY, |(_, v)| v);
+                            (value.to_bits(), placement)
+                        })
+                        .collect();
+                    proptest::prop_assert_eq!(rated, reference);
+                }
+            }
+        }
+    }
+
+    /// Under `simplified`, rating the drops orientation by orientation keeps the same
+    /// best placement, with the same value, as rating the SDK's list one by one.
+    #[test]
+    fn drops_keep_the_best_of_the_listed_placements(
+        cells in proptest::collection::vec(proptest::prelude::any::<u16>(), 20),
+        stack in 0usize..20,
+        piece in 0u8..7,
+    ) {
+        let rules = Rules::preset(Preset::Simplified);
+        let pieces = PieceSet::tetrominoes();
+        let board = stacked_board(10, &cells, stack);
+        let (shapes, drops) = (shapes(&pieces), Drops::new(&rules, &pieces).unwrap());
+        let piece = PieceId(piece);
+        let start = rules.spawn(pieces.kind(piece));
+        for weights in [DELLACHERIE, BCTS].map(Weights::new) {
+            let mut columns = Columns::empty();
+            columns.rebuild(&board);
+            let rater = Rater::new(&rules, &pieces, &shapes, &weights, &board, &columns);
+            let mut by_drops = None;
+            for reach in drops.from(piece, start).unwrap() {
+                rater.rate_drops(piece, reach, start, &mut by_drops);
+            }
+            let mut listed = None;
+            for p in tetrad_plugin_api::placements(&rules, &board, pieces.kind(piece), start) {
+                keep_best(&mut listed, rater.value(piece, p.pos).unwrap_or(f64::NEG_INFINITY), p);
+            }
+            let bits = |best: Option<(f64, Placement)>| best.map(|(v, p)| (v.to_bits(), p));
+            proptest::prop_assert_eq!(bits(by_drops), bits(listed));
+        }
+    }
+
+    /// With `order=mdptetris` the controller chooses the first strict maximum of
+    /// [`evaluate`] over the SDK's placements sorted in the simulator's order, under
+    /// `simplified` (by the drops) and `classic` (by the list) alike.
+    #[test]
+    fn mdptetris_order_keeps_its_first_strict_maximum(
+        cells in proptest::collection::vec(proptest::prelude::any::<u16>(), 20),
+        stack in 0usize..20,
+        piece in 0u8..7,
+        classic in proptest::prelude::any::<bool>(),
+        dellacherie in proptest::prelude::any::<bool>(),
+    ) {
+        let preset = if classic { Preset::Classic } else { Preset::Simplified };
+        let rules = Rules::preset(preset);
+        let setup = GameSetup { rules, pieces: PieceSet::tetrominoes(), seed: 1 };
+        let options = if dellacherie { "order=mdptetris,controller=dellacherie" } else { "order=mdptetris" };
+        let mut controller = Controller::create(&setup, &mut Options::parse(options).unwrap()).unwrap();
+        let board = stacked_board(10, &cells, stack);
+        let (piece, kind) = (PieceId(piece), setup.pieces.kind(PieceId(piece)));
+        let start = rules.spawn(kind);
+        let mut listed = tetrad_plugin_api::placements(&rules, &board, kind, start);
+        Order::parse("mdptetris", &setup.pieces).unwrap().unwrap().sort(piece, &mut listed);
+        let mut expected = None;
+        for p in listed {
+            let value = evaluate(&rules, &setup.pieces, &board, piece, p.pos, &controller.weights);
+            keep_best(&mut expected, value.map_or(f64::NEG_INFINITY, |(_, v)| v), p);
+        }
+        proptest::prop_assert_eq!(controller.choose(&board, piece, start, None), expected.map(|(_, p)| p));
+    }
+}
+
+#[test]
+fn value_of_a_placement_worked_by_hand() {
+    // An O on an empty 10x20 board at columns 0-1: bottom row 0, height 2, landing
+    // height 0.5; no lines. Row transitions: rows 18-19 "##........": wall-filled 0,
+    // filled-empty 1, empty-wall 1 = 2 each, 18 empty rows x 2: 40 in all. Column
+    // transitions: columns 0-1 change once at their top (row 18), columns 2-9 once at
+    // the floor: 10. No holes, wells, hole depth or rows with holes.
+    let c = controller("controller=dellacherie");
+    let pos = PiecePos {
+        orientation: 0,
+        x: 0,
+        y: 18,
+    };
+    let (_, value) = evaluate(
+        &c.setup.rules,
+        &c.setup.pieces,
+        &Board::new(10, 20),
+        PieceId(1),
+        pos,
+        &Weights::new(DELLACHERIE),
+    )
+    .unwrap();
+    assert_eq!(value, -0.5 - 40.0 - 10.0);
+}
