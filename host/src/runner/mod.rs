@@ -15,7 +15,7 @@ pub use ask::{ask, Answer};
 pub use game::{create_instance, game_seed, play_game, play_game_recorded, stall_limit};
 pub use pool::{run, run_recorded, RunOutput};
 pub use result::{new_histogram, End, GameResult, Limits, RunError};
-pub use watch::{Progress, Watch, WatchCells, WATCH_CELLS};
+pub use watch::{Watch, WatchCells, WatchedGame, WATCH_CELLS};
 
 use crate::engine::Sequences;
 use std::sync::atomic::AtomicU64;

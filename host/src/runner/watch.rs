@@ -51,7 +51,7 @@ pub struct Watch {
 
 /// A game's totals as a [`Watch`] last saw them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Progress {
+pub struct WatchedGame {
     /// The game's index, if a game has begun.
     pub game: Option<u64>,
     /// Lines so far.
@@ -64,10 +64,10 @@ pub struct Progress {
     pub ticks: u64,
 }
 
-impl Progress {
+impl WatchedGame {
     /// The progress recorded in a watch's counters, read as plain numbers.
-    pub fn from_cells(cells: &[u64; WATCH_CELLS]) -> Progress {
-        Progress {
+    pub fn from_cells(cells: &[u64; WATCH_CELLS]) -> WatchedGame {
+        WatchedGame {
             game: cells[CELL_GAME].checked_sub(1),
             lines: cells[CELL_STATS],
             pieces: cells[CELL_STATS + 1],
@@ -146,9 +146,9 @@ impl Watch {
     }
 
     /// The game and its totals as last recorded.
-    pub fn progress(&self) -> Progress {
+    pub fn progress(&self) -> WatchedGame {
         let values: [u64; WATCH_CELLS] = std::array::from_fn(|i| self.cells()[i].load(Ordering::Acquire));
-        Progress::from_cells(&values)
+        WatchedGame::from_cells(&values)
     }
 
     /// How long the running update has taken, if one is running.

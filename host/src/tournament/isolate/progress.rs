@@ -6,7 +6,7 @@
 //! no message per tick and no cost beyond the stores the watch makes anyway.
 #![allow(unsafe_code)]
 
-use crate::runner::{Progress, Watch, WatchCells, WATCH_CELLS};
+use crate::runner::{Watch, WatchCells, WatchedGame, WATCH_CELLS};
 use std::fs::{File, OpenOptions};
 use std::io::Read;
 use std::path::Path;
@@ -39,14 +39,14 @@ pub fn shared_watch(path: &Path) -> std::io::Result<Watch> {
 
 /// The parent's side: the progress the worker last recorded in the file at `path`, if it
 /// can be read.
-pub fn read(path: &Path) -> Option<Progress> {
+pub fn read(path: &Path) -> Option<WatchedGame> {
     let mut bytes = [0u8; FILE_LEN];
     File::open(path).ok()?.read_exact(&mut bytes).ok()?;
     let cells: [u64; WATCH_CELLS] = std::array::from_fn(|i| {
         let word = &bytes[i * 8..(i + 1) * 8];
         u64::from_ne_bytes(word.try_into().expect("eight bytes"))
     });
-    Some(Progress::from_cells(&cells))
+    Some(WatchedGame::from_cells(&cells))
 }
 
 #[cfg(test)]
@@ -58,13 +58,13 @@ mod tests {
         let dir = tempfile::tempdir().expect("a temporary directory");
         let path = dir.path().join("worker.progress");
         let watch = shared_watch(&path).expect("a shared watch");
-        assert_eq!(read(&path), Some(Progress::default()));
+        assert_eq!(read(&path), Some(WatchedGame::default()));
         watch.begin_game(7);
         watch.set_stats(50, 151, 2_000, 3_000);
         let seen = read(&path).expect("readable");
         assert_eq!(
             seen,
-            Progress {
+            WatchedGame {
                 game: Some(7),
                 lines: 50,
                 pieces: 151,
