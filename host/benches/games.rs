@@ -10,20 +10,20 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 use std::path::PathBuf;
 use std::sync::Arc;
 use tetrad::plugin::{resolve, Plugin};
-use tetrad::runner::{run, Limits, RunSpec};
+use tetrad::runner::{run, RunSpec};
+use tetrad::setup::Setup;
 use tetrad_plugin_api::{PieceSet, Preset, Rules};
 
 fn spec(rules: Rules, games: u64, jobs: usize, max_pieces: Option<u64>, options: &str) -> RunSpec {
+    let mut setup = Setup::new(rules, Arc::new(PieceSet::tetrominoes())).expect("valid rules");
+    setup.max_pieces = max_pieces;
     RunSpec {
-        rules,
-        pieces: Arc::new(PieceSet::tetrominoes()),
+        setup,
         games,
         seed: 1,
         sequences: None,
         jobs,
-        max_pieces,
         options: options.to_string(),
-        limits: Limits::default(),
         watch: None,
         pieces_played: None,
     }

@@ -4,8 +4,76 @@
 //! verification, replay playback and the screens all ask it, so they all agree.
 
 use crate::engine::Game;
-use crate::runner::{stall_limit, Answer, End, Limits};
+use crate::player::Answer;
+use serde::{Deserialize, Serialize};
 use tetrad_plugin_api::{Actions, Movement, Rules};
+
+/// Limits whose breach forfeits a game. `tetrad run` sets none: violations are counted
+/// and not applied, and no update is too slow.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// An update that takes longer forfeits the game as `timeout` (checked after it returns).
+    pub think_limit_ns: Option<u64>,
+    /// More violations than this in one game forfeit it as `violation`.
+    pub max_violations: Option<u64>,
+}
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum End {
+    /// A piece could not enter, or locked where the preset says the game is over.
+    ToppedOut,
+    /// It reached `--max-pieces`, or played every piece of its `--sequence` line.
+    Capped,
+    /// The plugin failed (a panic, or a C plugin's error status).
+    PluginError,
+    /// Under a preset without gravity, the piece was not dropped in time.
+    Stalled,
+    /// An update took longer than the think limit.
+    Timeout,
+    /// More protocol violations than allowed.
+    Violation,
+    /// The plugin took its worker process down (isolation only).
+    Crashed,
+}
+
+impl End {
+    /// Every way a game can end, in report order.
+    pub const ALL: [End; 7] = [
+        End::ToppedOut,
+        End::Capped,
+        End::PluginError,
+        End::Stalled,
+        End::Timeout,
+        End::Violation,
+        End::Crashed,
+    ];
+
+    /// The name used in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            End::ToppedOut => "topped_out",
+            End::Capped => "capped",
+            End::PluginError => "plugin_error",
+            End::Stalled => "stalled",
+            End::Timeout => "timeout",
+            End::Violation => "violation",
+            End::Crashed => "crashed",
+        }
+    }
+
+    /// Whether the plugin forfeited the game, rather than playing it out.
+    pub fn is_forfeit(self) -> bool {
+        !matches!(self, End::ToppedOut | End::Capped)
+    }
+}
+
+/// Ticks a piece may hover under a preset without gravity before the game is stalled:
+/// generous enough for every turn and every shift across the board, many times over.
+pub fn stall_limit(rules: &Rules) -> u32 {
+    8 * (rules.width + rules.height) as u32
+}
 
 /// How a game ended, with the cause in words when the player forfeited it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -92,12 +160,12 @@ impl Referee {
                 format!("update took {} µs, limit {} µs", answer.elapsed_ns / 1000, limit / 1000),
             ));
         }
-        if answer.violation {
+        if let Some(violation) = answer.violation {
             self.violations += 1;
             if let Some(max) = self.limits.max_violations.filter(|&max| self.violations > max) {
                 return Err(Ending::forfeit(
                     End::Violation,
-                    format!("update returned {:?} (more than {max} violations)", Actions(answer.raw)),
+                    format!("{violation} (more than {max} violations)"),
                 ));
             }
         }
@@ -122,14 +190,14 @@ impl Referee {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::player::Violation;
     use std::sync::Arc;
     use tetrad_plugin_api::{PieceSet, Preset};
 
     fn answer(actions: Result<Actions, String>, elapsed_ns: u64, violation: bool) -> Answer {
         Answer {
             actions,
-            raw: 0x23,
-            violation,
+            violation: violation.then_some(Violation::Bits(0x23)),
             elapsed_ns,
         }
     }

@@ -1,21 +1,23 @@
-//! Replay files: the rules, piece set, seed, players and every tick's applied actions of
-//! one game, as JSON. The engine is deterministic, so re-simulating the actions gives the
-//! same game; [`Replay::verify`] checks that it also gives the recorded result.
+//! Replay files: a fixture's setup, its game seed, and for each seat who played and every
+//! tick's applied actions, as JSON. The engine is deterministic, so re-simulating the
+//! actions gives the same game; [`Replay::verify`] checks that it also gives the recorded
+//! result. Files of format version 1 (one player, written before fixtures had seats) are
+//! still read, as a fixture of one seat.
 
 use crate::engine::{Game, Stats};
 use crate::input::{self, InputError, REPLAY_CAP};
 use crate::plugin::Plugin;
-use crate::referee::{ended, Referee};
-use crate::runner::{End, GameResult, Limits, RunSpec};
+use crate::referee::{ended, End, Limits, Referee};
+use crate::runner::{GameResult, RunSpec};
+use crate::setup::{PieceRecord, RulesRecord, Setup, SetupRecord};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use tetrad_plugin_api::{Actions, PieceSet, Rules};
+use tetrad_plugin_api::Actions;
 
 /// The `format` field of every replay file.
 pub const FORMAT: &str = "tetrad-replay";
-/// The replay format's version; a file of another version is refused.
-pub const VERSION: u32 = 1;
+/// The replay format's version. Version 1 is read too; any other is refused.
+pub const VERSION: u32 = 2;
 
 /// Why a replay cannot be read, or does not replay.
 #[derive(Debug, thiserror::Error)]
@@ -47,32 +49,77 @@ pub enum ReplayError {
     Mismatch(String),
 }
 
-/// One recorded game.
+/// One recorded fixture.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Replay {
     /// Always [`FORMAT`].
     pub format: String,
     /// The format's version, [`VERSION`].
     pub version: u32,
-    /// The rules the game was played under.
-    pub rules: RulesRecord,
-    /// The piece set, in piece-index order.
-    pub pieces: Vec<PieceRecord>,
+    /// The rules, pieces, piece cap and limits.
+    pub setup: Setup,
     /// The game's seed (it decides the pieces).
     pub seed: u64,
-    /// The `--max-pieces` cap, if there was one.
-    pub max_pieces: Option<u64>,
+    /// Each seat's players, actions and result (one seat today).
+    pub seats: Vec<SeatRecord>,
+}
+
+/// One seat of a recorded fixture.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SeatRecord {
     /// Who played, in the order they took over.
-    pub players: Vec<Player>,
+    pub players: Vec<PlayerRecord>,
     /// The actions applied at each tick (after violations were filtered out), as bits.
     pub actions: Vec<u32>,
-    /// How the game ended.
+    /// How the seat's game ended.
     pub result: Outcome,
+}
+
+/// A replay file as read, its setup not yet checked.
+#[derive(Deserialize)]
+struct ReplayRecord {
+    setup: SetupRecord,
+    seed: u64,
+    seats: Vec<SeatRecord>,
+}
+
+/// A replay file of format version 1: one game of one player.
+#[derive(Deserialize)]
+struct ReplayV1 {
+    rules: RulesRecord,
+    pieces: Vec<PieceRecord>,
+    seed: u64,
+    max_pieces: Option<u64>,
+    players: Vec<PlayerRecord>,
+    actions: Vec<u32>,
+    result: Outcome,
+}
+
+impl ReplayV1 {
+    /// The same game as a fixture of one seat.
+    fn upgrade(self) -> ReplayRecord {
+        ReplayRecord {
+            setup: SetupRecord {
+                rules: self.rules,
+                pieces: self.pieces,
+                sequence: None,
+                max_pieces: self.max_pieces,
+                think_limit_us: None,
+                max_violations: None,
+            },
+            seed: self.seed,
+            seats: vec![SeatRecord {
+                players: self.players,
+                actions: self.actions,
+                result: self.result,
+            }],
+        }
+    }
 }
 
 /// Who played from a given tick on: a plugin, or a person.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Player {
+pub struct PlayerRecord {
     /// The first tick this player chose the actions of.
     pub from_tick: u64,
     /// The plugin's name, or `human`.
@@ -88,10 +135,10 @@ pub struct Player {
     pub options: String,
 }
 
-impl Player {
+impl PlayerRecord {
     /// A person at the keyboard, from `from_tick` on.
-    pub fn human(from_tick: u64) -> Player {
-        Player {
+    pub fn human(from_tick: u64) -> PlayerRecord {
+        PlayerRecord {
             from_tick,
             name: "human".to_string(),
             version: None,
@@ -101,8 +148,8 @@ impl Player {
     }
 
     /// An instance of `plugin` with `options`, from `from_tick` on.
-    pub fn plugin(plugin: &Plugin, options: &str, from_tick: u64) -> Player {
-        Player {
+    pub fn plugin(plugin: &Plugin, options: &str, from_tick: u64) -> PlayerRecord {
+        PlayerRecord {
             from_tick,
             name: plugin.info().name.clone(),
             version: Some(plugin.info().version.clone()),
@@ -201,42 +248,29 @@ impl Outcome {
 }
 
 impl Replay {
-    /// An empty recording of a game under these rules and pieces, with this game seed.
-    pub fn new(rules: &Rules, pieces: &PieceSet, seed: u64, max_pieces: Option<u64>) -> Replay {
+    /// An empty recording of a one-seat game under `setup`, with this game seed.
+    pub fn new(setup: &Setup, seed: u64) -> Replay {
         Replay {
             format: FORMAT.to_string(),
             version: VERSION,
-            rules: RulesRecord {
-                preset: rules.preset.name().to_string(),
-                width: rules.width,
-                height: rules.height,
-                preview: rules.preview,
-                randomizer: rules.randomizer.name().to_string(),
-            },
-            pieces: pieces
-                .kinds()
-                .iter()
-                .map(|kind| PieceRecord {
-                    name: kind.name().to_string(),
-                    box_size: kind.box_size(),
-                    cells: kind.orientation(0).cells().iter().map(|&(x, y)| [x, y]).collect(),
-                })
-                .collect(),
+            setup: setup.clone(),
             seed,
-            max_pieces,
-            players: Vec::new(),
-            actions: Vec::new(),
-            result: Outcome::new(Stats::default(), RecordedEnd::Unfinished),
+            seats: vec![SeatRecord {
+                players: Vec::new(),
+                actions: Vec::new(),
+                result: Outcome::new(Stats::default(), RecordedEnd::Unfinished),
+            }],
         }
     }
 
     /// The recording of game 0 of a run: `actions` as collected by
     /// [`crate::runner::run_recorded`], `result` that game's result.
     pub fn of_run_game(plugin: &Plugin, spec: &RunSpec, result: &GameResult, actions: Vec<u32>) -> Replay {
-        let mut replay = Replay::new(&spec.rules, &spec.pieces, result.seed, spec.max_pieces);
-        replay.players.push(Player::plugin(plugin, &spec.options, 0));
-        replay.actions = actions;
-        replay.result = Outcome {
+        let mut replay = Replay::new(&spec.setup, result.seed);
+        let seat = replay.seat_mut();
+        seat.players.push(PlayerRecord::plugin(plugin, &spec.options, 0));
+        seat.actions = actions;
+        seat.result = Outcome {
             lines: result.lines,
             pieces: result.pieces,
             score: result.score,
@@ -252,16 +286,56 @@ impl Replay {
         Replay::parse(path, &text)
     }
 
-    /// Reads and checks the text of a replay file; `path` is only used in messages.
+    /// Reads and checks the text of a replay file, of this version or version 1; `path`
+    /// is only used in messages.
     pub fn parse(path: &Path, text: &str) -> Result<Replay, ReplayError> {
-        let replay: Replay = serde_json::from_str(text).map_err(|err| ReplayError::Syntax {
+        let syntax = |err: serde_json::Error| ReplayError::Syntax {
             path: path.to_path_buf(),
             message: err.to_string(),
-        })?;
-        replay
-            .setup()
-            .map_err(|err| ReplayError::Invalid(format!("{}: {err}", path.display())))?;
+        };
+        let invalid = |problem: String| ReplayError::Invalid(format!("{}: {problem}", path.display()));
+        #[derive(Deserialize)]
+        struct Stamp {
+            format: String,
+            version: u32,
+        }
+        let stamp: Stamp = serde_json::from_str(text).map_err(syntax)?;
+        if stamp.format != FORMAT {
+            return Err(invalid(format!("format is `{}`, expected `{FORMAT}`", stamp.format)));
+        }
+        let record = match stamp.version {
+            1 => serde_json::from_str::<ReplayV1>(text).map_err(syntax)?.upgrade(),
+            VERSION => serde_json::from_str::<ReplayRecord>(text).map_err(syntax)?,
+            other => {
+                return Err(invalid(format!(
+                    "replay format version {other}; this tetrad reads versions 1 and {VERSION}"
+                )))
+            }
+        };
+        let replay = Replay {
+            format: FORMAT.to_string(),
+            version: VERSION,
+            setup: Setup::try_from(record.setup).map_err(invalid)?,
+            seed: record.seed,
+            seats: record.seats,
+        };
+        if replay.seats.len() != 1 {
+            return Err(invalid(format!(
+                "{} seats; this tetrad plays back fixtures of one seat",
+                replay.seats.len()
+            )));
+        }
         Ok(replay)
+    }
+
+    /// The one seat of a solo fixture.
+    pub fn seat(&self) -> &SeatRecord {
+        &self.seats[0]
+    }
+
+    /// The one seat of a solo fixture, to record into.
+    pub fn seat_mut(&mut self) -> &mut SeatRecord {
+        &mut self.seats[0]
     }
 
     /// Writes the replay as one line of JSON.
@@ -275,51 +349,19 @@ impl Replay {
         std::fs::write(path, text).map_err(io)
     }
 
-    /// The rules and piece set, checked to be playable.
-    pub fn setup(&self) -> Result<(Rules, Arc<PieceSet>), ReplayError> {
-        let invalid = ReplayError::Invalid;
-        if self.format != FORMAT {
-            return Err(invalid(format!("format is `{}`, expected `{FORMAT}`", self.format)));
-        }
-        if self.version != VERSION {
-            return Err(invalid(format!(
-                "replay format version {}, this tetrad reads version {VERSION}",
-                self.version
-            )));
-        }
-        let r = &self.rules;
-        let rules = Rules {
-            preset: r.preset.parse().map_err(|e| invalid(format!("{e}")))?,
-            width: r.width,
-            height: r.height,
-            preview: r.preview,
-            randomizer: r.randomizer.parse().map_err(|e| invalid(format!("{e}")))?,
-        };
-        if self.pieces.is_empty() || self.pieces.len() > 255 {
-            return Err(invalid(format!("{} pieces; 1 to 255 are needed", self.pieces.len())));
-        }
-        let kinds = self
-            .pieces
-            .iter()
-            .map(PieceRecord::kind)
-            .collect::<Result<Vec<_>, _>>()?;
-        let pieces = PieceSet::new(kinds);
-        rules.validate(&pieces).map_err(|e| invalid(e.to_string()))?;
-        Ok((rules, Arc::new(pieces)))
-    }
-
     /// The player who chose the actions of `tick`.
-    pub fn player_at(&self, tick: u64) -> Option<&Player> {
-        self.players.iter().rev().find(|p| p.from_tick <= tick)
+    pub fn player_at(&self, tick: u64) -> Option<&PlayerRecord> {
+        self.seat().players.iter().rev().find(|p| p.from_tick <= tick)
     }
 
     /// Re-simulates the game and checks that it gives the recorded result.
     pub fn verify(&self) -> Result<Outcome, ReplayError> {
-        let (rules, pieces) = self.setup()?;
-        let mut game = Game::new(rules, pieces, self.seed);
-        let total = self.actions.len();
-        for (tick, &bits) in self.actions.iter().enumerate() {
-            if let Some(end) = ended(&game, self.max_pieces) {
+        let setup = &self.setup;
+        let mut game = Game::new(setup.rules, setup.pieces.clone(), self.seed);
+        let seat = self.seat();
+        let total = seat.actions.len();
+        for (tick, &bits) in seat.actions.iter().enumerate() {
+            if let Some(end) = ended(&game, setup.max_pieces) {
                 return Err(ReplayError::Mismatch(format!(
                     "the game ended ({}) after tick {tick}, but the replay has {total} ticks",
                     end.name()
@@ -334,7 +376,7 @@ impl Replay {
             game.tick(actions);
         }
         let replayed = Outcome::new(game.stats(), self.replayed_end(&game));
-        let recorded = self.result;
+        let recorded = seat.result;
         let mut differences = Vec::new();
         for (what, r, s) in [
             ("lines", recorded.lines, replayed.lines),
@@ -364,21 +406,19 @@ impl Replay {
     /// error or an unfinished game leaves the game running, so the record decides those,
     /// and a stall must show in the piece's ticks.
     fn replayed_end(&self, game: &Game) -> RecordedEnd {
-        if let Some(end) = ended(game, self.max_pieces) {
+        if let Some(end) = ended(game, self.setup.max_pieces) {
             return end.into();
         }
-        let referee = Referee::new(game.rules(), self.max_pieces, Limits::default());
+        let referee = Referee::new(game.rules(), self.setup.max_pieces, Limits::default());
         let stalled = referee.after_tick(game).is_some();
-        match self.result.end {
+        let recorded = self.seat().result.end;
+        match recorded {
             RecordedEnd::Stalled if stalled => RecordedEnd::Stalled,
-            RecordedEnd::PluginError | RecordedEnd::Unfinished => self.result.end,
+            RecordedEnd::PluginError | RecordedEnd::Unfinished => recorded,
             _ => RecordedEnd::Unfinished,
         }
     }
 }
 
-mod records;
 #[cfg(test)]
 mod tests;
-
-pub use records::{PieceRecord, RulesRecord};

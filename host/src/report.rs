@@ -1,6 +1,7 @@
 //! Summaries of finished games and their output as a table, JSON or CSV.
 
-use crate::runner::{End, GameResult};
+use crate::referee::End;
+use crate::runner::GameResult;
 use hdrhistogram::Histogram;
 use serde::Serialize;
 use std::collections::BTreeMap;

@@ -13,6 +13,7 @@ use crate::cli::MAX_GAMES;
 use crate::input::{self, CHECKPOINT_CAP};
 use crate::plugin::Plugin;
 use crate::runner::RunSpec;
+use crate::setup::Setup;
 use crate::tournament::{standings, Entrant, Tournament, Writer};
 use serde::{Deserialize, Serialize};
 use std::fs::{File, OpenOptions, TryLockError};
@@ -48,8 +49,8 @@ pub struct TuneConfig {
     pub initial_sd: Vec<f64>,
     /// Noise added to the variance at generation 0, falling linearly to 0 at the end.
     pub noise: f64,
-    /// Rules, as recorded in reports.
-    pub rules: serde_json::Value,
+    /// The rules, pieces and piece cap of every game.
+    pub setup: Setup,
 }
 
 /// One generation's outcome.
@@ -370,7 +371,11 @@ mod tests {
             initial_mean: vec![0.0, 0.0],
             initial_sd: vec![10.0, 10.0],
             noise: 4.0,
-            rules: serde_json::Value::Null,
+            setup: Setup::new(
+                tetrad_plugin_api::Rules::preset(tetrad_plugin_api::Preset::Simplified),
+                std::sync::Arc::new(tetrad_plugin_api::PieceSet::tetrominoes()),
+            )
+            .expect("valid"),
         };
         assert_eq!(
             options_string(&config, &[1.0, -2.5]),

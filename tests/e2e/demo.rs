@@ -7,12 +7,11 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tetrad::plugin::Plugin;
 use tetrad::replay::{RecordedEnd, Replay};
-use tetrad::tui::{App, Setup};
-use tetrad_plugin_api::{PieceSet, Rules};
+use tetrad::setup::Setup;
+use tetrad::tui::{App, Session};
 
 fn plugin(crate_name: &str, options: &str) -> (Plugin, String) {
     (Plugin::load(&built_plugin(crate_name)).unwrap(), options.to_string())
@@ -22,12 +21,10 @@ fn random() -> (Plugin, String) {
     plugin("tetrad-plugin-random", "")
 }
 
-fn setup(seed: u64, record: Option<PathBuf>) -> Setup {
-    Setup {
-        rules: Rules::default(),
-        pieces: Arc::new(PieceSet::tetrominoes()),
+fn setup(seed: u64, record: Option<PathBuf>) -> Session {
+    Session {
+        setup: Setup::default(),
         seed,
-        max_pieces: None,
         record,
     }
 }
@@ -84,7 +81,11 @@ fn tab_hands_the_game_to_the_next_plugin_which_plays_on_from_the_same_board() {
     assert!(app.should_quit());
 
     let replay = Replay::load(&path).unwrap();
-    let names: Vec<(u64, &str)> = replay.players.iter().map(|p| (p.from_tick, p.name.as_str())).collect();
+    let names: Vec<(u64, &str)> = replay.seats[0]
+        .players
+        .iter()
+        .map(|p| (p.from_tick, p.name.as_str()))
+        .collect();
     assert_eq!(names, vec![(0, "random"), (30, "tree-search")]);
     let outcome = replay.verify().unwrap();
     assert_eq!((outcome.ticks, outcome.end), (60, RecordedEnd::Unfinished));
@@ -186,8 +187,8 @@ fn run_record_saves_game_0_and_replay_verify_confirms_it() {
     let game = &document["games"][0];
     let replay = Replay::load(&path).unwrap();
     assert_eq!(replay.seed, game["seed"].as_u64().unwrap());
-    assert_eq!(replay.players.len(), 1);
-    assert_eq!(replay.players[0].name, "random");
+    assert_eq!(replay.seats[0].players.len(), 1);
+    assert_eq!(replay.seats[0].players[0].name, "random");
 
     let output = run(&["replay", "--verify", file]);
     assert!(output.status.success(), "{}", stderr(&output));
@@ -201,7 +202,7 @@ fn run_record_saves_game_0_and_replay_verify_confirms_it() {
     assert_eq!(stdout(&output), expected);
 
     let mut tampered = replay.clone();
-    tampered.result.pieces += 1;
+    tampered.seats[0].result.pieces += 1;
     tampered.save(&path).unwrap();
     let output = run(&["replay", "--verify", file]);
     let message = format!(
@@ -351,9 +352,13 @@ fn the_demo_runs_on_a_pseudo_terminal_and_restores_it() {
     drop(tmux);
 
     let replay = Replay::load(&record).unwrap();
-    let players: Vec<(u64, &str)> = replay.players.iter().map(|p| (p.from_tick, p.name.as_str())).collect();
+    let players: Vec<(u64, &str)> = replay.seats[0]
+        .players
+        .iter()
+        .map(|p| (p.from_tick, p.name.as_str()))
+        .collect();
     assert_eq!(players, vec![(0, "random"), (3, "tree-search")]);
-    assert!(replay.actions.len() >= 4);
+    assert!(replay.seats[0].actions.len() >= 4);
     assert_eq!(replay.verify().unwrap().end, RecordedEnd::Unfinished);
 
     let Some(tmux) = Tmux::start("replay", &format!("{tetrad} replay {}", quoted(&record))) else {
@@ -365,7 +370,7 @@ fn the_demo_runs_on_a_pseudo_terminal_and_restores_it() {
         "{screen}"
     );
     tmux.keys(&["End"]);
-    let ticks = replay.actions.len();
+    let ticks = replay.seats[0].actions.len();
     tmux.wait(&format!("tick {ticks} of {ticks}"), true);
     tmux.wait("tree-search 0.1.0", true);
     tmux.keys(&["q"]);

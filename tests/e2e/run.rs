@@ -26,8 +26,8 @@ fn json_report_has_every_documented_key() {
     assert_eq!(document["plugin"]["name"], "random");
     assert_eq!(document["plugin"]["abi"], 1);
     assert!(document["plugin"]["version"].is_string());
-    assert_eq!(document["rules"]["preset"], "classic");
-    assert_eq!(document["rules"]["width"], 10);
+    assert_eq!(document["setup"]["rules"]["preset"], "classic");
+    assert_eq!(document["setup"]["rules"]["width"], 10);
     let summary = &document["summary"];
     assert_eq!(summary["games"], 5);
     for key in ["mean", "ci95", "median", "max"] {
@@ -186,7 +186,7 @@ fn every_preset_plays() {
         let document = json(&run(&[
             "run", "--plugin", "random", "--preset", preset, "--games", "3", "--format", "json",
         ]));
-        assert_eq!(document["rules"]["preset"], preset);
+        assert_eq!(document["setup"]["rules"]["preset"], preset);
         assert!(
             document["summary"]["pieces"]["mean"].as_f64().unwrap() > 1.0,
             "{preset}"
@@ -264,7 +264,7 @@ fn bundled_piece_sets_play_with_tree_search_and_random() {
             ]));
             assert_eq!(document["summary"]["violations"], 0, "{plugin} {set}");
             assert_eq!(document["summary"]["ends"]["plugin_error"], 0, "{plugin} {set}");
-            assert!(document["rules"]["pieces"].as_array().unwrap().len() >= 4);
+            assert!(document["setup"]["pieces"].as_array().unwrap().len() >= 4);
         }
     }
 }

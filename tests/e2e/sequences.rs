@@ -163,7 +163,9 @@ fn recorded(path: &Path) -> (serde_json::Value, Vec<(u64, u64, u64)>) {
         .map(|l| serde_json::from_str::<serde_json::Value>(l).expect("JSON"));
     let header = lines.next().expect("a header");
     let mut games: Vec<(u64, u64, u64)> = lines
-        .filter(|l| l["kind"] == "game" && l["entrant"] == 0)
+        .filter(|l| l["kind"] == "fixture")
+        .map(|l| l["seats"][0].clone())
+        .filter(|l| l["entrant"] == 0)
         .map(|l| {
             let count = |key: &str| l["result"][key].as_u64().expect("a count");
             (count("index"), count("lines"), count("pieces"))
@@ -216,7 +218,7 @@ fn tournaments_play_the_sequence_in_process_and_in_workers() {
         assert!(output.status.success(), "{}", stderr(&output));
         let (header, games) = recorded(&out);
         assert_eq!(games, expected, "isolated: {isolate}");
-        let sequence = &header["config"]["rules"]["sequence"];
+        let sequence = &header["config"]["setup"]["sequence"];
         assert_eq!(sequence["lines"], 3, "{header}");
         assert_eq!(header["config"]["games"], 3, "{header}");
     }

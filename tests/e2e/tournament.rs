@@ -24,7 +24,8 @@ fn games_in(path: &Path) -> Vec<Value> {
     let mut games: Vec<Value> = text
         .lines()
         .map(|l| serde_json::from_str::<Value>(l).unwrap())
-        .filter(|l| l["kind"] == "game")
+        .filter(|l| l["kind"] == "fixture")
+        .map(|l| l["seats"][0].clone())
         .map(|mut l| {
             let result = l["result"].as_object_mut().unwrap();
             for timing in ["update_us_mean", "update_us_p99", "update_us_max"] {

@@ -112,7 +112,12 @@ fn a_second_writer_is_refused_while_the_first_runs_and_its_file_stays_whole() {
     assert_eq!(lines.len(), 81, "the header and every game, once");
     let mut games: Vec<(u64, u64)> = lines[1..]
         .iter()
-        .map(|l| (l["result"]["index"].as_u64().unwrap(), l["entrant"].as_u64().unwrap()))
+        .map(|l| {
+            (
+                l["seats"][0]["result"]["index"].as_u64().unwrap(),
+                l["seats"][0]["entrant"].as_u64().unwrap(),
+            )
+        })
         .collect();
     games.sort_unstable();
     games.dedup();
@@ -139,7 +144,7 @@ fn resume_appends_after_every_complete_line_and_drops_only_a_cut_off_one() {
     let complete = before.iter().rposition(|&b| b == b'\n').unwrap() + 1;
     before.truncate(complete);
     let mut cut = before.clone();
-    cut.extend_from_slice(br#"{"kind":"game","entrant":1,"res"#);
+    cut.extend_from_slice(br#"{"kind":"fixture","game":1,"seed":5,"sea"#);
     std::fs::write(&out, &cut).unwrap();
 
     let mut resume = quick(&out, "40");
@@ -251,7 +256,10 @@ fn a_duplicated_game_line_is_refused_by_resume_and_merge_alike() {
     let (_, mut lines) = finished(dir.path());
     let copy = lines[3].clone();
     lines.push(copy.clone());
-    let (game, entrant) = (copy["result"]["index"].clone(), copy["entrant"].clone());
+    let (game, entrant) = (
+        copy["seats"][0]["result"]["index"].clone(),
+        copy["seats"][0]["entrant"].clone(),
+    );
     let label = lines[0]["config"]["entrants"][entrant.as_u64().unwrap() as usize]["label"]
         .as_str()
         .unwrap()
@@ -271,7 +279,8 @@ fn a_game_past_the_game_count_an_unknown_entrant_or_a_foreign_seed_is_refused() 
     let (_, lines) = finished(dir.path());
 
     let mut past = lines.clone();
-    past[5]["result"]["index"] = 25.into();
+    past[5]["game"] = 25.into();
+    past[5]["seats"][0]["result"]["index"] = 25.into();
     both_refuse(
         dir.path(),
         "past.jsonl",
@@ -281,7 +290,7 @@ fn a_game_past_the_game_count_an_unknown_entrant_or_a_foreign_seed_is_refused() 
     );
 
     let mut stranger = lines.clone();
-    stranger[2]["entrant"] = 7.into();
+    stranger[2]["seats"][0]["entrant"] = 7.into();
     both_refuse(
         dir.path(),
         "stranger.jsonl",
@@ -291,8 +300,8 @@ fn a_game_past_the_game_count_an_unknown_entrant_or_a_foreign_seed_is_refused() 
     );
 
     let mut foreign = lines.clone();
-    let index = foreign[4]["result"]["index"].as_u64().unwrap();
-    foreign[4]["result"]["seed"] = 12345.into();
+    let index = foreign[4]["seats"][0]["result"]["index"].as_u64().unwrap();
+    foreign[4]["seats"][0]["result"]["seed"] = 12345.into();
     both_refuse(
         dir.path(),
         "foreign.jsonl",
@@ -318,7 +327,7 @@ fn merge_counts_a_game_held_by_two_files_once_only_if_both_say_the_same() {
     assert_eq!(merged["games"], 8, "two copies of one file are its games, once");
 
     let mut other = lines.clone();
-    other[1]["result"]["lines"] = 999.into();
+    other[1]["seats"][0]["result"]["lines"] = 999.into();
     let changed = dir.path().join("changed.jsonl");
     write_lines(&changed, &other);
     let game = &lines[1];
@@ -327,8 +336,8 @@ fn merge_counts_a_game_held_by_two_files_once_only_if_both_say_the_same() {
         &format!(
             "{}:2: game {} of entrant {} differs from the same game at {}:2",
             changed.display(),
-            game["result"]["index"],
-            game["entrant"],
+            game["seats"][0]["result"]["index"],
+            game["seats"][0]["entrant"],
             path.display()
         ),
     );

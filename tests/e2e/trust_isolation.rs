@@ -105,7 +105,8 @@ pub fn games_in(path: &Path) -> Vec<Value> {
     let games: Vec<Value> = text
         .lines()
         .map(|l| serde_json::from_str::<Value>(l).expect("every line is JSON"))
-        .filter(|v| v["kind"] == "game")
+        .filter(|v| v["kind"] == "fixture")
+        .map(|v| v["seats"][0].clone())
         .collect();
     let keys: HashSet<(u64, u64)> = games
         .iter()
@@ -299,8 +300,8 @@ fn a_worker_started_by_hand_refuses_an_absent_parent() {
         "random",
         "--seed",
         "1",
-        "--think-limit-us",
-        "1000",
+        "--setup",
+        "{}",
         "--parent-pid",
         "1",
     ]);

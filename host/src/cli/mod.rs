@@ -209,30 +209,18 @@ pub struct WorkerArgs {
     /// The plugin library.
     #[arg(long)]
     pub plugin: String,
-    /// The rules.
-    #[command(flatten)]
-    pub game: GameArgs,
+    /// The tournament's setup, as JSON (rules, pieces, sequence digest, cap and limits).
+    #[arg(long)]
+    pub setup: String,
     /// The tournament's seed.
     #[arg(long)]
     pub seed: u64,
-    /// The piece cap [default: unlimited].
-    #[arg(long)]
-    pub max_pieces: Option<u64>,
-    /// The tournament's sequence file, if it plays one.
+    /// The tournament's sequence file, if it plays one (checked against the setup).
     #[arg(long)]
     pub sequence: Option<PathBuf>,
-    /// The digest of the sequence's pieces as the tournament read them (hexadecimal).
-    #[arg(long, requires = "sequence")]
-    pub sequence_digest: Option<String>,
     /// The plugin's options.
     #[arg(long, default_value = "")]
     pub options: String,
-    /// The think limit, in microseconds.
-    #[arg(long)]
-    pub think_limit_us: u64,
-    /// Violations allowed per game.
-    #[arg(long)]
-    pub max_violations: Option<u64>,
     /// The tournament's process: the worker ends when it is gone.
     #[arg(long)]
     pub parent_pid: u32,

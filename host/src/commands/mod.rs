@@ -13,18 +13,18 @@ pub use screens::{demo, play, replay};
 pub use tournament::{merge, tournament, worker};
 pub use tune::tune;
 
-use crate::cli::{CheckArgs, Format, GameArgs, PluginsArgs, RunArgs};
-use crate::engine::Sequences;
+use crate::cli::{CheckArgs, Format, PluginsArgs, RunArgs};
+use crate::player::Player;
 use crate::plugin::{bundled_plugins, resolve, search_path, BundledPlugin, Plugin, PluginInfo, PLUGIN_PATH_VAR};
+use crate::referee::Limits;
 use crate::replay::Replay;
 use crate::report::{game_header, game_line, games_csv, plural, summarize, summary_text};
 use crate::runner::{self, RunSpec};
+use crate::setup::args::{play_sequence, setup};
 use anyhow::{bail, Context, Result};
 use serde_json::json;
 use std::io::Write;
 use std::process::ExitCode;
-use std::sync::Arc;
-use tetrad_plugin_api::{PieceSet, Rules};
 
 /// Loads a plugin given by bundled name or path.
 pub(crate) fn load(spec: &str) -> Result<Plugin> {
@@ -32,73 +32,28 @@ pub(crate) fn load(spec: &str) -> Result<Plugin> {
     Ok(Plugin::load(&path)?)
 }
 
-/// The piece sequences of `--sequence FILE`, if given.
-pub(crate) fn sequences(path: Option<&std::path::Path>, pieces: &PieceSet) -> Result<Option<Arc<Sequences>>> {
-    Ok(match path {
-        Some(path) => Some(Arc::new(Sequences::load(path, pieces)?)),
-        None => None,
-    })
-}
-
-/// The rules and piece set the options describe, checked.
-pub(crate) fn rules_and_pieces(game: &GameArgs) -> Result<(Rules, Arc<PieceSet>)> {
-    let rules = game.rules();
-    let pieces = match &game.pieces {
-        Some(path) => crate::pieces::load(path)?,
-        None => PieceSet::tetrominoes(),
-    };
-    rules.validate(&pieces)?;
-    Ok((rules, Arc::new(pieces)))
-}
-
-pub(crate) fn rules_json(rules: &Rules, pieces: &PieceSet) -> serde_json::Value {
-    let names: Vec<&str> = pieces.kinds().iter().map(|k| k.name()).collect();
-    json!({
-        "preset": rules.preset.name(),
-        "width": rules.width,
-        "height": rules.height,
-        "preview": rules.preview,
-        "randomizer": rules.randomizer.name(),
-        "pieces": names,
-    })
-}
-
-fn rules_text(rules: &Rules) -> String {
-    format!(
-        "{} {}x{}, preview {}, {} pieces",
-        rules.preset,
-        rules.width,
-        rules.height,
-        rules.preview,
-        rules.randomizer.name()
-    )
-}
-
 /// `tetrad run`.
 pub fn run(args: RunArgs) -> Result<ExitCode> {
-    let (rules, pieces) = rules_and_pieces(&args.game)?;
+    let mut setup = setup(&args.game, args.schedule.max_pieces, Limits::default())?;
     let plugin = load(&args.plugin)?;
-    let sequences = sequences(args.sequence.as_deref(), &pieces)?;
+    let sequences = play_sequence(&mut setup, args.sequence.as_deref(), None)?;
     let games = match &sequences {
         Some(sequences) => sequences.games(args.games, crate::cli::MAX_GAMES)?,
         None => args.games.unwrap_or(10),
     };
     let mut spec = RunSpec {
-        rules,
-        pieces,
+        setup,
         games,
         seed: args.schedule.seed,
         sequences,
         jobs: args.schedule.jobs().map_err(anyhow::Error::msg)?,
-        max_pieces: args.schedule.max_pieces,
         options: args.options.clone(),
-        limits: runner::Limits::default(),
         watch: None,
         pieces_played: None,
     };
     let info = plugin.info().clone();
     // A refusal to create is one error line with nothing before it on stdout.
-    runner::create_instance(&plugin, &spec.rules, &spec.pieces, 0, &spec.options)?;
+    Player::create(&plugin, &spec.setup.rules, &spec.setup.pieces, 0, &spec.options)?;
     let progress = progress::LiveProgress::start(spec.games);
     spec.pieces_played = progress.as_ref().map(|p| p.pieces());
     let table = args.format == Format::Table;
@@ -120,7 +75,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         writeln!(
             out,
             "rules  {}; {}, {pieces_from}",
-            rules_text(&rules),
+            spec.setup.rules_text(),
             plural(spec.games, "game")
         )?;
         writeln!(out, "{}", game_header())?;
@@ -157,8 +112,8 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         Format::Json => {
             let document = json!({
                 "plugin": { "name": info.name, "version": info.version, "abi": info.abi, "flavour": info.flavour, "path": plugin.path() },
-                "rules": rules_json(&rules, &spec.pieces),
-                "run": { "games": spec.games, "seed": spec.seed, "max_pieces": spec.max_pieces, "options": spec.options },
+                "setup": spec.setup,
+                "run": { "games": spec.games, "seed": spec.seed, "options": spec.options },
                 "summary": summary,
                 "games": results,
             });
@@ -287,7 +242,7 @@ fn csv_field(text: &str) -> String {
 
 /// `tetrad check`.
 pub fn check(args: CheckArgs) -> Result<ExitCode> {
-    let (rules, pieces) = rules_and_pieces(&args.game)?;
+    let setup = setup(&args.game, Some(args.max_pieces), Limits::default())?;
     let plugin = load(&args.path)?;
     let info = plugin.info();
     let mut out = crate::output::reports();
@@ -298,15 +253,12 @@ pub fn check(args: CheckArgs) -> Result<ExitCode> {
     writeln!(out, "description  {}", info.description)?;
     writeln!(out, "abi          {} ({})", info.abi, info.flavour)?;
     let spec = RunSpec {
-        rules,
-        pieces,
+        setup,
         games: 1,
         seed: args.seed,
         sequences: None,
         jobs: 1,
-        max_pieces: Some(args.max_pieces),
         options: args.options.clone(),
-        limits: runner::Limits::default(),
         watch: None,
         pieces_played: None,
     };
@@ -314,7 +266,7 @@ pub fn check(args: CheckArgs) -> Result<ExitCode> {
     writeln!(
         out,
         "test game    {}: {}, {}, {}, ended {}",
-        rules_text(&rules),
+        spec.setup.rules_text(),
         plural(result.lines, "line"),
         plural(result.pieces, "piece"),
         plural(result.ticks, "tick"),

@@ -26,7 +26,7 @@ pub fn report(args: ReportArgs) -> Result<ExitCode> {
         plural(page.len() as u64, "byte"),
         args.file.display(),
         plural(contents.config.entrants.len() as u64, "entrant"),
-        plural(contents.games.len() as u64, "game")
+        plural(contents.seats().len() as u64, "game")
     )?;
     Ok(ExitCode::SUCCESS)
 }

@@ -1,23 +1,22 @@
 //! `tetrad demo`, `tetrad play` and `tetrad replay`: the command line turned into a screen's
 //! setup, and `replay --verify`, which needs no screen.
 
-use super::{load, rules_and_pieces};
+use super::load;
 use crate::cli::{DemoArgs, GameArgs, PlayArgs, ReplayArgs};
 use crate::plugin::{bundled_plugins, Plugin};
+use crate::referee::Limits;
 use crate::replay::Replay;
-use crate::tui::{need_terminal, show, App, Playback, Setup};
+use crate::setup::args::setup;
+use crate::tui::{need_terminal, show, App, Playback, Session};
 use anyhow::{bail, Context, Result};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-fn setup(game: &GameArgs, seed: u64, max_pieces: Option<u64>, record: Option<PathBuf>) -> Result<Setup> {
-    let (rules, pieces) = rules_and_pieces(game)?;
-    Ok(Setup {
-        rules,
-        pieces,
+fn session(game: &GameArgs, seed: u64, max_pieces: Option<u64>, record: Option<PathBuf>) -> Result<Session> {
+    Ok(Session {
+        setup: setup(game, max_pieces, Limits::default())?,
         seed,
-        max_pieces,
         record,
     })
 }
@@ -25,7 +24,7 @@ fn setup(game: &GameArgs, seed: u64, max_pieces: Option<u64>, record: Option<Pat
 /// `tetrad demo`.
 pub fn demo(args: DemoArgs) -> Result<ExitCode> {
     need_terminal("demo needs a terminal; use `tetrad run` for headless games")?;
-    let setup = setup(&args.game, args.seed, args.max_pieces, args.record)?;
+    let session = session(&args.game, args.seed, args.max_pieces, args.record)?;
     let plugins = if args.plugin.is_empty() {
         // Every bundled plugin that loads.
         let found: Vec<Plugin> = bundled_plugins()
@@ -48,14 +47,14 @@ pub fn demo(args: DemoArgs) -> Result<ExitCode> {
             plugins.len()
         ),
     };
-    show(App::demo(setup, plugins.into_iter().zip(options).collect())?)
+    show(App::demo(session, plugins.into_iter().zip(options).collect())?)
 }
 
 /// `tetrad play`.
 pub fn play(args: PlayArgs) -> Result<ExitCode> {
     need_terminal("play needs a terminal")?;
-    let setup = setup(&args.game, args.seed, args.max_pieces, args.record)?;
-    show(App::play(setup))
+    let session = session(&args.game, args.seed, args.max_pieces, args.record)?;
+    show(App::play(session))
 }
 
 /// `tetrad replay`: plays a replay back, or with `--verify` re-simulates it headless.
@@ -63,7 +62,7 @@ pub fn replay(args: ReplayArgs) -> Result<ExitCode> {
     if args.verify {
         let replay = Replay::load(&args.file)?;
         let outcome = replay.verify().with_context(|| args.file.display().to_string())?;
-        let players: Vec<String> = replay.players.iter().map(|p| p.label()).collect();
+        let players: Vec<String> = replay.seat().players.iter().map(|p| p.label()).collect();
         writeln!(
             crate::output::reports(),
             "ok  {}: {}, {}, {} points, {} ticks, ended {} ({})",

@@ -1,12 +1,16 @@
 //! `tetrad tournament`, `tetrad merge` and the hidden `tetrad worker`.
 
-use super::{load, rules_and_pieces, rules_json};
+use super::load;
 use crate::cli::{MergeArgs, ReportFormat, TournamentArgs, WorkerArgs};
+use crate::player::Player;
 use crate::plugin::looks_like_path;
-use crate::runner::{Limits, RunSpec};
+use crate::referee::Limits;
+use crate::runner::RunSpec;
+use crate::setup::args::{play_sequence, setup};
+use crate::setup::Setup;
 use crate::tournament::{
-    self, csv, follow_parent, markdown, pairings, standings, table, Entrant, GameRecord, Isolation, Report,
-    ServeOptions, Shard, Sprt, Tournament, WorkerChannel, Writer, DEFAULT_WORKER_THINK_LIMIT_US,
+    self, csv, follow_parent, markdown, pairings, standings, table, Entrant, FixtureRecord, GameRecord, Isolation,
+    Report, ServeOptions, Shard, Sprt, Tournament, WorkerChannel, Writer, DEFAULT_WORKER_THINK_LIMIT_US,
 };
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -69,30 +73,27 @@ fn print_report(report: &Report, format: ReportFormat) -> Result<()> {
 
 /// `tetrad tournament`.
 pub fn tournament(args: TournamentArgs) -> Result<ExitCode> {
-    let (rules, pieces) = rules_and_pieces(&args.game)?;
-    if args.sprt.is_some() && args.plugins.len() != 2 {
-        bail!("--sprt compares exactly two plugins; {} given", args.plugins.len());
-    }
-    let entrants = entrants(&args)?;
     let limits = Limits {
         think_limit_ns: args.think_limit_us.map(|us| us.saturating_mul(1000)),
         max_violations: Some(args.max_violations),
     };
-    let sequences = super::sequences(args.sequence.as_deref(), &pieces)?;
+    let mut setup = setup(&args.game, args.schedule.max_pieces, limits)?;
+    if args.sprt.is_some() && args.plugins.len() != 2 {
+        bail!("--sprt compares exactly two plugins; {} given", args.plugins.len());
+    }
+    let entrants = entrants(&args)?;
+    let sequences = play_sequence(&mut setup, args.sequence.as_deref(), None)?;
     let games = match &sequences {
         Some(sequences) => sequences.games(args.games, crate::cli::MAX_GAMES)?,
         None => args.games.unwrap_or(100),
     };
     let spec = RunSpec {
-        rules,
-        pieces: pieces.clone(),
+        setup,
         games,
         seed: args.schedule.seed,
         sequences: sequences.clone(),
         jobs: args.schedule.jobs().map_err(anyhow::Error::msg)?,
-        max_pieces: args.schedule.max_pieces,
         options: String::new(),
-        limits,
         watch: None,
         pieces_played: None,
     };
@@ -102,7 +103,7 @@ pub fn tournament(args: TournamentArgs) -> Result<ExitCode> {
         eprintln!("worker logs in {}", logs.display());
         Some(Isolation {
             exe,
-            args: worker_args(&args, &rules, sequences.as_deref()),
+            args: worker_args(&spec, sequences.as_deref())?,
             logs,
         })
     } else {
@@ -119,16 +120,7 @@ pub fn tournament(args: TournamentArgs) -> Result<ExitCode> {
     if tournament.isolation.is_none() {
         probe(&tournament)?;
     }
-    let mut rules_config = rules_json(&rules, &pieces);
-    if let Some(sequences) = &sequences {
-        // The games' pieces by content, not by file name: a resume or a merge with other
-        // pieces is refused, a copy of the file elsewhere is not.
-        rules_config["sequence"] = serde_json::json!({
-            "lines": sequences.len(),
-            "fnv1a64": format!("{:016x}", sequences.digest()),
-        });
-    }
-    let config = tournament.config(rules_config);
+    let config = tournament.config();
     let (mut writer, done) = match (&args.out, args.resume) {
         (Some(path), true) if path.exists() => Writer::resume(path, &config, &shard.label())?,
         (Some(path), _) => (Writer::create(path, &config, &shard.label())?, Vec::new()),
@@ -179,13 +171,14 @@ pub fn tournament(args: TournamentArgs) -> Result<ExitCode> {
 /// Creates one instance of every entrant before any game, so a bad option is one clear
 /// error at the start rather than a failure in the middle.
 fn probe(tournament: &Tournament) -> Result<()> {
+    let setup = &tournament.spec.setup;
     for entrant in &tournament.entrants {
-        let info = tetrad_plugin_api::abi::GameInfoBuf::new(&tournament.spec.rules, &tournament.spec.pieces, 0);
-        entrant.plugin.create(&info, &entrant.options).map_err(|message| {
+        Player::create(&entrant.plugin, &setup.rules, &setup.pieces, 0, &entrant.options).map_err(|err| {
             anyhow::anyhow!(
-                "plugin `{}` ({}): create failed: {message}",
+                "plugin `{}` ({}): create failed: {}",
                 entrant.label,
-                entrant.plugin.path().display()
+                entrant.plugin.path().display(),
+                err.message
             )
         })?;
     }
@@ -208,41 +201,27 @@ fn worker_logs(args: &TournamentArgs) -> Result<PathBuf> {
     Ok(dir)
 }
 
-/// The command line that gives a worker the tournament's rules, seed and limits.
-fn worker_args(
-    args: &TournamentArgs,
-    rules: &tetrad_plugin_api::Rules,
-    sequences: Option<&crate::engine::Sequences>,
-) -> Vec<String> {
+/// The command line that gives a worker the tournament's setup and seed, and the
+/// sequence file to read (checked there against the setup's digest). A worker always has
+/// a think limit: an endless loop must end.
+fn worker_args(spec: &RunSpec, sequences: Option<&crate::engine::Sequences>) -> Result<Vec<String>> {
+    let mut setup = spec.setup.clone();
+    setup.limits.think_limit_ns = Some(
+        setup
+            .limits
+            .think_limit_ns
+            .unwrap_or(DEFAULT_WORKER_THINK_LIMIT_US.saturating_mul(1000)),
+    );
     let mut out: Vec<String> = vec![
-        "--preset".into(),
-        rules.preset.name().into(),
-        "--width".into(),
-        rules.width.to_string(),
-        "--height".into(),
-        rules.height.to_string(),
-        "--preview".into(),
-        rules.preview.to_string(),
-        "--randomizer".into(),
-        rules.randomizer.name().into(),
+        "--setup".into(),
+        serde_json::to_string(&setup)?,
         "--seed".into(),
-        args.schedule.seed.to_string(),
-        "--think-limit-us".into(),
-        args.think_limit_us.unwrap_or(DEFAULT_WORKER_THINK_LIMIT_US).to_string(),
-        "--max-violations".into(),
-        args.max_violations.to_string(),
+        spec.seed.to_string(),
     ];
-    if let Some(pieces) = &args.game.pieces {
-        out.extend(["--pieces".into(), pieces.display().to_string()]);
-    }
-    if let Some(max) = args.schedule.max_pieces {
-        out.extend(["--max-pieces".into(), max.to_string()]);
-    }
     if let Some(sequences) = sequences {
         out.extend(["--sequence".into(), sequences.path().display().to_string()]);
-        out.extend(["--sequence-digest".into(), format!("{:016x}", sequences.digest())]);
     }
-    out
+    Ok(out)
 }
 
 /// `tetrad worker`: serves games to a tournament over the stdin and stdout it was started
@@ -250,32 +229,29 @@ fn worker_args(
 pub fn worker(args: WorkerArgs) -> Result<ExitCode> {
     let channel = WorkerChannel::take_stdio().context("taking the worker's channel")?;
     follow_parent(args.parent_pid);
-    let (rules, pieces) = rules_and_pieces(&args.game)?;
+    let mut setup: Setup = serde_json::from_str(&args.setup).context("the worker's --setup")?;
     let plugin = load(&args.plugin)?;
-    let sequences = super::sequences(args.sequence.as_deref(), &pieces)?;
-    if let (Some(sequences), Some(digest)) = (&sequences, &args.sequence_digest) {
-        if format!("{:016x}", sequences.digest()) != *digest {
-            bail!("{}: changed since the tournament read it", sequences.path().display());
-        }
+    let expected = setup.sequence.take();
+    if expected.is_some() && args.sequence.is_none() {
+        bail!("the tournament plays a sequence file, and the worker was given none");
     }
+    let sequences = play_sequence(&mut setup, args.sequence.as_deref(), expected.as_ref())?;
+    let think_limit_us = setup
+        .limits
+        .think_limit_ns
+        .map_or(DEFAULT_WORKER_THINK_LIMIT_US, |ns| ns / 1000);
     let spec = RunSpec {
-        rules,
-        pieces,
+        setup,
         games: u64::MAX,
         seed: args.seed,
         sequences,
         jobs: 1,
-        max_pieces: args.max_pieces,
         options: args.options,
-        limits: Limits {
-            think_limit_ns: Some(args.think_limit_us.saturating_mul(1000)),
-            max_violations: args.max_violations,
-        },
         watch: None,
         pieces_played: None,
     };
     let options = ServeOptions {
-        think_limit_us: args.think_limit_us,
+        think_limit_us,
         parent: args.parent_pid,
         progress: args.progress.as_deref(),
     };
@@ -292,9 +268,9 @@ pub fn worker(args: WorkerArgs) -> Result<ExitCode> {
 /// files is refused, naming both places.
 pub fn merge(args: MergeArgs) -> Result<ExitCode> {
     let mut config = None;
-    let mut records: Vec<GameRecord> = Vec::new();
-    // Where each game was first seen: file, line, and its place in `records`.
-    let mut seen: HashMap<(usize, u64), (usize, usize, usize)> = HashMap::new();
+    let mut fixtures: Vec<FixtureRecord> = Vec::new();
+    // Where each fixture was first seen: file, line, and its place in `fixtures`.
+    let mut seen: HashMap<(u64, Vec<usize>), (usize, usize, usize)> = HashMap::new();
     for (file, path) in args.files.iter().enumerate() {
         let contents = tournament::read(path)?;
         match &config {
@@ -309,25 +285,27 @@ pub fn merge(args: MergeArgs) -> Result<ExitCode> {
                 }
             }
         }
-        for (record, line) in contents.games.into_iter().zip(contents.game_lines) {
-            let key = (record.entrant, record.result.index);
+        for (fixture, line) in contents.fixtures.into_iter().zip(contents.fixture_lines) {
+            let key = fixture.key();
             let Some(&(first_file, first_line, at)) = seen.get(&key) else {
-                seen.insert(key, (file, line, records.len()));
-                records.push(record);
+                seen.insert(key, (file, line, fixtures.len()));
+                fixtures.push(fixture);
                 continue;
             };
-            if serde_json::to_value(&records[at])? != serde_json::to_value(&record)? {
+            if serde_json::to_value(&fixtures[at])? != serde_json::to_value(&fixture)? {
+                let entrants: Vec<String> = key.1.iter().map(|e| e.to_string()).collect();
                 bail!(
                     "{}:{line}: game {} of entrant {} differs from the same game at {}:{first_line}",
                     path.display(),
-                    key.1,
                     key.0,
+                    entrants.join(" against "),
                     args.files[first_file].display()
                 );
             }
         }
     }
     let config = config.expect("at least one file");
+    let mut records: Vec<GameRecord> = fixtures.into_iter().flat_map(|fixture| fixture.seats).collect();
     records.sort_by_key(|r| (r.result.index, r.entrant));
     let labels: Vec<String> = config.entrants.iter().map(|e| e.label.clone()).collect();
     let report = Report {

@@ -1,9 +1,11 @@
 //! `tetrad tune`.
 
-use super::{load, rules_and_pieces, rules_json};
+use super::load;
 use crate::cli::TuneArgs;
 use crate::cli::MAX_GAMES;
-use crate::runner::{Limits, RunSpec};
+use crate::referee::Limits;
+use crate::runner::RunSpec;
+use crate::setup::args::setup;
 use crate::tune::{tune as run_tune, Checkpoint, CheckpointLock, TuneConfig};
 use anyhow::{bail, Result};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -31,7 +33,7 @@ fn per_parameter(flag: &str, text: &str, params: usize) -> Result<Vec<f64>> {
 
 /// `tetrad tune`.
 pub fn tune(args: TuneArgs) -> Result<ExitCode> {
-    let (rules, pieces) = rules_and_pieces(&args.game)?;
+    let setup = setup(&args.game, args.schedule.max_pieces, Limits::default())?;
     let params: Vec<String> = args
         .params
         .split(',')
@@ -65,7 +67,7 @@ pub fn tune(args: TuneArgs) -> Result<ExitCode> {
         initial_mean,
         initial_sd,
         noise: args.noise,
-        rules: rules_json(&rules, &pieces),
+        setup: setup.clone(),
     };
     let path = args
         .checkpoint
@@ -92,20 +94,14 @@ pub fn tune(args: TuneArgs) -> Result<ExitCode> {
         Checkpoint::new(config)
     };
     // One instance per candidate up front: a bad parameter name fails here, at once.
-    let probe = tetrad_plugin_api::abi::GameInfoBuf::new(&rules, &pieces, 0);
-    plugin
-        .create(&probe, &checkpoint.options())
-        .map_err(|m| anyhow::anyhow!("plugin `{}`: {m}", plugin.info().name))?;
+    crate::player::Player::create(&plugin, &setup.rules, &setup.pieces, 0, &checkpoint.options())?;
     let base = RunSpec {
-        rules,
-        pieces,
+        setup,
         games: args.games,
         seed: args.schedule.seed,
         sequences: None,
         jobs: args.schedule.jobs().map_err(anyhow::Error::msg)?,
-        max_pieces: args.schedule.max_pieces,
         options: String::new(),
-        limits: Limits::default(),
         watch: None,
         pieces_played: None,
     };

@@ -62,6 +62,12 @@ pub enum SequenceError {
         /// Most games of a run.
         max: u64,
     },
+    /// The file's games differ from those the run was started with.
+    #[error("{path}: changed since the tournament read it")]
+    Changed {
+        /// The file.
+        path: PathBuf,
+    },
 }
 
 fn plural_lines(lines: u64) -> String {

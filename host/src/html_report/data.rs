@@ -1,7 +1,8 @@
 //! The numbers behind the charts: survival curves, histogram bins, update-time
 //! percentiles and the pairwise matrix, computed from the game records.
 
-use crate::runner::{new_histogram, End, GameResult};
+use crate::referee::End;
+use crate::runner::{new_histogram, GameResult};
 use crate::tournament::{GameRecord, Pairing};
 
 /// The survival curve of `games` as the corners of a step function: `(pieces, share)`

@@ -8,6 +8,7 @@ pub mod data;
 pub use charts::ChartError;
 
 use crate::report::plural;
+use crate::setup::Setup;
 use crate::tournament::{pairings, record::Contents, standings, GameRecord, Standing};
 use std::fmt::Write as _;
 
@@ -31,7 +32,7 @@ pub fn escape(text: &str) -> String {
 pub fn page(contents: &Contents) -> Result<String, ChartError> {
     let config = &contents.config;
     let labels: Vec<String> = config.entrants.iter().map(|e| e.label.clone()).collect();
-    let records = &contents.games;
+    let records = &contents.seats();
     let table = standings(&labels, records);
     let matrix = data::matrix(&labels, &pairings(&labels, records));
     let mine = |entrant: usize| -> Vec<&GameRecord> { records.iter().filter(|r| r.entrant == entrant).collect() };
@@ -62,7 +63,7 @@ pub fn page(contents: &Contents) -> Result<String, ChartError> {
         .collect();
 
     let mut html = String::new();
-    let title = format!("tetrad tournament: {}", rules_text(&config.rules));
+    let title = format!("tetrad tournament: {}", rules_text(&config.setup));
     let _ = write!(
         html,
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
@@ -80,7 +81,7 @@ pub fn page(contents: &Contents) -> Result<String, ChartError> {
          pieces, on a logarithmic axis so that short and long games both show. A Tetris \
          player's game lengths are roughly exponentially distributed: each piece carries about \
          the same risk of ending the game.{}</p>\n<figure id=\"survival\">\n{}</figure>\n",
-        match config.max_pieces {
+        match config.setup.max_pieces {
             Some(cap) => format!(" Games that reach the cap of {cap} pieces count as alive to the cap."),
             None => String::new(),
         },
@@ -135,25 +136,16 @@ figure { margin: 1em 0; }
 svg { max-width: 100%; height: auto; display: block; }
 ";
 
-/// The rules, from the header's JSON: "classic 10x20, preview 1, uniform pieces".
-fn rules_text(rules: &serde_json::Value) -> String {
-    let field = |name: &str| {
-        rules
-            .get(name)
-            .map_or("?".to_string(), |v| v.to_string().trim_matches('"').to_string())
+/// The rules in one line, with the number of piece kinds when it is not the seven
+/// tetrominoes'.
+fn rules_text(setup: &Setup) -> String {
+    let kinds = setup.pieces.len();
+    let pieces = if kinds == 7 {
+        String::new()
+    } else {
+        format!(" ({})", plural(kinds as u64, "piece kind"))
     };
-    let pieces = match rules.get("pieces").and_then(|p| p.as_array()) {
-        Some(names) if names.len() != 7 => format!(" ({})", plural(names.len() as u64, "piece kind")),
-        _ => String::new(),
-    };
-    format!(
-        "{} {}x{}, preview {}, {} pieces{pieces}",
-        field("preset"),
-        field("width"),
-        field("height"),
-        field("preview"),
-        field("randomizer")
-    )
+    format!("{}{pieces}", setup.rules_text())
 }
 
 /// The tournament's size: entrants, games, seed, cap and shard.
@@ -165,10 +157,10 @@ fn size_text(contents: &Contents) -> String {
         plural(config.entrants.len() as u64, "entrant"),
         plural(config.games, "game"),
         config.seed,
-        contents.games.len(),
+        contents.seats().len(),
         scheduled
     );
-    if let Some(cap) = config.max_pieces {
+    if let Some(cap) = config.setup.max_pieces {
         let _ = write!(text, "; capped at {}", plural(cap, "piece"));
     }
     if contents.shard != "1/1" {
@@ -269,10 +261,9 @@ mod tests {
 
     #[test]
     fn rules_read_from_the_header() {
-        let rules = serde_json::json!({
-            "preset": "classic", "width": 10, "height": 20, "preview": 1,
-            "randomizer": "uniform", "pieces": ["I", "O", "T", "S", "Z", "J", "L"],
-        });
-        assert_eq!(rules_text(&rules), "classic 10x20, preview 1, uniform pieces");
+        assert_eq!(
+            rules_text(&Setup::default()),
+            "classic 10x20, preview 1, uniform pieces"
+        );
     }
 }

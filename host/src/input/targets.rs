@@ -83,11 +83,12 @@ pub fn results(bytes: &[u8]) -> bool {
         return false;
     };
     let labels: Vec<String> = contents.config.entrants.iter().map(|e| e.label.clone()).collect();
+    let records = contents.seats();
     let report = Report {
-        games: contents.games.len() as u64,
+        games: records.len() as u64,
         scheduled: contents.config.games.saturating_mul(labels.len() as u64),
-        standings: standings(&labels, &contents.games),
-        pairings: pairings(&labels, &contents.games),
+        standings: standings(&labels, &records),
+        pairings: pairings(&labels, &records),
         sprt: None,
     };
     let _ = (table(&report), markdown(&report), csv(&report));

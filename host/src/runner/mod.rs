@@ -1,34 +1,31 @@
-//! The game loop: plays games of one plugin through the ABI, in parallel, each game with
-//! its own instance; game `i` of seed `s` brings the same pieces to every plugin.
+//! The game loop: plays games in parallel, each game a fixture of seats (one today), each
+//! seat a player asked once per tick; game `i` of seed `s` brings the same pieces to every
+//! player.
 //!
-//! `watch` holds the clock and what another thread or process sees of a game in play;
-//! `result` how games end and what they record; `ask` one call into a plugin; `game` one
-//! game from its instance's creation to its end; `pool` many games on many threads.
+//! `result` is what a finished game records; `seat` one seat's tick (ask, pilot, judge,
+//! play); `game` one game from its players' creation to its end; `pool` many games on many
+//! threads.
 
-mod ask;
 mod game;
 mod pool;
 mod result;
-mod watch;
+mod seat;
 
-pub use ask::{ask, Answer};
-pub use game::{create_instance, game_seed, play_game, play_game_recorded, stall_limit};
+pub use game::{game_seed, play_game, play_game_recorded};
 pub use pool::{run, run_recorded, RunOutput};
-pub use result::{new_histogram, End, GameResult, Limits, RunError};
-pub use watch::{Watch, WatchCells, WatchedGame, WATCH_CELLS};
+pub use result::{new_histogram, GameResult};
 
 use crate::engine::Sequences;
+use crate::setup::Setup;
+use crate::watch::Watch;
 use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
-use tetrad_plugin_api::{PieceSet, Rules};
 
 /// What to play.
 #[derive(Clone, Debug)]
 pub struct RunSpec {
-    /// The rules of every game.
-    pub rules: Rules,
-    /// The piece set.
-    pub pieces: Arc<PieceSet>,
+    /// The rules, pieces, piece cap and limits of every game.
+    pub setup: Setup,
     /// How many games.
     pub games: u64,
     /// The run's seed; each game's seed derives from it and the game's index.
@@ -38,12 +35,8 @@ pub struct RunSpec {
     pub sequences: Option<Arc<Sequences>>,
     /// Games played at once.
     pub jobs: usize,
-    /// End a game as "capped" once this many pieces have locked.
-    pub max_pieces: Option<u64>,
     /// The plugin's `key=value` options.
     pub options: String,
-    /// What ends a game early as a forfeit.
-    pub limits: Limits,
     /// Live progress for a watchdog on another thread (isolation workers set it).
     pub watch: Option<Arc<Watch>>,
     /// Pieces locked so far in all of the run's games, for a progress display.

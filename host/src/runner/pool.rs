@@ -1,7 +1,8 @@
 //! Many games of one plugin on many threads, their results gathered in index order.
 
 use super::game::play_game_recorded;
-use super::{new_histogram, GameResult, RunError, RunSpec};
+use super::{new_histogram, GameResult, RunSpec};
+use crate::player::CreateError;
 use crate::plugin::Plugin;
 use hdrhistogram::Histogram;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -17,7 +18,7 @@ pub struct RunOutput {
 
 /// Plays every game of the run on `spec.jobs` threads. `on_result` sees each game as it
 /// finishes (in finishing order). The first failed create stops the run.
-pub fn run(plugin: &Plugin, spec: &RunSpec, on_result: impl FnMut(&GameResult)) -> Result<RunOutput, RunError> {
+pub fn run(plugin: &Plugin, spec: &RunSpec, on_result: impl FnMut(&GameResult)) -> Result<RunOutput, CreateError> {
     run_recorded(plugin, spec, None, on_result)
 }
 
@@ -28,7 +29,7 @@ pub fn run_recorded(
     spec: &RunSpec,
     game0: Option<&mut Vec<u32>>,
     mut on_result: impl FnMut(&GameResult),
-) -> Result<RunOutput, RunError> {
+) -> Result<RunOutput, CreateError> {
     let game0 = std::sync::Mutex::new(game0);
     let next_index = AtomicU64::new(0);
     let stop = AtomicBool::new(false);

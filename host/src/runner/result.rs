@@ -1,68 +1,8 @@
-//! How a game ends, what it records, and the limits whose breach forfeits it.
+//! What a finished game records.
 
+use crate::referee::End;
 use hdrhistogram::Histogram;
 use serde::{Deserialize, Serialize};
-
-/// Limits whose breach forfeits a game. `tetrad run` sets none: violations are counted
-/// and not applied, and no update is too slow.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Limits {
-    /// An update that takes longer forfeits the game as `timeout` (checked after it returns).
-    pub think_limit_ns: Option<u64>,
-    /// More violations than this in one game forfeit it as `violation`.
-    pub max_violations: Option<u64>,
-}
-
-/// How a game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum End {
-    /// A piece could not enter, or locked where the preset says the game is over.
-    ToppedOut,
-    /// It reached `--max-pieces`, or played every piece of its `--sequence` line.
-    Capped,
-    /// The plugin failed (a panic, or a C plugin's error status).
-    PluginError,
-    /// Under a preset without gravity, the piece was not dropped in time.
-    Stalled,
-    /// An update took longer than the think limit.
-    Timeout,
-    /// More protocol violations than allowed.
-    Violation,
-    /// The plugin took its worker process down (isolation only).
-    Crashed,
-}
-
-impl End {
-    /// Every way a game can end, in report order.
-    pub const ALL: [End; 7] = [
-        End::ToppedOut,
-        End::Capped,
-        End::PluginError,
-        End::Stalled,
-        End::Timeout,
-        End::Violation,
-        End::Crashed,
-    ];
-
-    /// The name used in reports.
-    pub fn name(self) -> &'static str {
-        match self {
-            End::ToppedOut => "topped_out",
-            End::Capped => "capped",
-            End::PluginError => "plugin_error",
-            End::Stalled => "stalled",
-            End::Timeout => "timeout",
-            End::Violation => "violation",
-            End::Crashed => "crashed",
-        }
-    }
-
-    /// Whether the plugin forfeited the game, rather than playing it out.
-    pub fn is_forfeit(self) -> bool {
-        !matches!(self, End::ToppedOut | End::Capped)
-    }
-}
 
 /// One finished game.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -126,19 +66,4 @@ impl GameResult {
 /// An empty update-time histogram: 1% precision, growing to fit any value.
 pub fn new_histogram() -> Histogram<u64> {
     Histogram::new(2).expect("2 significant figures is a valid precision")
-}
-
-/// A run that could not go on.
-#[derive(Debug, thiserror::Error)]
-pub enum RunError {
-    /// The plugin refused to create an instance (bad options, unsupported rules...).
-    #[error("plugin `{plugin}` ({path}): create failed: {message}")]
-    CreateFailed {
-        /// The plugin's name.
-        plugin: String,
-        /// Its file.
-        path: String,
-        /// Its message, verbatim.
-        message: String,
-    },
 }

@@ -11,7 +11,7 @@ pub use isolate::{
     follow_parent, serve as serve_worker, Channel as WorkerChannel, ServeOptions, DEFAULT_WORKER_THINK_LIMIT_US,
 };
 pub use output::{csv, markdown, table, Report};
-pub use record::{read, Config, EntrantConfig, GameRecord, Line, RecordError, Writer};
+pub use record::{read, Config, EntrantConfig, FixtureRecord, GameRecord, Line, RecordError, Writer};
 pub use standings::{pairings, sign_test, sprt_bounds, sprt_llr, standings, Pairing, Standing};
 
 use crate::plugin::Plugin;
@@ -62,8 +62,8 @@ impl Shard {
 pub struct Isolation {
     /// The `tetrad` binary.
     pub exe: PathBuf,
-    /// Arguments that give a worker the rules, seed and limits (the plugin and its
-    /// options are added per entrant).
+    /// Arguments that give a worker the setup and the seed (the plugin and its options
+    /// are added per entrant).
     pub args: Vec<String>,
     /// Where each worker's log (what its plugin printed) goes.
     pub logs: PathBuf,
@@ -97,7 +97,7 @@ pub struct SprtResult {
 pub struct Tournament {
     /// The entrants, in order.
     pub entrants: Vec<Entrant>,
-    /// Rules, pieces, games, seed, jobs, piece cap and limits (options are per entrant).
+    /// The setup, games, seed and jobs (options are per entrant).
     pub spec: RunSpec,
     /// This process's share.
     pub shard: Shard,
@@ -121,7 +121,7 @@ pub struct Progress<'a> {
 
 impl Tournament {
     /// The configuration written to and checked against the results file.
-    pub fn config(&self, rules: serde_json::Value) -> Config {
+    pub fn config(&self) -> Config {
         Config {
             entrants: self
                 .entrants
@@ -132,19 +132,9 @@ impl Tournament {
                     options: e.options.clone(),
                 })
                 .collect(),
-            rules,
-            pieces: self
-                .spec
-                .pieces
-                .kinds()
-                .iter()
-                .map(|k| k.orientation(0).cells().to_vec())
-                .collect(),
+            setup: self.spec.setup.clone(),
             games: self.spec.games,
             seed: self.spec.seed,
-            max_pieces: self.spec.max_pieces,
-            think_limit_us: self.spec.limits.think_limit_ns.map(|ns| ns / 1000),
-            max_violations: self.spec.limits.max_violations,
         }
     }
 
@@ -153,14 +143,15 @@ impl Tournament {
         (0..self.spec.games).filter(|&g| self.shard.contains(g)).count() as u64 * self.entrants.len() as u64
     }
 
-    /// Plays every game not in `done`, writing each to `writer` as it finishes, and
-    /// returns all records (old and new) and the SPRT's state.
+    /// Plays every game not in `done`, writing each to `writer` as a fixture of one seat
+    /// as it finishes, and returns every seat's record (old and new) and the SPRT's state.
     pub fn play(
         &self,
-        done: Vec<GameRecord>,
+        done: Vec<FixtureRecord>,
         writer: &mut Writer,
         mut on_progress: impl FnMut(Progress<'_>),
     ) -> anyhow::Result<(Vec<GameRecord>, Option<SprtResult>)> {
+        let done: Vec<GameRecord> = done.into_iter().flat_map(|fixture| fixture.seats).collect();
         let finished: HashSet<(usize, u64)> = done.iter().map(|r| (r.entrant, r.result.index)).collect();
         let queue: VecDeque<(u64, usize)> = (0..self.spec.games)
             .filter(|&g| self.shard.contains(g))
@@ -193,7 +184,7 @@ impl Tournament {
                         // whole process down (a plugin's exit() without isolation).
                         let outcome = self.play_one(game, entrant, &mut workers[entrant]).and_then(|record| {
                             let mut writer = writer.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-                            writer.write(&Line::Game(record.clone()))?;
+                            writer.write(&Line::Fixture(FixtureRecord::solo(record.clone())))?;
                             Ok(record)
                         });
                         if outcome.is_err() {

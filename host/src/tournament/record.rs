@@ -1,9 +1,14 @@
-//! The results file: one JSON line per finished game, after a header line that pins the
+//! The results file: one JSON line per finished fixture (a game dealt from one seed, with
+//! its seats; one seat in a solo tournament), after a header line that pins the
 //! tournament's configuration, so a run can be resumed, and shards merged, safely.
+//!
+//! This is format version 2. Version 1 files (one line per game of one entrant, before
+//! fixtures) are refused with a message that names the version.
 
 use super::Shard;
 use crate::input::{self, InputError, RESULTS_CAP, RESULTS_LINE_CAP};
 use crate::runner::{game_seed, new_histogram, GameResult};
+use crate::setup::Setup;
 use hdrhistogram::Histogram;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -16,21 +21,19 @@ use std::path::{Path, PathBuf};
 pub struct Config {
     /// Every entrant's label, plugin file and options, in order.
     pub entrants: Vec<EntrantConfig>,
-    /// Preset, size, preview, randomizer and piece names.
-    pub rules: serde_json::Value,
-    /// Every piece's cells, so two sets with the same names still differ.
-    pub pieces: Vec<Vec<(i8, i8)>>,
+    /// Rules, pieces (every piece's cells, so two sets with the same names still differ),
+    /// the sequence's digest, the piece cap and the limits.
+    pub setup: Setup,
     /// Games in the whole tournament (before sharding).
     pub games: u64,
     /// The tournament's seed.
     pub seed: u64,
-    /// The piece cap, if any.
-    pub max_pieces: Option<u64>,
-    /// The think limit in microseconds, if any.
-    pub think_limit_us: Option<u64>,
-    /// Violations allowed per game before a forfeit.
-    pub max_violations: Option<u64>,
 }
+
+/// The `format` of a results file's header.
+pub const FORMAT: &str = "tetrad-results";
+/// The results file format's version; a file of another version is refused.
+pub const VERSION: u32 = 2;
 
 /// One entrant as the header records it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -49,16 +52,60 @@ pub struct EntrantConfig {
 pub enum Line {
     /// The first line.
     Header {
+        /// Always [`FORMAT`].
+        format: String,
+        /// Always [`VERSION`].
+        version: u32,
         /// The configuration.
         config: Config,
         /// This file's share, "K/N".
         shard: String,
     },
-    /// A finished game.
-    Game(GameRecord),
+    /// A finished fixture.
+    Fixture(FixtureRecord),
 }
 
-/// A finished game of one entrant.
+impl Line {
+    /// The header of a file of this version.
+    pub fn header(config: &Config, shard: &str) -> Line {
+        Line::Header {
+            format: FORMAT.to_string(),
+            version: VERSION,
+            config: config.clone(),
+            shard: shard.to_string(),
+        }
+    }
+}
+
+/// A finished fixture: game `game` of the tournament, dealt from `seed`, and each seat's
+/// game.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct FixtureRecord {
+    /// The game's index in the tournament.
+    pub game: u64,
+    /// The game's seed.
+    pub seed: u64,
+    /// Each seat's game, in seat order.
+    pub seats: Vec<GameRecord>,
+}
+
+impl FixtureRecord {
+    /// The fixture of one seat: `record`'s game alone.
+    pub fn solo(record: GameRecord) -> FixtureRecord {
+        FixtureRecord {
+            game: record.result.index,
+            seed: record.result.seed,
+            seats: vec![record],
+        }
+    }
+
+    /// What identifies the fixture in its tournament: the game and who sits where.
+    pub fn key(&self) -> (u64, Vec<usize>) {
+        (self.game, self.seats.iter().map(|s| s.entrant).collect())
+    }
+}
+
+/// One seat's game: a finished game of one entrant.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct GameRecord {
     /// Index of the entrant in the header.
@@ -168,12 +215,19 @@ pub struct Contents {
     pub config: Config,
     /// The shard, "K/N".
     pub shard: String,
-    /// Every complete game line, in file order.
-    pub games: Vec<GameRecord>,
-    /// The 1-based line number of each of `games`.
-    pub game_lines: Vec<usize>,
+    /// Every complete fixture line, in file order.
+    pub fixtures: Vec<FixtureRecord>,
+    /// The 1-based line number of each of `fixtures`.
+    pub fixture_lines: Vec<usize>,
     /// Byte length of the complete lines: a line cut off by a kill lies beyond it.
     pub valid_len: u64,
+}
+
+impl Contents {
+    /// Every seat's game, fixture by fixture.
+    pub fn seats(&self) -> Vec<GameRecord> {
+        self.fixtures.iter().flat_map(|f| f.seats.iter().cloned()).collect()
+    }
 }
 
 /// Reads a results file (at most [`RESULTS_CAP`] bytes; see [`read_from`]).
@@ -189,10 +243,11 @@ pub fn read(path: &Path) -> Result<Contents, RecordError> {
 /// `merge` read through here, so both trust a file alike.
 ///
 /// The first line must be the header. A last line without its newline (a write cut off by
-/// a kill) is ignored. Any other line that is not a record is refused, and so is a game
-/// line that cannot be part of the header's tournament: an entrant the header does not
-/// list, an index past its game count or outside the file's shard, a seed that is not the
-/// tournament's seed for that index, or a game of an entrant already recorded on an
+/// a kill) is ignored. A header of another format version is refused, naming it. Any
+/// other line that is not a record is refused, and so is a fixture line that cannot be
+/// part of the header's tournament: no seat, an entrant the header does not list, an
+/// index past its game count or outside the file's shard, a seed that is not the
+/// tournament's seed for that index, or a fixture (game and seats) already recorded on an
 /// earlier line. Each refusal is one line, `FILE:LINE: what is wrong`; nothing is counted
 /// twice and nothing is dropped in silence.
 ///
@@ -205,9 +260,9 @@ pub fn read_from(path: &Path, mut reader: impl BufRead) -> Result<Contents, Reco
         problem,
     };
     let mut header: Option<(Config, String, Shard)> = None;
-    let mut games = Vec::new();
-    let mut game_lines = Vec::new();
-    let mut seen: HashMap<(usize, u64), usize> = HashMap::new();
+    let mut fixtures = Vec::new();
+    let mut fixture_lines = Vec::new();
+    let mut seen: HashMap<(u64, Vec<usize>), usize> = HashMap::new();
     let mut valid_len = 0u64;
     let mut text = Vec::new();
     for number in 1.. {
@@ -234,38 +289,41 @@ pub fn read_from(path: &Path, mut reader: impl BufRead) -> Result<Contents, Reco
             }
             .into());
         }
+        if header.is_none() {
+            check_version(&text).map_err(|problem| invalid(number, problem))?;
+        }
         let line: Line = serde_json::from_slice(&text).map_err(|err| RecordError::Malformed {
             path: path.to_path_buf(),
             line: number,
             message: err.to_string(),
         })?;
         match (line, &header) {
-            (Line::Header { config, shard }, None) => {
+            (Line::Header { config, shard, .. }, None) => {
                 let parsed = parse_shard(&shard)
                     .ok_or_else(|| invalid(number, format!("shard `{shard}` is not K/N with 1 <= K <= N")))?;
                 header = Some((config, shard, parsed));
             }
             (Line::Header { .. }, Some(_)) => return Err(invalid(number, "a second header line".to_string())),
-            (Line::Game(_), None) => {
+            (Line::Fixture(_), None) => {
                 return Err(invalid(
                     number,
                     "a game before the header line; is it a tetrad results file?".to_string(),
                 ))
             }
-            (Line::Game(record), Some((config, _, shard))) => {
-                check_game(config, *shard, &record).map_err(|problem| invalid(number, problem))?;
-                let key = (record.entrant, record.result.index);
-                if let Some(earlier) = seen.insert(key, number) {
+            (Line::Fixture(fixture), Some((config, _, shard))) => {
+                check_fixture(config, *shard, &fixture).map_err(|problem| invalid(number, problem))?;
+                if let Some(earlier) = seen.insert(fixture.key(), number) {
                     return Err(invalid(
                         number,
                         format!(
-                            "game {} of entrant {} (`{}`) is already on line {earlier}",
-                            key.1, key.0, config.entrants[key.0].label
+                            "game {} of {} is already on line {earlier}",
+                            fixture.game,
+                            seating(config, &fixture)
                         ),
                     ));
                 }
-                games.push(record);
-                game_lines.push(number);
+                fixtures.push(fixture);
+                fixture_lines.push(number);
             }
         }
     }
@@ -275,13 +333,63 @@ pub fn read_from(path: &Path, mut reader: impl BufRead) -> Result<Contents, Reco
     Ok(Contents {
         config,
         shard,
-        games,
-        game_lines,
+        fixtures,
+        fixture_lines,
         valid_len,
     })
 }
 
-/// What is wrong with a game line of the tournament `config`, in the file of `shard`.
+/// Refuses a header line of another format version than [`VERSION`], naming it. A header
+/// without a version is of version 1.
+fn check_version(text: &[u8]) -> Result<(), String> {
+    #[derive(Deserialize)]
+    struct Stamp {
+        kind: String,
+        #[serde(default)]
+        version: Option<u32>,
+    }
+    let Ok(stamp) = serde_json::from_slice::<Stamp>(text) else {
+        // Not a header: the full parse says what is wrong.
+        return Ok(());
+    };
+    match (stamp.kind.as_str(), stamp.version) {
+        ("header", Some(VERSION)) | ("fixture", _) => Ok(()),
+        ("header", version) => Err(format!(
+            "a results file of format version {}; this tetrad reads version {VERSION} (finish or merge it with the tetrad that wrote it, or start a new --out file)",
+            version.unwrap_or(1)
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// `entrant 0 (`label`)`, or the seats of a fixture of several.
+fn seating(config: &Config, fixture: &FixtureRecord) -> String {
+    let seats: Vec<String> = fixture
+        .seats
+        .iter()
+        .map(|seat| format!("entrant {} (`{}`)", seat.entrant, config.entrants[seat.entrant].label))
+        .collect();
+    seats.join(" against ")
+}
+
+/// What is wrong with a fixture line of the tournament `config`, in the file of `shard`.
+fn check_fixture(config: &Config, shard: Shard, fixture: &FixtureRecord) -> Result<(), String> {
+    if fixture.seats.is_empty() {
+        return Err(format!("game {} has no seat", fixture.game));
+    }
+    for record in &fixture.seats {
+        check_game(config, shard, record)?;
+        if (record.result.index, record.result.seed) != (fixture.game, fixture.seed) {
+            return Err(format!(
+                "a seat of game {} (seed {}) holds game {} (seed {})",
+                fixture.game, fixture.seed, record.result.index, record.result.seed
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// What is wrong with one seat's game of the tournament `config`, in the file of `shard`.
 fn check_game(config: &Config, shard: Shard, record: &GameRecord) -> Result<(), String> {
     let (entrant, index) = (record.entrant, record.result.index);
     if entrant >= config.entrants.len() {
@@ -319,17 +427,16 @@ fn parse_shard(label: &str) -> Option<Shard> {
 
 /// Which part of two configurations differs, if any.
 pub fn difference(a: &Config, b: &Config) -> Option<String> {
-    let checks = [
-        ("entrants", a.entrants == b.entrants),
-        ("rules", a.rules == b.rules),
-        ("piece sets", a.pieces == b.pieces),
-        ("game counts", a.games == b.games),
-        ("seeds", a.seed == b.seed),
-        ("piece caps", a.max_pieces == b.max_pieces),
-        ("think limits", a.think_limit_us == b.think_limit_us),
-        ("violation limits", a.max_violations == b.max_violations),
-    ];
-    let differing: Vec<&str> = checks.iter().filter(|(_, same)| !same).map(|(what, _)| *what).collect();
+    let mut differing = Vec::new();
+    if a.entrants != b.entrants {
+        differing.push("entrants");
+    }
+    differing.extend(a.setup.differences(&b.setup));
+    for (what, same) in [("game counts", a.games == b.games), ("seeds", a.seed == b.seed)] {
+        if !same {
+            differing.push(what);
+        }
+    }
     (!differing.is_empty()).then(|| differing.join(", "))
 }
 

@@ -2,8 +2,9 @@
 //! sign test, and the sequential probability ratio test for two entrants.
 
 use super::record::GameRecord;
+use crate::referee::End;
 use crate::report::{mean_ci95, median, LinesSummary};
-use crate::runner::{new_histogram, End};
+use crate::runner::new_histogram;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 

@@ -9,42 +9,39 @@ use super::recorder::Recorder;
 use super::speed::{Rate, Speed};
 use super::tracked::Tracked;
 use crate::engine::Game;
+use crate::player::CreateError;
 use crate::plugin::Plugin;
 use crate::referee::{ended, Referee};
-use crate::replay::{Player, RecordedEnd, ReplayError};
-use crate::runner::{self, Limits, RunError};
+use crate::replay::{PlayerRecord, RecordedEnd, ReplayError};
+use crate::runner;
+use crate::setup::Setup;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
-use tetrad_plugin_api::{Actions, Movement, PieceSet, Rules};
+use tetrad_plugin_api::{Actions, Movement};
 
 /// Ticks are played for at most about this long per frame, leaving time to draw and to
 /// read keys; at full speed, for this long.
 const FRAME_BUDGET: Duration = Duration::from_millis(25);
 
-/// What a demo or a person plays: the rules, pieces and seeds, and where to record.
+/// What a screen plays: the setup of its games, the seeds, and where to record.
 #[derive(Clone, Debug)]
-pub struct Setup {
-    /// The rules.
-    pub rules: Rules,
-    /// The piece set.
-    pub pieces: Arc<PieceSet>,
+pub struct Session {
+    /// The rules, pieces, piece cap and limits of every game.
+    pub setup: Setup,
     /// The session's seed: its k-th new seed plays the pieces of game k of `tetrad run`
     /// with this seed.
     pub seed: u64,
-    /// End a game as capped after this many pieces.
-    pub max_pieces: Option<u64>,
     /// Save each game's replay here (the file holds the last game played).
     pub record: Option<PathBuf>,
 }
 
-/// The referee of a screen's game: a plugin in the demo is judged as in headless games
-/// (with no think limit or violation cap, as `tetrad run`); a person, and a replay, which
-/// ends where its recorded ticks do, only by the game itself.
+/// The referee of a screen's game: a plugin in the demo is judged as in headless games,
+/// under the setup's limits; a person, and a replay, which ends where its recorded ticks
+/// do, only by the game itself.
 fn referee_for(mode: Mode, setup: &Setup) -> Referee {
     match mode {
-        Mode::Demo => Referee::new(&setup.rules, setup.max_pieces, Limits::default()),
+        Mode::Demo => Referee::new(&setup.rules, setup.max_pieces, setup.limits),
         Mode::Play | Mode::Replay => Referee::for_person(setup.max_pieces),
     }
 }
@@ -58,7 +55,7 @@ enum Driver {
 /// The state of one screen.
 pub struct App {
     mode: Mode,
-    setup: Setup,
+    session: Session,
     game_index: u64,
     game_seed: u64,
     tracked: Tracked,
@@ -80,14 +77,15 @@ pub struct App {
 }
 
 impl App {
-    fn new(mode: Mode, setup: Setup, game_seed: u64, driver: Driver) -> App {
+    fn new(mode: Mode, session: Session, game_seed: u64, driver: Driver) -> App {
+        let setup = &session.setup;
         let game = Game::new(setup.rules, setup.pieces.clone(), game_seed);
         App {
             mode,
             game_index: 0,
             game_seed,
             tracked: Tracked::new(game),
-            referee: referee_for(mode, &setup),
+            referee: referee_for(mode, setup),
             driver,
             end: None,
             error: None,
@@ -101,15 +99,15 @@ impl App {
             rate: Rate::default(),
             recorder: None,
             save_error: None,
-            setup,
+            session,
         }
     }
 
     /// A demo: the first of `plugins` (each with its options) plays game 0 of
-    /// `setup.seed`. Fails if it refuses to create an instance.
-    pub fn demo(setup: Setup, plugins: Vec<(Plugin, String)>) -> Result<App, RunError> {
-        let seed = runner::game_seed(setup.seed, 0);
-        let mut app = App::new(Mode::Demo, setup, seed, Driver::Demo(Pilots::new(plugins)));
+    /// `session.seed`. Fails if it refuses to create an instance.
+    pub fn demo(session: Session, plugins: Vec<(Plugin, String)>) -> Result<App, CreateError> {
+        let seed = runner::game_seed(session.seed, 0);
+        let mut app = App::new(Mode::Demo, session, seed, Driver::Demo(Pilots::new(plugins)));
         if let Driver::Demo(pilots) = &mut app.driver {
             pilots.take_over(0, app.tracked.game(), seed)?;
         }
@@ -117,10 +115,10 @@ impl App {
         Ok(app)
     }
 
-    /// A person plays game 0 of `setup.seed`.
-    pub fn play(setup: Setup) -> App {
-        let seed = runner::game_seed(setup.seed, 0);
-        let mut app = App::new(Mode::Play, setup, seed, Driver::Play);
+    /// A person plays game 0 of `session.seed`.
+    pub fn play(session: Session) -> App {
+        let seed = runner::game_seed(session.seed, 0);
+        let mut app = App::new(Mode::Play, session, seed, Driver::Play);
         app.start_recording();
         app
     }
@@ -128,17 +126,14 @@ impl App {
     /// Plays back a recorded game.
     pub fn replay(playback: Playback) -> App {
         let replay = playback.replay();
-        let (rules, pieces) = playback.setup();
-        let setup = Setup {
-            rules,
-            pieces,
+        let session = Session {
+            setup: replay.setup.clone(),
             seed: replay.seed,
-            max_pieces: replay.max_pieces,
             record: None,
         };
         let seed = replay.seed;
         let status = playback.problem().map(|p| format!("warning: this replay {p}"));
-        let mut app = App::new(Mode::Replay, setup, seed, Driver::Replay(Box::new(playback)));
+        let mut app = App::new(Mode::Replay, session, seed, Driver::Replay(Box::new(playback)));
         app.status = status;
         app.check_replay_end();
         app
@@ -220,7 +215,7 @@ impl App {
             return;
         }
         // A person's game under a preset without gravity only moves on keys.
-        let timer_ticks = self.mode != Mode::Play || self.setup.rules.movement() == Movement::Gravity;
+        let timer_ticks = self.mode != Mode::Play || self.session.setup.rules.movement() == Movement::Gravity;
         // A player slower than the pace gets no backlog: the frame ends after its budget.
         let started = Instant::now();
         match self.speed.interval(self.stats().level()) {
@@ -308,10 +303,11 @@ impl App {
         }
         self.save_if_unsaved();
         self.game_index = index;
-        self.game_seed = runner::game_seed(self.setup.seed, index);
-        let game = Game::new(self.setup.rules, self.setup.pieces.clone(), self.game_seed);
+        self.game_seed = runner::game_seed(self.session.seed, index);
+        let setup = &self.session.setup;
+        let game = Game::new(setup.rules, setup.pieces.clone(), self.game_seed);
         self.tracked = Tracked::new(game);
-        self.referee = referee_for(self.mode, &self.setup);
+        self.referee = referee_for(self.mode, &self.session.setup);
         self.end = None;
         self.error = None;
         self.due = Duration::ZERO;
@@ -347,31 +343,23 @@ impl App {
         if let Driver::Replay(playback) = &self.driver {
             let game = self.tracked.game();
             if game.stats().ticks >= playback.len() {
-                self.end = Some(match ended(game, self.setup.max_pieces) {
+                self.end = Some(match ended(game, self.session.setup.max_pieces) {
                     Some(end) => end.into(),
-                    None => playback.replay().result.end,
+                    None => playback.replay().seat().result.end,
                 });
             }
         }
     }
 
     fn start_recording(&mut self) {
-        let Some(path) = &self.setup.record else {
+        let Some(path) = &self.session.record else {
             return;
         };
         let player = match &self.driver {
-            Driver::Demo(pilots) => Player::plugin(pilots.current(), pilots.options(), 0),
-            _ => Player::human(0),
+            Driver::Demo(pilots) => PlayerRecord::plugin(pilots.current(), pilots.options(), 0),
+            _ => PlayerRecord::human(0),
         };
-        let setup = &self.setup;
-        let recorder = Recorder::new(
-            path.clone(),
-            &setup.rules,
-            &setup.pieces,
-            self.game_seed,
-            setup.max_pieces,
-            player,
-        );
+        let recorder = Recorder::new(path.clone(), &self.session.setup, self.game_seed, player);
         self.recorder = Some(recorder);
     }
 

@@ -1,7 +1,7 @@
 //! The terminal screens: `tetrad demo` (a plugin plays, plugins swap live), `tetrad play`
 //! (a person plays) and `tetrad replay` (a recorded game plays back, or is verified
 //! headless). State in [`app`], drawing in [`ui`], the terminal in [`terminal`]. The
-//! screens know no command line: the command layer builds their [`Setup`].
+//! screens know no command line: the command layer builds their [`Session`].
 
 pub mod app;
 pub mod keys;
@@ -13,7 +13,7 @@ pub mod terminal;
 pub mod tracked;
 pub mod ui;
 
-pub use app::{App, Setup};
+pub use app::{App, Session};
 pub use playback::Playback;
 
 use anyhow::{bail, Context, Result};

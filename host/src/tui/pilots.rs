@@ -1,15 +1,17 @@
-//! The demo's plugins: every plugin loaded so far, the one playing now and its instance,
-//! asked tick by tick through the same [`runner::ask`] as headless games.
+//! The demo's plugins: every plugin loaded so far, and the player of the one playing now,
+//! asked tick by tick and piloted as in headless games.
 
 use crate::engine::Game;
-use crate::plugin::{Instance, Plugin};
-use crate::runner::{self, RunError};
+use crate::player::{Answer, CreateError, Observation, Pilot, Player};
+use crate::plugin::Plugin;
+use crate::watch::clock;
 
-/// The loaded plugins, each with its options, and the instance that plays.
+/// The loaded plugins, each with its options, and the player that plays.
 pub struct Pilots {
     plugins: Vec<(Plugin, String)>,
     current: usize,
-    instance: Option<Instance>,
+    player: Option<Player>,
+    pilot: Pilot,
     fresh: bool,
     updates: u64,
     total_ns: u128,
@@ -22,7 +24,8 @@ impl Pilots {
         Pilots {
             plugins,
             current: 0,
-            instance: None,
+            player: None,
+            pilot: Pilot::default(),
             fresh: false,
             updates: 0,
             total_ns: 0,
@@ -56,13 +59,14 @@ impl Pilots {
         self.plugins.len() - 1
     }
 
-    /// Hands `game` (whose seed is `game_seed`) to plugin `index` with a new instance.
+    /// Hands `game` (whose seed is `game_seed`) to plugin `index` with a new player.
     /// It is told that the falling piece is new. On failure the current plugin plays on.
-    pub fn take_over(&mut self, index: usize, game: &Game, game_seed: u64) -> Result<(), RunError> {
+    pub fn take_over(&mut self, index: usize, game: &Game, game_seed: u64) -> Result<(), CreateError> {
         let (plugin, options) = &self.plugins[index];
-        let instance = runner::create_instance(plugin, game.rules(), game.pieces(), game_seed, options)?;
+        let player = Player::create(plugin, game.rules(), game.pieces(), game_seed, options)?;
         self.current = index;
-        self.instance = Some(instance);
+        self.player = Some(player);
+        self.pilot = Pilot::default();
         self.fresh = true;
         self.updates = 0;
         self.total_ns = 0;
@@ -71,20 +75,23 @@ impl Pilots {
     }
 
     /// The plugin's answer for this tick of `game`, for the referee to judge.
-    pub fn ask(&mut self, game: &Game) -> runner::Answer {
-        let Some(instance) = self.instance.as_mut() else {
-            return runner::Answer {
+    pub fn ask(&mut self, game: &Game) -> Answer {
+        if let Some(flown) = self.pilot.next(game) {
+            return flown;
+        }
+        let Some(player) = self.player.as_mut() else {
+            return Answer {
                 actions: Err("no plugin instance".to_string()),
-                raw: 0,
-                violation: false,
+                violation: None,
                 elapsed_ns: 0,
             };
         };
-        let answer = runner::ask(instance, game, self.fresh, None);
+        let reply = player.decide(&Observation::of(game, self.fresh), clock(), None);
+        let answer = self.pilot.steer(reply, game);
         self.fresh = false;
         self.updates += 1;
         self.total_ns += u128::from(answer.elapsed_ns);
-        self.violations += u64::from(answer.violation);
+        self.violations += u64::from(answer.violation.is_some());
         answer
     }
 

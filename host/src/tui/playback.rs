@@ -6,8 +6,7 @@ use super::tracked::Tracked;
 use crate::engine::Game;
 use crate::referee::ended;
 use crate::replay::{Replay, ReplayError};
-use std::sync::Arc;
-use tetrad_plugin_api::{Actions, PieceSet, Rules};
+use tetrad_plugin_api::Actions;
 
 /// Ticks between checkpoints.
 const EVERY: u64 = 1000;
@@ -15,8 +14,6 @@ const EVERY: u64 = 1000;
 /// A replay ready to play from any tick.
 pub struct Playback {
     replay: Replay,
-    rules: Rules,
-    pieces: Arc<PieceSet>,
     checkpoints: Vec<Tracked>,
     piece_starts: Vec<u64>,
     len: u64,
@@ -27,13 +24,13 @@ impl Playback {
     /// Re-simulates `replay` once. A replay that does not verify still plays, up to the
     /// tick where its game ended; [`Playback::problem`] says what is wrong.
     pub fn new(replay: Replay) -> Result<Playback, ReplayError> {
-        let (rules, pieces) = replay.setup()?;
-        let mut tracked = Tracked::new(Game::new(rules, pieces.clone(), replay.seed));
+        let setup = &replay.setup;
+        let mut tracked = Tracked::new(Game::new(setup.rules, setup.pieces.clone(), replay.seed));
         let mut checkpoints = vec![tracked.clone()];
         let mut piece_starts = vec![0];
         let mut len = 0;
-        for &bits in &replay.actions {
-            if ended(tracked.game(), replay.max_pieces).is_some() {
+        for &bits in &replay.seat().actions {
+            if ended(tracked.game(), setup.max_pieces).is_some() {
                 break;
             }
             let actions = Some(Actions(bits)).filter(|a| !a.is_violation()).unwrap_or_default();
@@ -49,8 +46,6 @@ impl Playback {
         let problem = replay.verify().err().map(|e| e.to_string());
         Ok(Playback {
             replay,
-            rules,
-            pieces,
             checkpoints,
             piece_starts,
             len,
@@ -61,11 +56,6 @@ impl Playback {
     /// The replay.
     pub fn replay(&self) -> &Replay {
         &self.replay
-    }
-
-    /// The replay's rules and piece set, checked.
-    pub fn setup(&self) -> (Rules, Arc<PieceSet>) {
-        (self.rules, self.pieces.clone())
     }
 
     /// Why the replay does not verify, if it does not.
@@ -85,7 +75,7 @@ impl Playback {
 
     /// The actions of tick `tick` (counted from 0), if it can be played.
     pub fn action(&self, tick: u64) -> Option<Actions> {
-        (tick < self.len).then(|| Actions(self.replay.actions[tick as usize]))
+        (tick < self.len).then(|| Actions(self.replay.seat().actions[tick as usize]))
     }
 
     /// The game after `tick` ticks (at most [`Playback::len`]).
@@ -119,13 +109,13 @@ impl Playback {
 mod tests {
     use super::*;
     use crate::replay::{Outcome, RecordedEnd};
+    use crate::setup::Setup;
 
     /// A game of DROPs to the end, recorded.
     fn dropped_game() -> Replay {
-        let rules = Rules::default();
-        let pieces = Arc::new(PieceSet::tetrominoes());
-        let mut game = Game::new(rules, pieces.clone(), 42);
-        let mut replay = Replay::new(&rules, &pieces, 42, None);
+        let setup = Setup::default();
+        let mut game = Game::new(setup.rules, setup.pieces.clone(), 42);
+        let mut replay = Replay::new(&setup, 42);
         let pattern = [
             Actions::LEFT,
             Actions::DROP,
@@ -136,10 +126,10 @@ mod tests {
         while !game.is_over() {
             let actions = pattern[i % pattern.len()];
             i += 1;
-            replay.actions.push(actions.0);
+            replay.seats[0].actions.push(actions.0);
             game.tick(actions);
         }
-        replay.result = Outcome::new(game.stats(), RecordedEnd::ToppedOut);
+        replay.seats[0].result = Outcome::new(game.stats(), RecordedEnd::ToppedOut);
         replay
     }
 
@@ -180,8 +170,8 @@ mod tests {
     #[test]
     fn a_tampered_replay_still_plays_and_says_why_it_does_not_verify() {
         let mut replay = dropped_game();
-        let lines = replay.result.lines;
-        replay.result.lines += 1;
+        let lines = replay.seats[0].result.lines;
+        replay.seats[0].result.lines += 1;
         let playback = Playback::new(replay).unwrap();
         let expected = format!("recorded {} lines, re-simulated {lines}", lines + 1);
         assert!(

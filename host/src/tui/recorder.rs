@@ -3,9 +3,10 @@
 //! game that had at least one tick.
 
 use crate::engine::Stats;
-use crate::replay::{Outcome, Player, RecordedEnd, Replay, ReplayError};
+use crate::replay::{Outcome, PlayerRecord, RecordedEnd, Replay, ReplayError};
+use crate::setup::Setup;
 use std::path::PathBuf;
-use tetrad_plugin_api::{Actions, PieceSet, Rules};
+use tetrad_plugin_api::Actions;
 
 /// The recording of the game on screen.
 pub struct Recorder {
@@ -16,16 +17,9 @@ pub struct Recorder {
 
 impl Recorder {
     /// Starts recording a game with this seed, played first by `player`, for `path`.
-    pub fn new(
-        path: PathBuf,
-        rules: &Rules,
-        pieces: &PieceSet,
-        game_seed: u64,
-        max_pieces: Option<u64>,
-        player: Player,
-    ) -> Recorder {
-        let mut replay = Replay::new(rules, pieces, game_seed, max_pieces);
-        replay.players.push(player);
+    pub fn new(path: PathBuf, setup: &Setup, game_seed: u64, player: PlayerRecord) -> Recorder {
+        let mut replay = Replay::new(setup, game_seed);
+        replay.seat_mut().players.push(player);
         Recorder {
             path,
             replay,
@@ -35,13 +29,13 @@ impl Recorder {
 
     /// Notes the actions applied at the next tick.
     pub fn tick(&mut self, actions: Actions) {
-        self.replay.actions.push(actions.0);
+        self.replay.seat_mut().actions.push(actions.0);
         self.unsaved = true;
     }
 
     /// Notes that `player` chooses the actions from now on.
-    pub fn take_over(&mut self, player: Player) {
-        self.replay.players.push(player);
+    pub fn take_over(&mut self, player: PlayerRecord) {
+        self.replay.seat_mut().players.push(player);
     }
 
     /// Saves the game so far, with these totals and end, unless there is nothing new to
@@ -50,7 +44,7 @@ impl Recorder {
         if !self.unsaved {
             return Ok(None);
         }
-        self.replay.result = Outcome::new(stats, end.unwrap_or(RecordedEnd::Unfinished));
+        self.replay.seat_mut().result = Outcome::new(stats, end.unwrap_or(RecordedEnd::Unfinished));
         self.replay.save(&self.path)?;
         self.unsaved = false;
         Ok(Some(&self.path))

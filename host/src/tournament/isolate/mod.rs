@@ -19,7 +19,8 @@ pub use worker::{follow_parent, serve, Channel, ServeOptions};
 
 use super::record::GameRecord;
 use crate::process::{ChildProcess, NoLine};
-use crate::runner::{End, GameResult};
+use crate::referee::End;
+use crate::runner::GameResult;
 use protocol::{Reply, ReplyKind, Request};
 use std::path::{Path, PathBuf};
 use std::process::Command;

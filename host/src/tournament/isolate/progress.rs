@@ -6,7 +6,7 @@
 //! no message per tick and no cost beyond the stores the watch makes anyway.
 #![allow(unsafe_code)]
 
-use crate::runner::{Watch, WatchCells, WatchedGame, WATCH_CELLS};
+use crate::watch::{Watch, WatchCells, WatchedGame, WATCH_CELLS};
 use std::fs::{File, OpenOptions};
 use std::io::Read;
 use std::path::Path;

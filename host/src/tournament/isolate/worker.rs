@@ -5,8 +5,9 @@
 use super::progress;
 use super::protocol::{Reply, ReplyKind, Request, CREATE_LIMIT_FLOOR, HEARTBEAT};
 use crate::plugin::Plugin;
-use crate::runner::{self, game_seed, RunSpec, Watch};
+use crate::runner::{self, game_seed, RunSpec};
 use crate::tournament::record::GameRecord;
+use crate::watch::Watch;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Write};
 use std::os::fd::AsFd;

@@ -1,7 +1,9 @@
 //! Results files: what the reader accepts, and each line it refuses, by number.
 
 use super::*;
-use crate::runner::End;
+use crate::referee::End;
+use std::sync::Arc;
+use tetrad_plugin_api::{PieceSet, Preset, Rules};
 
 fn config(games: u64) -> Config {
     let entrant = |label: &str| EntrantConfig {
@@ -11,26 +13,23 @@ fn config(games: u64) -> Config {
     };
     Config {
         entrants: vec![entrant("a"), entrant("b")],
-        rules: serde_json::Value::Null,
-        pieces: Vec::new(),
+        setup: Setup::new(Rules::preset(Preset::Classic), Arc::new(PieceSet::tetrominoes())).unwrap(),
         games,
         seed: 1,
-        max_pieces: None,
-        think_limit_us: None,
-        max_violations: None,
     }
 }
 
 fn header(games: u64, shard: &str) -> String {
-    let line = Line::Header {
-        config: config(games),
-        shard: shard.to_string(),
-    };
-    serde_json::to_string(&line).unwrap() + "\n"
+    serde_json::to_string(&Line::header(&config(games), shard)).unwrap() + "\n"
 }
 
 fn game(entrant: usize, index: u64, seed: u64) -> String {
-    let result = GameResult {
+    let line = Line::Fixture(FixtureRecord::solo(GameRecord::new(entrant, &result(index, seed))));
+    serde_json::to_string(&line).unwrap() + "\n"
+}
+
+fn result(index: u64, seed: u64) -> GameResult {
+    GameResult {
         index,
         seed,
         lines: 1,
@@ -45,8 +44,7 @@ fn game(entrant: usize, index: u64, seed: u64) -> String {
         update_us_p99: 1.0,
         update_us_max: 1.0,
         update_ns: new_histogram(),
-    };
-    serde_json::to_string(&Line::Game(GameRecord::new(entrant, &result))).unwrap() + "\n"
+    }
 }
 
 fn good(entrant: usize, index: u64) -> String {
@@ -65,8 +63,10 @@ fn refusal(text: &str) -> String {
 fn a_whole_file_reads_back_with_its_line_numbers() {
     let text = header(3, "1/1") + &good(0, 0) + &good(1, 0) + &good(0, 2);
     let contents = read_text(&text).unwrap();
-    assert_eq!(contents.games.len(), 3);
-    assert_eq!(contents.game_lines, vec![2, 3, 4]);
+    assert_eq!(contents.fixtures.len(), 3);
+    assert_eq!(contents.fixture_lines, vec![2, 3, 4]);
+    let entrants: Vec<usize> = contents.seats().iter().map(|s| s.entrant).collect();
+    assert_eq!(entrants, [0, 1, 0]);
     assert_eq!(contents.valid_len, text.len() as u64);
 }
 
@@ -75,7 +75,7 @@ fn a_cut_off_last_line_is_left_out() {
     let whole = header(3, "1/1") + &good(0, 0);
     let text = whole.clone() + &good(1, 0)[..20];
     let contents = read_text(&text).unwrap();
-    assert_eq!(contents.games.len(), 1);
+    assert_eq!(contents.fixtures.len(), 1);
     assert_eq!(contents.valid_len, whole.len() as u64);
 }
 
@@ -111,6 +111,28 @@ fn each_line_that_cannot_be_the_tournaments_is_refused_by_number() {
         refusal(&(good(0, 0) + &header(3, "1/1"))),
         "r.jsonl:1: a game before the header line; is it a tetrad results file?"
     );
+    let seed = game_seed(1, 2);
+    let misplaced = FixtureRecord {
+        game: 2,
+        seed,
+        seats: vec![GameRecord::new(0, &result(1, game_seed(1, 1)))],
+    };
+    assert_eq!(
+        refusal(&(start.clone() + &serde_json::to_string(&Line::Fixture(misplaced)).unwrap() + "\n")),
+        format!(
+            "r.jsonl:3: a seat of game 2 (seed {seed}) holds game 1 (seed {})",
+            game_seed(1, 1)
+        )
+    );
+    let empty = FixtureRecord {
+        game: 2,
+        seed,
+        seats: Vec::new(),
+    };
+    assert_eq!(
+        refusal(&(start.clone() + &serde_json::to_string(&Line::Fixture(empty)).unwrap() + "\n")),
+        "r.jsonl:3: game 2 has no seat"
+    );
     assert!(refusal(&(start + "{}\n")).starts_with("r.jsonl:3: not a tetrad results line"));
     assert_eq!(refusal(""), "r.jsonl: no header line; is it a tetrad results file?");
 }
@@ -142,4 +164,17 @@ fn a_second_writer_on_one_file_is_refused_until_the_first_is_gone() {
     writer.write(&record).unwrap();
     let text = std::fs::read_to_string(&path).unwrap();
     assert_eq!(text, header(3, "1/1") + &good(1, 2));
+}
+
+#[test]
+fn a_file_of_another_format_version_is_refused_naming_the_version() {
+    // The header of a version 1 file, as the tetrad before fixtures wrote it.
+    let old = r#"{"kind":"header","config":{"entrants":[],"rules":{"preset":"classic"},"pieces":[],"games":1,"seed":1,"max_pieces":null,"think_limit_us":null,"max_violations":null},"shard":"1/1"}"#;
+    let message = refusal(&format!("{old}\n"));
+    assert!(
+        message.starts_with("r.jsonl:1: a results file of format version 1; this tetrad reads version 2"),
+        "{message}"
+    );
+    let newer = header(3, "1/1").replace(r#""version":2"#, r#""version":3"#);
+    assert!(refusal(&newer).contains("format version 3"));
 }

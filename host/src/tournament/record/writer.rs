@@ -1,7 +1,7 @@
 //! The results file's writer: a new file with its header, or a resumed one appended to,
 //! under an exclusive lock for the writer's whole life.
 
-use super::{difference, read_from, Config, GameRecord, Line, RecordError};
+use super::{difference, read_from, Config, FixtureRecord, Line, RecordError};
 use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{BufReader, ErrorKind, Write};
 use std::path::{Path, PathBuf};
@@ -37,17 +37,14 @@ impl Writer {
             path: path.to_path_buf(),
             file: Some(file),
         };
-        writer.write(&Line::Header {
-            config: config.clone(),
-            shard: shard.to_string(),
-        })?;
+        writer.write(&Line::header(config, shard))?;
         Ok(writer)
     }
 
     /// Continues an existing file: locks it, checks it belongs to this tournament (and
     /// every game line, as [`read_from`] does), cuts off a half-written last line, and
-    /// returns the games already played. New games are appended after the old ones.
-    pub fn resume(path: &Path, config: &Config, shard: &str) -> Result<(Writer, Vec<GameRecord>), RecordError> {
+    /// returns the fixtures already played. New ones are appended after the old ones.
+    pub fn resume(path: &Path, config: &Config, shard: &str) -> Result<(Writer, Vec<FixtureRecord>), RecordError> {
         let io = |source| RecordError::Io {
             path: path.to_path_buf(),
             source,
@@ -77,7 +74,7 @@ impl Writer {
                 path: path.to_path_buf(),
                 file: Some(file),
             },
-            contents.games,
+            contents.fixtures,
         ))
     }
 

@@ -4,7 +4,7 @@
 use super::{App, Driver};
 use crate::plugin::{resolve, Plugin};
 use crate::referee::ended;
-use crate::replay::Player;
+use crate::replay::PlayerRecord;
 
 impl App {
     pub(super) fn next_plugin(&mut self) {
@@ -44,14 +44,14 @@ impl App {
                 let plugin = pilots.current();
                 let label = format!("{} {}", plugin.info().name, plugin.info().version);
                 // A game over by the rules stays over; one the last plugin failed goes on.
-                let over = ended(self.tracked.game(), self.setup.max_pieces).is_some();
+                let over = ended(self.tracked.game(), self.session.setup.max_pieces).is_some();
                 self.status = Some(if over {
                     format!("{label} plays the next game")
                 } else {
                     format!("{label} plays on")
                 });
                 if !over {
-                    let player = Player::plugin(plugin, pilots.options(), self.tracked.game().stats().ticks);
+                    let player = PlayerRecord::plugin(plugin, pilots.options(), self.tracked.game().stats().ticks);
                     if let Some(recorder) = &mut self.recorder {
                         recorder.take_over(player);
                     }

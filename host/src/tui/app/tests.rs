@@ -16,12 +16,10 @@ fn press(app: &mut App, codes: &[KeyCode]) {
     }
 }
 
-fn setup(record: Option<PathBuf>) -> Setup {
-    Setup {
-        rules: Rules::default(),
-        pieces: Arc::new(PieceSet::tetrominoes()),
+fn setup(record: Option<PathBuf>) -> Session {
+    Session {
+        setup: Setup::default(),
         seed: 7,
-        max_pieces: None,
         record,
     }
 }
@@ -130,7 +128,7 @@ fn a_recorded_game_replays_and_verifies() {
     assert_eq!(app.end(), Some(RecordedEnd::ToppedOut));
     assert!(app.status().unwrap().contains("replay saved"));
     let replay = Replay::load(&path).unwrap();
-    assert_eq!(replay.players, vec![Player::human(0)]);
+    assert_eq!(replay.seats[0].players, vec![PlayerRecord::human(0)]);
     assert_eq!(replay.seed, app.game_seed());
     let outcome = replay.verify().unwrap();
     assert_eq!(outcome, Outcome::new(app.stats(), RecordedEnd::ToppedOut));
@@ -140,17 +138,17 @@ fn a_recorded_game_replays_and_verifies() {
     assert!(app.should_quit());
     assert!(app.take_save_error().is_none());
     let replay = Replay::load(&path).unwrap();
-    assert_eq!(replay.result.end, RecordedEnd::Unfinished);
-    assert_eq!(replay.actions.len(), 2);
+    assert_eq!(replay.seats[0].result.end, RecordedEnd::Unfinished);
+    assert_eq!(replay.seats[0].actions.len(), 2);
     replay.verify().unwrap();
 }
 
 fn replay_app() -> App {
     let mut play = App::play(setup(None));
-    let mut replay = Replay::new(&Rules::default(), &PieceSet::tetrominoes(), play.game_seed(), None);
-    replay.players.push(Player {
+    let mut replay = Replay::new(&Setup::default(), play.game_seed());
+    replay.seats[0].players.push(PlayerRecord {
         version: Some("1.2.3".to_string()),
-        ..Player::human(0)
+        ..PlayerRecord::human(0)
     });
     for i in 0..10_000 {
         if play.end().is_some() {
@@ -160,7 +158,7 @@ fn replay_app() -> App {
         let before = play.stats().ticks;
         press(&mut play, &[code]);
         if play.stats().ticks > before {
-            replay.actions.push(match code {
+            replay.seats[0].actions.push(match code {
                 Left => Actions::LEFT.0,
                 Right => Actions::RIGHT.0,
                 Char(' ') => Actions::DROP.0,
@@ -168,7 +166,7 @@ fn replay_app() -> App {
             });
         }
     }
-    replay.result = Outcome::new(play.stats(), RecordedEnd::ToppedOut);
+    replay.seats[0].result = Outcome::new(play.stats(), RecordedEnd::ToppedOut);
     App::replay(Playback::new(replay).unwrap())
 }
 

@@ -2,7 +2,7 @@
 
 use super::{App, Driver};
 use crate::engine::Stats;
-use crate::replay::{Player, RecordedEnd};
+use crate::replay::{PlayerRecord, RecordedEnd};
 use crate::tui::keys::Mode;
 use crate::tui::speed::Speed;
 use crate::tui::tracked::Tracked;
@@ -39,7 +39,7 @@ impl App {
             Driver::Replay(playback) => playback
                 .replay()
                 .player_at(self.stats().ticks)
-                .map_or_else(|| "unknown".to_string(), Player::label),
+                .map_or_else(|| "unknown".to_string(), PlayerRecord::label),
         }
     }
 

@@ -2,15 +2,15 @@
 //! colours.
 
 use super::*;
-use crate::replay::{Outcome, Player, Replay};
-use crate::tui::app::Setup;
+use crate::replay::{Outcome, PlayerRecord, Replay};
+use crate::setup::Setup;
+use crate::tui::app::Session;
 use crate::tui::playback::Playback;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 use ratatui::Terminal;
-use std::sync::Arc;
-use tetrad_plugin_api::{Actions, PieceSet, Rules};
+use tetrad_plugin_api::Actions;
 
 fn render(app: &App, width: u16, height: u16) -> Buffer {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
@@ -28,11 +28,9 @@ fn text(buffer: &Buffer) -> Vec<String> {
 }
 
 fn play_app() -> App {
-    App::play(Setup {
-        rules: Rules::default(),
-        pieces: Arc::new(PieceSet::tetrominoes()),
+    App::play(Session {
+        setup: Setup::default(),
         seed: 1,
-        max_pieces: None,
         record: None,
     })
 }
@@ -136,20 +134,19 @@ fn help_pause_and_game_over_are_shown() {
 
 #[test]
 fn a_replay_shows_its_player_and_progress() {
-    let rules = Rules::default();
-    let pieces = PieceSet::tetrominoes();
-    let mut replay = Replay::new(&rules, &pieces, 9, None);
-    replay.players.push(Player {
+    let setup = Setup::default();
+    let mut replay = Replay::new(&setup, 9);
+    replay.seats[0].players.push(PlayerRecord {
         version: Some("0.1.0".to_string()),
-        ..Player::human(0)
+        ..PlayerRecord::human(0)
     });
-    replay.players[0].name = "random".to_string();
-    replay.actions = vec![Actions::DROP.0; 3];
-    let mut game = crate::engine::Game::new(rules, Arc::new(pieces), 9);
+    replay.seats[0].players[0].name = "random".to_string();
+    replay.seats[0].actions = vec![Actions::DROP.0; 3];
+    let mut game = crate::engine::Game::new(setup.rules, setup.pieces.clone(), 9);
     for _ in 0..3 {
         game.tick(Actions::DROP);
     }
-    replay.result = Outcome::new(game.stats(), RecordedEnd::Unfinished);
+    replay.seats[0].result = Outcome::new(game.stats(), RecordedEnd::Unfinished);
     let app = App::replay(Playback::new(replay).unwrap());
     let screen = text(&render(&app, 80, 30)).join("\n");
     for expected in ["tetrad replay", "random 0.1.0", "tick 0 of 3"] {

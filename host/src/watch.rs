@@ -10,7 +10,7 @@ use std::sync::OnceLock;
 /// CPU's time-stamp counter a few cycles. `quanta` reads the counter where it is invariant
 /// and falls back to the OS's monotonic clock elsewhere; its deltas are nanoseconds either
 /// way. Calibrating the counter against the OS clock happens once, on first use.
-pub(super) fn clock() -> &'static quanta::Clock {
+pub fn clock() -> &'static quanta::Clock {
     static CLOCK: OnceLock<quanta::Clock> = OnceLock::new();
     CLOCK.get_or_init(quanta::Clock::new)
 }

@@ -1,0 +1,158 @@
+//! Players: who decides a seat's moves. The runner shows a player an [`Observation`] of
+//! its seat and gets a [`Decision`] back; a [`Pilot`] turns a placement into the per-tick
+//! actions that reach it, so the runner only ever applies actions. A plugin library is the
+//! one flavour today; programs speaking a protocol join [`Player`] as variants, so dispatch
+//! stays static.
+
+mod library;
+mod pilot;
+
+pub use library::Library;
+pub use pilot::Pilot;
+
+use crate::engine::{Falling, Game};
+use crate::plugin::Plugin;
+use crate::watch::Watch;
+use tetrad_plugin_api::{derive_seed, Actions, Board, PieceId, PieceSet, Rules};
+
+/// What one seat sees at a tick.
+#[derive(Clone, Copy, Debug)]
+pub struct Observation<'a> {
+    /// The rules of the seat's game.
+    pub rules: &'a Rules,
+    /// The seat's board (locked cells only).
+    pub board: &'a Board,
+    /// The falling piece, if one is in play.
+    pub current: Option<Falling>,
+    /// The next piece, if the rules show one.
+    pub next: Option<PieceId>,
+    /// The player sees this piece for the first time: it just entered, or the player
+    /// just took over a game in progress.
+    pub new_piece: bool,
+}
+
+impl<'a> Observation<'a> {
+    /// What a player of `game` sees now. `fresh`: it sees the falling piece for the first
+    /// time even if the game does not (a player taking over a game in progress).
+    #[inline(always)]
+    pub fn of(game: &'a Game, fresh: bool) -> Observation<'a> {
+        Observation {
+            rules: game.rules(),
+            board: game.board(),
+            current: game.current(),
+            next: game.preview(),
+            new_piece: game.is_new_piece() || fresh,
+        }
+    }
+}
+
+/// Where a player wants the falling piece to lock: in `orientation`, dropped at column
+/// `column` (the piece's x when it falls), then slid one column (`slide`: -1 left, +1
+/// right, 0 none; `classic` only).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Target {
+    /// The orientation's index in the piece's orientation list.
+    pub orientation: u8,
+    /// The piece's x when it falls.
+    pub column: i8,
+    /// The slide after the drop.
+    pub slide: i8,
+}
+
+/// A player's decision at a tick.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Decision {
+    /// The actions of this tick, as the ABI's bits.
+    Actions(Actions),
+    /// Where the falling piece should lock; the pilot plays the path there.
+    Placement(Target),
+}
+
+/// A player's reply at a tick: its decision or its failure, and how long it thought.
+#[derive(Debug)]
+pub struct Reply {
+    /// The decision, or the player's error text.
+    pub decision: Result<Decision, String>,
+    /// Time spent deciding, in nanoseconds.
+    pub elapsed_ns: u64,
+}
+
+/// A decision that breaks the protocol, and is not applied.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Violation {
+    /// Action bits that no tick can apply: both shifts, both turns, or unknown bits.
+    Bits(u32),
+    /// A placement that no path reaches from where the piece is.
+    Unreachable(Target),
+}
+
+impl std::fmt::Display for Violation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Violation::Bits(bits) => write!(f, "update returned {:?}", Actions(*bits)),
+            Violation::Unreachable(target) => write!(
+                f,
+                "placement orientation {} column {} slide {} is unreachable",
+                target.orientation, target.column, target.slide
+            ),
+        }
+    }
+}
+
+/// What the referee judges at a tick: the actions to apply (none after a violation), or
+/// the player's failure, with the violation if there was one and the thinking time.
+#[derive(Debug)]
+pub struct Answer {
+    /// The actions to apply, or the player's error text.
+    pub actions: Result<Actions, String>,
+    /// The decision broke the protocol (and `actions` is none).
+    pub violation: Option<Violation>,
+    /// Time spent deciding, in nanoseconds (0 for a tick the pilot flew alone).
+    pub elapsed_ns: u64,
+}
+
+/// A player refused to start a game.
+#[derive(Debug, thiserror::Error)]
+#[error("plugin `{plugin}` ({path}): create failed: {message}")]
+pub struct CreateError {
+    /// The player's name.
+    pub plugin: String,
+    /// Its file.
+    pub path: String,
+    /// Its message, verbatim.
+    pub message: String,
+}
+
+/// A seat's player. An enum, not a trait object: the game loop's call stays direct.
+pub enum Player {
+    /// An instance of a plugin library (the C ABI or the Rust SDK).
+    Library(Library),
+}
+
+impl Player {
+    /// A new player of `plugin` with `options`, for the game with `game_seed` under these
+    /// rules and pieces.
+    pub fn create(
+        plugin: &Plugin,
+        rules: &Rules,
+        pieces: &PieceSet,
+        game_seed: u64,
+        options: &str,
+    ) -> Result<Player, CreateError> {
+        Library::create(plugin, rules, pieces, plugin_seed(game_seed), options).map(Player::Library)
+    }
+
+    /// The player's reply to `observation`, timed on `clock` (fetched once per game by
+    /// the caller). `watch`, if given, shows the thinking to a watchdog on another thread.
+    #[inline(always)]
+    pub fn decide(&mut self, observation: &Observation<'_>, clock: &quanta::Clock, watch: Option<&Watch>) -> Reply {
+        match self {
+            Player::Library(library) => library.decide(observation, clock, watch),
+        }
+    }
+}
+
+/// The seed a player gets for its own randomness in the game with `game_seed`.
+fn plugin_seed(game_seed: u64) -> u64 {
+    derive_seed(game_seed, u64::MAX)
+}

@@ -1,0 +1,79 @@
+//! The pilot: turns a player's decision into this tick's actions. Actions pass through,
+//! checked against the protocol; a placement is looked up among the placements
+//! [`movegen`](tetrad_plugin_api::placements) finds for the falling piece, and its path
+//! is then flown tick by tick without asking the player again until the next piece.
+
+use super::{Answer, Decision, Reply, Target, Violation};
+use crate::engine::Game;
+use tetrad_plugin_api::{placements, Actions, Path};
+
+/// One seat's pilot.
+#[derive(Debug, Default)]
+pub struct Pilot {
+    /// The path being flown, and the piece count when it began: a path never outlives
+    /// its piece.
+    flying: Option<(Path, u64)>,
+}
+
+impl Pilot {
+    /// The next action of the path being flown, if one is, for this tick of `game`. The
+    /// player is not asked on such a tick.
+    #[inline(always)]
+    pub fn next(&mut self, game: &Game) -> Option<Answer> {
+        let (path, piece) = self.flying.as_mut()?;
+        if *piece == game.stats().pieces {
+            if let Some(actions) = path.next() {
+                return Some(Answer {
+                    actions: Ok(actions),
+                    violation: None,
+                    elapsed_ns: 0,
+                });
+            }
+        }
+        self.flying = None;
+        None
+    }
+
+    /// This tick's answer from the player's `reply` on `game`: its actions, or the first
+    /// action of the path to its placement.
+    #[inline(always)]
+    pub fn steer(&mut self, reply: Reply, game: &Game) -> Answer {
+        let elapsed_ns = reply.elapsed_ns;
+        let (actions, violation) = match reply.decision {
+            Ok(Decision::Actions(actions)) if actions.is_violation() => {
+                (Ok(Actions::NONE), Some(Violation::Bits(actions.0)))
+            }
+            Ok(Decision::Actions(actions)) => (Ok(actions), None),
+            Ok(Decision::Placement(target)) => match self.take_off(target, game) {
+                Some(actions) => (Ok(actions), None),
+                None => (Ok(Actions::NONE), Some(Violation::Unreachable(target))),
+            },
+            Err(message) => (Err(message), None),
+        };
+        Answer {
+            actions,
+            violation,
+            elapsed_ns,
+        }
+    }
+
+    /// Starts the path to `target` and returns its first action, or `None` if no path
+    /// reaches it from where the falling piece is.
+    fn take_off(&mut self, target: Target, game: &Game) -> Option<Actions> {
+        let falling = game.current()?;
+        let kind = game.pieces().kind(falling.piece);
+        let rules = game.rules();
+        let found = placements(rules, game.board(), kind, falling.pos)
+            .into_iter()
+            .find(|p| {
+                p.pos.orientation == target.orientation && p.slide == target.slide && p.pos.x - p.slide == target.column
+            })?;
+        let mut path = found.path(rules.movement());
+        let first = path.next()?;
+        self.flying = Some((path, game.stats().pieces));
+        Some(first)
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,117 @@
+//! One seat of a fixture: its game, its player, the pilot that turns decisions into
+//! actions, and the referee; and what the seat records while it plays.
+
+use super::{new_histogram, GameResult};
+use crate::engine::Game;
+use crate::player::{Observation, Pilot, Player};
+use crate::referee::{Ending, Referee};
+use crate::setup::Setup;
+use crate::watch::Watch;
+use hdrhistogram::Histogram;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// A seat in play.
+pub struct Seat<'r> {
+    game: Game,
+    player: Player,
+    pilot: Pilot,
+    referee: Referee,
+    /// Every decision's duration, in nanoseconds.
+    update_ns: Histogram<u64>,
+    total_ns: u128,
+    /// Pieces already added to the run's count.
+    pieces_counted: u64,
+    /// The actions applied at each tick, if the seat is recorded.
+    record: Option<&'r mut Vec<u32>>,
+    ending: Option<Ending>,
+}
+
+impl<'r> Seat<'r> {
+    /// `player` seated at `game` under `setup`'s cap and limits, its applied actions pushed
+    /// onto `record` if given.
+    pub fn new(game: Game, player: Player, setup: &Setup, record: Option<&'r mut Vec<u32>>) -> Seat<'r> {
+        Seat {
+            referee: Referee::new(game.rules(), setup.max_pieces, setup.limits),
+            game,
+            player,
+            pilot: Pilot::default(),
+            update_ns: new_histogram(),
+            total_ns: 0,
+            pieces_counted: 0,
+            record,
+            ending: None,
+        }
+    }
+
+    /// Whether the seat's game has ended.
+    #[inline(always)]
+    pub fn has_ended(&self) -> bool {
+        self.ending.is_some()
+    }
+
+    /// Plays one tick: the referee's check, the player's decision (unless the pilot flies
+    /// a path), the referee's judgement, the engine's tick. Always inlined into the loop:
+    /// the answer then stays in registers.
+    #[inline(always)]
+    pub fn tick(&mut self, clock: &quanta::Clock, watch: Option<&Watch>, pieces_played: Option<&AtomicU64>) {
+        if let Some(end) = self.referee.game_over(&self.game) {
+            self.ending = Some(Ending { end, error: None });
+            return;
+        }
+        let answer = match self.pilot.next(&self.game) {
+            Some(flown) => flown,
+            None => {
+                let reply = self.player.decide(&Observation::of(&self.game, false), clock, watch);
+                self.total_ns += u128::from(reply.elapsed_ns);
+                // The histogram grows to fit any value.
+                let _ = self.update_ns.record(reply.elapsed_ns);
+                self.pilot.steer(reply, &self.game)
+            }
+        };
+        let actions = match self.referee.judge(answer) {
+            Ok(actions) => actions,
+            Err(ending) => {
+                self.ending = Some(ending);
+                return;
+            }
+        };
+        if let Some(record) = self.record.as_deref_mut() {
+            record.push(actions.0);
+        }
+        self.game.tick(actions);
+        let stats = self.game.stats();
+        if let Some(watch) = watch {
+            watch.set_stats(stats.lines, stats.pieces, stats.score, stats.ticks);
+        }
+        if let Some(played) = pieces_played {
+            if stats.pieces != self.pieces_counted {
+                played.fetch_add(stats.pieces - self.pieces_counted, Ordering::Relaxed);
+                self.pieces_counted = stats.pieces;
+            }
+        }
+        self.ending = self.referee.after_tick(&self.game);
+    }
+
+    /// The result of the seat's game, index `index` with seed `seed`, once it has ended.
+    pub fn result(self, index: u64, seed: u64) -> GameResult {
+        let Ending { end, error } = self.ending.expect("the seat's game has ended");
+        let stats = self.game.stats();
+        let updates = self.update_ns.len();
+        GameResult {
+            index,
+            seed,
+            lines: stats.lines,
+            pieces: stats.pieces,
+            score: stats.score,
+            ticks: stats.ticks,
+            end,
+            error,
+            violations: self.referee.violations(),
+            updates,
+            update_us_mean: self.total_ns as f64 / updates.max(1) as f64 / 1000.0,
+            update_us_p99: self.update_ns.value_at_quantile(0.99) as f64 / 1000.0,
+            update_us_max: self.update_ns.max() as f64 / 1000.0,
+            update_ns: self.update_ns,
+        }
+    }
+}

@@ -1,0 +1,153 @@
+//! One description of a game's setup: the rules, the piece set, where the pieces come
+//! from, the piece cap and the limits. The results file's header, replays, isolation
+//! workers and the screens all carry a [`Setup`], and [`args`] builds it from the command
+//! line, so each is written, read and checked in one place.
+
+pub mod args;
+mod records;
+
+pub use records::{PieceRecord, RulesRecord};
+
+use crate::referee::Limits;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+use tetrad_plugin_api::{PieceSet, Rules};
+
+/// A game's setup, checked: the rules fit the pieces. Serialised as [`SetupRecord`]
+/// would be, and checked again when read back.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(into = "SetupRecord", try_from = "SetupRecord")]
+pub struct Setup {
+    /// The rules.
+    pub rules: Rules,
+    /// The piece set.
+    pub pieces: Arc<PieceSet>,
+    /// Given piece sequences, by content, when the games play them instead of seeded pieces.
+    pub sequence: Option<SequenceDigest>,
+    /// End a game as capped once this many pieces have locked.
+    pub max_pieces: Option<u64>,
+    /// What ends a game early as a forfeit.
+    pub limits: Limits,
+}
+
+/// Piece sequences by content, not by file name: a copy of the file elsewhere is the same
+/// sequence, an edited file is not.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SequenceDigest {
+    /// Games (lines) in the file.
+    pub lines: u64,
+    /// The 64-bit FNV-1a digest of every game's pieces, in hexadecimal.
+    pub fnv1a64: String,
+}
+
+/// How a [`Setup`] is written: plain names, sizes and cells, not yet checked.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SetupRecord {
+    /// The rules by name and size.
+    pub rules: RulesRecord,
+    /// Every piece by its first orientation.
+    pub pieces: Vec<PieceRecord>,
+    /// The sequences' digest, if the games play given pieces.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sequence: Option<SequenceDigest>,
+    /// The piece cap.
+    #[serde(default)]
+    pub max_pieces: Option<u64>,
+    /// The think limit, in microseconds.
+    #[serde(default)]
+    pub think_limit_us: Option<u64>,
+    /// Violations allowed per game.
+    #[serde(default)]
+    pub max_violations: Option<u64>,
+}
+
+impl From<Setup> for SetupRecord {
+    fn from(setup: Setup) -> SetupRecord {
+        SetupRecord {
+            rules: RulesRecord::of(&setup.rules),
+            pieces: PieceRecord::all(&setup.pieces),
+            sequence: setup.sequence,
+            max_pieces: setup.max_pieces,
+            think_limit_us: setup.limits.think_limit_ns.map(|ns| ns / 1000),
+            max_violations: setup.limits.max_violations,
+        }
+    }
+}
+
+impl TryFrom<SetupRecord> for Setup {
+    type Error = String;
+
+    fn try_from(record: SetupRecord) -> Result<Setup, String> {
+        let rules = record.rules.rules()?;
+        let pieces = PieceRecord::set(&record.pieces)?;
+        rules.validate(&pieces).map_err(|e| e.to_string())?;
+        Ok(Setup {
+            rules,
+            pieces: Arc::new(pieces),
+            sequence: record.sequence,
+            max_pieces: record.max_pieces,
+            limits: Limits {
+                think_limit_ns: record.think_limit_us.map(|us| us.saturating_mul(1000)),
+                max_violations: record.max_violations,
+            },
+        })
+    }
+}
+
+impl Setup {
+    /// `rules` with `pieces`, checked, seeded pieces, no cap and no limits.
+    pub fn new(rules: Rules, pieces: Arc<PieceSet>) -> Result<Setup, tetrad_plugin_api::RulesError> {
+        rules.validate(&pieces)?;
+        Ok(Setup {
+            rules,
+            pieces,
+            sequence: None,
+            max_pieces: None,
+            limits: Limits::default(),
+        })
+    }
+
+    /// The parts in which two setups differ, in words ("rules", "piece sets", ...); empty
+    /// if they describe the same games.
+    pub fn differences(&self, other: &Setup) -> Vec<&'static str> {
+        let (a, b) = (SetupRecord::from(self.clone()), SetupRecord::from(other.clone()));
+        let checks = [
+            ("rules", a.rules == b.rules),
+            ("piece sets", a.pieces == b.pieces),
+            ("piece sequences", a.sequence == b.sequence),
+            ("piece caps", a.max_pieces == b.max_pieces),
+            ("think limits", a.think_limit_us == b.think_limit_us),
+            ("violation limits", a.max_violations == b.max_violations),
+        ];
+        checks.iter().filter(|(_, same)| !same).map(|(what, _)| *what).collect()
+    }
+
+    /// One line for people: `classic 10x20, preview 1, uniform pieces`.
+    pub fn rules_text(&self) -> String {
+        let rules = &self.rules;
+        format!(
+            "{} {}x{}, preview {}, {} pieces",
+            rules.preset,
+            rules.width,
+            rules.height,
+            rules.preview,
+            rules.randomizer.name()
+        )
+    }
+}
+
+impl Default for Setup {
+    /// The default rules (`classic`) with the seven tetrominoes, seeded, uncapped, unlimited.
+    fn default() -> Setup {
+        Setup::new(Rules::default(), Arc::new(PieceSet::tetrominoes())).expect("the default rules fit the tetrominoes")
+    }
+}
+
+impl PartialEq for Setup {
+    fn eq(&self, other: &Setup) -> bool {
+        self.differences(other).is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests;

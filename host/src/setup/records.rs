@@ -1,0 +1,108 @@
+//! How a setup writes its rules and its piece set: the rules by name and size, and each
+//! piece by its first orientation in its rotation box, checked when read back.
+
+use serde::{Deserialize, Serialize};
+use tetrad_plugin_api::{PieceKind, PieceSet, Rules, MAX_PIECE_SIZE};
+
+/// The rules, by name and size.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RulesRecord {
+    /// `classic`, `leiden` or `simplified`.
+    pub preset: String,
+    /// Board columns.
+    pub width: usize,
+    /// Board rows.
+    pub height: usize,
+    /// Next pieces shown.
+    pub preview: usize,
+    /// `uniform` or `bag`.
+    pub randomizer: String,
+}
+
+/// One piece kind: its first orientation, from which the others are generated.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PieceRecord {
+    /// The piece's name.
+    pub name: String,
+    /// Side of its square rotation box.
+    #[serde(rename = "box")]
+    pub box_size: u8,
+    /// Orientation 0's cells as `[x, y]` within the box.
+    pub cells: Vec<[i8; 2]>,
+}
+
+impl PieceRecord {
+    /// The piece kind, with its orientations generated as from a piece-set file.
+    pub(super) fn kind(&self) -> Result<PieceKind, String> {
+        let bad = |problem: &str| format!("piece `{}`: {problem}", self.name);
+        if self.box_size == 0 || usize::from(self.box_size) > MAX_PIECE_SIZE {
+            return Err(bad(&format!(
+                "box {} is out of range 1..={MAX_PIECE_SIZE}",
+                self.box_size
+            )));
+        }
+        if self.cells.is_empty() {
+            return Err(bad("no cells"));
+        }
+        let size = self.box_size as i8;
+        let mut cells: Vec<(i8, i8)> = Vec::with_capacity(self.cells.len());
+        for &[x, y] in &self.cells {
+            if !(0..size).contains(&x) || !(0..size).contains(&y) {
+                return Err(bad(&format!("cell [{x}, {y}] is outside its {size}x{size} box")));
+            }
+            if cells.contains(&(x, y)) {
+                return Err(bad(&format!("cell [{x}, {y}] is listed twice")));
+            }
+            cells.push((x, y));
+        }
+        Ok(PieceKind::in_box(self.name.clone(), self.box_size, cells))
+    }
+}
+
+impl RulesRecord {
+    /// The record of `rules`.
+    pub fn of(rules: &Rules) -> RulesRecord {
+        RulesRecord {
+            preset: rules.preset.name().to_string(),
+            width: rules.width,
+            height: rules.height,
+            preview: rules.preview,
+            randomizer: rules.randomizer.name().to_string(),
+        }
+    }
+
+    /// The rules back (not yet checked against a piece set).
+    pub(super) fn rules(&self) -> Result<Rules, String> {
+        Ok(Rules {
+            preset: self.preset.parse().map_err(|e| format!("{e}"))?,
+            width: self.width,
+            height: self.height,
+            preview: self.preview,
+            randomizer: self.randomizer.parse().map_err(|e| format!("{e}"))?,
+        })
+    }
+}
+
+impl PieceRecord {
+    /// The records of every piece of `pieces`, in piece-index order.
+    pub fn all(pieces: &PieceSet) -> Vec<PieceRecord> {
+        pieces
+            .kinds()
+            .iter()
+            .map(|kind| PieceRecord {
+                name: kind.name().to_string(),
+                box_size: kind.box_size(),
+                cells: kind.orientation(0).cells().iter().map(|&(x, y)| [x, y]).collect(),
+            })
+            .collect()
+    }
+
+    /// The piece set of `records`: 1 to 255 pieces, each checked.
+    pub(super) fn set(records: &[PieceRecord]) -> Result<PieceSet, String> {
+        if records.is_empty() || records.len() > 255 {
+            return Err(format!("{} pieces; 1 to 255 are needed", records.len()));
+        }
+        let kinds = records.iter().map(PieceRecord::kind).collect::<Result<Vec<_>, _>>()?;
+        Ok(PieceSet::new(kinds))
+    }
+}

@@ -1,0 +1,59 @@
+use super::*;
+use tetrad_plugin_api::{Preset, Randomizer};
+
+fn setup() -> Setup {
+    let rules = Rules {
+        width: 12,
+        randomizer: Randomizer::Bag,
+        ..Rules::preset(Preset::Simplified)
+    };
+    let mut setup = Setup::new(rules, Arc::new(PieceSet::tetrominoes())).expect("valid");
+    setup.max_pieces = Some(500);
+    setup.limits = Limits {
+        think_limit_ns: Some(2_000_000),
+        max_violations: Some(3),
+    };
+    setup
+}
+
+#[test]
+fn a_setup_reads_back_as_it_was_written() {
+    let setup = setup();
+    let text = serde_json::to_string(&setup).expect("serialises");
+    assert!(text.contains(r#""preset":"simplified""#), "{text}");
+    assert!(text.contains(r#""think_limit_us":2000"#), "{text}");
+    let back: Setup = serde_json::from_str(&text).expect("reads back");
+    assert_eq!(back, setup);
+    assert_eq!(back.rules, setup.rules);
+    assert_eq!(back.limits, setup.limits);
+    assert_eq!(back.pieces.len(), 7);
+}
+
+#[test]
+fn a_setup_that_cannot_be_played_is_refused_when_read() {
+    let mut value = serde_json::to_value(setup()).expect("serialises");
+    value["rules"]["width"] = 99.into();
+    let err = serde_json::from_value::<Setup>(value).expect_err("too wide");
+    assert!(err.to_string().contains("width"), "{err}");
+    let mut value = serde_json::to_value(setup()).expect("serialises");
+    value["rules"]["preset"] = "tengen".into();
+    let err = serde_json::from_value::<Setup>(value).expect_err("unknown preset");
+    assert!(err.to_string().contains("tengen"), "{err}");
+}
+
+#[test]
+fn differences_name_each_part_that_differs() {
+    let a = setup();
+    let mut b = a.clone();
+    assert!(a.differences(&b).is_empty());
+    b.max_pieces = None;
+    b.limits.max_violations = None;
+    b.sequence = Some(SequenceDigest {
+        lines: 2,
+        fnv1a64: "0123456789abcdef".to_string(),
+    });
+    assert_eq!(a.differences(&b), ["piece sequences", "piece caps", "violation limits"]);
+    b.rules.height = 10;
+    assert_eq!(a.differences(&b)[0], "rules");
+    assert_ne!(a, b);
+}
