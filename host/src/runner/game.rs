@@ -54,19 +54,22 @@ fn deal(spec: &RunSpec, index: u64, seed: u64) -> Game {
     }
 }
 
-/// Ticks every seat in lockstep until every seat's game has ended.
-fn play(seats: &mut [Seat<'_>], spec: &RunSpec) {
+/// Ticks every seat in lockstep until every seat's game has ended. The seat count is a
+/// constant, so a solo game's loop compiles to one seat's ticks with nothing around them.
+fn play<const SEATS: usize>(seats: &mut [Seat<'_>; SEATS], spec: &RunSpec) {
     let clock = clock();
     let watch = spec.watch.as_deref();
     let pieces_played = spec.pieces_played.as_deref();
-    loop {
-        let mut playing = false;
-        for seat in seats.iter_mut().filter(|seat| !seat.has_ended()) {
-            seat.tick(clock, watch, pieces_played);
-            playing |= !seat.has_ended();
-        }
-        if !playing {
-            break;
+    let mut playing = [true; SEATS];
+    while playing.contains(&true) {
+        for (seat, playing) in seats.iter_mut().zip(playing.iter_mut()) {
+            if !*playing {
+                continue;
+            }
+            if let Some(ending) = seat.tick(clock, watch, pieces_played) {
+                seat.end(ending);
+                *playing = false;
+            }
         }
     }
 }

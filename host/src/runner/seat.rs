@@ -43,20 +43,19 @@ impl<'r> Seat<'r> {
         }
     }
 
-    /// Whether the seat's game has ended.
-    #[inline(always)]
-    pub fn has_ended(&self) -> bool {
-        self.ending.is_some()
-    }
-
     /// Plays one tick: the referee's check, the player's decision (unless the pilot flies
-    /// a path), the referee's judgement, the engine's tick. Always inlined into the loop:
+    /// a path), the referee's judgement, the engine's tick. Returns how the game ended, if
+    /// it did; the caller then [`ends`](Seat::end) the seat. Always inlined into the loop:
     /// the answer then stays in registers.
     #[inline(always)]
-    pub fn tick(&mut self, clock: &quanta::Clock, watch: Option<&Watch>, pieces_played: Option<&AtomicU64>) {
+    pub fn tick(
+        &mut self,
+        clock: &quanta::Clock,
+        watch: Option<&Watch>,
+        pieces_played: Option<&AtomicU64>,
+    ) -> Option<Ending> {
         if let Some(end) = self.referee.game_over(&self.game) {
-            self.ending = Some(Ending { end, error: None });
-            return;
+            return Some(Ending { end, error: None });
         }
         let answer = match self.pilot.next(&self.game) {
             Some(flown) => flown,
@@ -70,10 +69,7 @@ impl<'r> Seat<'r> {
         };
         let actions = match self.referee.judge(answer) {
             Ok(actions) => actions,
-            Err(ending) => {
-                self.ending = Some(ending);
-                return;
-            }
+            Err(ending) => return Some(ending),
         };
         if let Some(record) = self.record.as_deref_mut() {
             record.push(actions.0);
@@ -89,7 +85,12 @@ impl<'r> Seat<'r> {
                 self.pieces_counted = stats.pieces;
             }
         }
-        self.ending = self.referee.after_tick(&self.game);
+        self.referee.after_tick(&self.game)
+    }
+
+    /// Ends the seat's game as `ending`.
+    pub fn end(&mut self, ending: Ending) {
+        self.ending = Some(ending);
     }
 
     /// The result of the seat's game, index `index` with seed `seed`, once it has ended.
