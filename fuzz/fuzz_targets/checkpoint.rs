@@ -1,8 +1,8 @@
-//! Fuzz target: `tetrad::input::targets::checkpoint` (see that function for what it runs).
+//! Fuzz target: `tetrad::fuzzing::checkpoint` (see that function for what it runs).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    tetrad::input::targets::checkpoint(data);
+    tetrad::fuzzing::checkpoint(data);
 });

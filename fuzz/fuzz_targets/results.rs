@@ -1,8 +1,8 @@
-//! Fuzz target: `tetrad::input::targets::results` (see that function for what it runs).
+//! Fuzz target: `tetrad::fuzzing::results` (see that function for what it runs).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    tetrad::input::targets::results(data);
+    tetrad::fuzzing::results(data);
 });

@@ -5,8 +5,6 @@
 //! Files are read through [`Read::take`] of one byte more than the cap, never by asking
 //! the file for its size first: a device or a pipe has none.
 
-pub mod targets;
-
 use std::fs::File;
 use std::io::{self, BufRead, Read};
 use std::path::{Path, PathBuf};

@@ -5,6 +5,7 @@
 pub mod cli;
 pub mod commands;
 pub mod engine;
+pub mod fuzzing;
 pub mod html_report;
 pub mod input;
 pub mod output;

@@ -9,7 +9,7 @@
 //! linearly to zero, which keeps the search from collapsing early. The state after each
 //! generation is written to a checkpoint, so an interrupted run resumes where it stopped.
 
-use crate::cli::MAX_GAMES;
+use crate::cli::{MAX_GAMES, MAX_POPULATION};
 use crate::input::{self, CHECKPOINT_CAP};
 use crate::plugin::Plugin;
 use crate::runner::RunSpec;
@@ -20,9 +20,6 @@ use std::fs::{File, OpenOptions, TryLockError};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use tetrad_plugin_api::{derive_seed, SeededRng};
-
-/// Most candidates per generation.
-pub const MAX_POPULATION: u64 = 100_000;
 
 /// What to tune and how.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

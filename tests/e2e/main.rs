@@ -6,6 +6,7 @@ mod c_plugins;
 mod common;
 mod demo;
 mod front_door;
+mod layout;
 mod pinned;
 mod presets;
 mod report;

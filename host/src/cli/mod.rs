@@ -2,7 +2,7 @@
 
 mod values;
 
-pub use values::{MAX_GAMES, MAX_JOBS};
+pub use values::{MAX_GAMES, MAX_JOBS, MAX_POPULATION};
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
@@ -147,7 +147,7 @@ pub struct TuneArgs {
     #[arg(long, default_value_t = 20)]
     pub generations: u64,
     /// Candidates per generation (at most 100000).
-    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u64).range(1..=crate::tune::MAX_POPULATION))]
+    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u64).range(1..=MAX_POPULATION))]
     pub population: u64,
     /// Share of candidates kept as the elite, in (0, 1].
     #[arg(long, default_value_t = 0.1, value_parser = parse_fraction)]

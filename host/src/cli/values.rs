@@ -38,6 +38,9 @@ pub const MAX_GAMES: u64 = 1_000_000;
 /// Most games played at once.
 pub const MAX_JOBS: usize = 1024;
 
+/// Most candidates of a `tune` generation.
+pub const MAX_POPULATION: u64 = 100_000;
+
 /// `--games` from `min` to [`MAX_GAMES`].
 pub(super) fn games_parser(min: u64) -> clap::builder::RangedU64ValueParser<u64> {
     clap::value_parser!(u64).range(min..=MAX_GAMES)

@@ -1,12 +1,12 @@
-//! What the commands do with the bytes of each kind of user file, from the reader to the
-//! last check, one function per kind. The fuzz targets in `fuzz/` run these; so does a
+//! The fuzz targets' entry points: what the commands do with the bytes of each kind of
+//! user file, from the reader to the last check, one function per kind. The fuzz targets in `fuzz/` run these; so does a
 //! unit test that feeds them every file of the fuzz corpora, without the fuzzer.
 //!
 //! Each function returns whether the input was accepted; it must never panic, whatever
 //! the bytes.
 
-use super::text;
 use crate::engine::Game;
+use crate::input::text;
 use crate::pieces;
 use crate::replay::Replay;
 use crate::tournament::{self, csv, markdown, pairings, standings, table, Report};
