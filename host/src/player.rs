@@ -1,14 +1,17 @@
 //! Players: who decides a seat's moves. The runner shows a player an [`Observation`] of
 //! its seat and gets a [`Decision`] back; a [`Pilot`] turns a placement into the per-tick
-//! actions that reach it, so the runner only ever applies actions. A plugin library is the
-//! one flavour today; programs speaking a protocol join [`Player`] as variants, so dispatch
+//! actions that reach it, so the runner only ever applies actions. A plugin library and a
+//! program speaking the bot protocol are the flavours, variants of one enum, so dispatch
 //! stays static.
 
 mod library;
 mod pilot;
+mod process;
 
+pub use crate::plugin::bot::{Failure, FailureKind};
 pub use library::Library;
 pub use pilot::Pilot;
+pub use process::{Process, DEFAULT_BOT_THINK_LIMIT};
 
 use crate::engine::{Falling, Game};
 use crate::plugin::Plugin;
@@ -71,8 +74,8 @@ pub enum Decision {
 /// A player's reply at a tick: its decision or its failure, and how long it thought.
 #[derive(Debug)]
 pub struct Reply {
-    /// The decision, or the player's error text.
-    pub decision: Result<Decision, String>,
+    /// The decision, or the player's failure.
+    pub decision: Result<Decision, Box<Failure>>,
     /// Time spent deciding, in nanoseconds.
     pub elapsed_ns: u64,
 }
@@ -103,15 +106,15 @@ impl std::fmt::Display for Violation {
 /// the player's failure, with the violation if there was one and the thinking time.
 #[derive(Debug)]
 pub struct Answer {
-    /// The actions to apply, or the player's error text.
-    pub actions: Result<Actions, String>,
+    /// The actions to apply, or the player's failure.
+    pub actions: Result<Actions, Box<Failure>>,
     /// The decision broke the protocol (and `actions` is none).
     pub violation: Option<Violation>,
     /// Time spent deciding, in nanoseconds (0 for a tick the pilot flew alone).
     pub elapsed_ns: u64,
 }
 
-/// A player refused to start a game.
+/// A player refused to start a game, or failed while it started.
 #[derive(Debug, thiserror::Error)]
 #[error("plugin `{plugin}` ({path}): create failed: {message}")]
 pub struct CreateError {
@@ -121,25 +124,39 @@ pub struct CreateError {
     pub path: String,
     /// Its message, verbatim.
     pub message: String,
+    /// `Some` when the failure forfeits the game rather than stopping the run: a bot
+    /// process that timed out or ended while it started. A refusal (bad options, a
+    /// program that cannot run) is `None`.
+    pub forfeit: Option<FailureKind>,
 }
 
 /// A seat's player. An enum, not a trait object: the game loop's call stays direct.
 pub enum Player {
     /// An instance of a plugin library (the C ABI or the Rust SDK).
     Library(Library),
+    /// A program speaking the bot protocol, one process per game.
+    Process(Process),
 }
 
 impl Player {
     /// A new player of `plugin` with `options`, for the game with `game_seed` under these
-    /// rules and pieces.
+    /// rules and pieces. `think_limit_ns` bounds a bot process's every answer (a library's
+    /// is checked after it returns, by the referee).
     pub fn create(
         plugin: &Plugin,
         rules: &Rules,
         pieces: &PieceSet,
         game_seed: u64,
         options: &str,
+        think_limit_ns: Option<u64>,
     ) -> Result<Player, CreateError> {
-        Library::create(plugin, rules, pieces, plugin_seed(game_seed), options).map(Player::Library)
+        let seed = plugin_seed(game_seed);
+        match plugin.manifest() {
+            Some(manifest) => {
+                Process::create(plugin, manifest, rules, pieces, seed, options, think_limit_ns).map(Player::Process)
+            }
+            None => Library::create(plugin, rules, pieces, seed, options).map(Player::Library),
+        }
     }
 
     /// The player's reply to `observation`, timed on `clock` (fetched once per game by
@@ -148,6 +165,7 @@ impl Player {
     pub fn decide(&mut self, observation: &Observation<'_>, clock: &quanta::Clock, watch: Option<&Watch>) -> Reply {
         match self {
             Player::Library(library) => library.decide(observation, clock, watch),
+            Player::Process(process) => process.decide(observation, clock, watch),
         }
     }
 }

@@ -71,6 +71,34 @@ impl ChildProcess {
         })
     }
 
+    /// Starts `command` like [`ChildProcess::spawn`], and asks that the child be killed
+    /// when the thread that starts it ends (on Linux, by a parent-death signal; elsewhere
+    /// the child sees its stdin close). Used for programs tetrad did not write, which
+    /// cannot be trusted to watch their parent as a worker does.
+    pub fn spawn_following(mut command: Command, log: &Path, header: &str) -> std::io::Result<ChildProcess> {
+        #[cfg(any(target_os = "linux", target_os = "android"))]
+        {
+            use std::os::unix::process::CommandExt;
+            let parent = rustix::process::getpid();
+            let follow = move || -> std::io::Result<()> {
+                rustix::process::set_parent_process_death_signal(Some(rustix::process::Signal::KILL))?;
+                // The parent may have ended before the signal was asked for.
+                if rustix::process::getppid() != Some(parent) {
+                    return Err(std::io::ErrorKind::BrokenPipe.into());
+                }
+                Ok(())
+            };
+            #[allow(unsafe_code)]
+            // SAFETY: the closure runs in the child between fork and exec, where only
+            // async-signal-safe work is allowed: it makes two system calls (prctl and
+            // getppid) through rustix, which allocate nothing and take no lock.
+            unsafe {
+                command.pre_exec(follow);
+            }
+        }
+        ChildProcess::spawn(command, log, header)
+    }
+
     /// The child's process ID.
     pub fn id(&self) -> u32 {
         self.child.id()

@@ -4,7 +4,7 @@
 //! verification, replay playback and the screens all ask it, so they all agree.
 
 use crate::engine::Game;
-use crate::player::Answer;
+use crate::player::{Answer, FailureKind};
 use serde::{Deserialize, Serialize};
 use tetrad_plugin_api::{Actions, Movement, Rules};
 
@@ -60,6 +60,15 @@ impl End {
             End::Timeout => "timeout",
             End::Violation => "violation",
             End::Crashed => "crashed",
+        }
+    }
+
+    /// How a player's failure of `kind` ends its game.
+    pub fn of_failure(kind: FailureKind) -> End {
+        match kind {
+            FailureKind::Error => End::PluginError,
+            FailureKind::Timeout => End::Timeout,
+            FailureKind::Crashed => End::Crashed,
         }
     }
 
@@ -152,7 +161,7 @@ impl Referee {
     pub fn judge(&mut self, answer: Answer) -> Result<Actions, Ending> {
         let actions = match answer.actions {
             Ok(actions) => actions,
-            Err(message) => return Err(Ending::forfeit(End::PluginError, message)),
+            Err(failure) => return Err(Ending::forfeit(End::of_failure(failure.kind), failure.message)),
         };
         if let Some(limit) = self.limits.think_limit_ns.filter(|&limit| answer.elapsed_ns > limit) {
             return Err(Ending::forfeit(
@@ -190,13 +199,13 @@ impl Referee {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::player::Violation;
+    use crate::player::{Failure, Violation};
     use std::sync::Arc;
     use tetrad_plugin_api::{PieceSet, Preset};
 
     fn answer(actions: Result<Actions, String>, elapsed_ns: u64, violation: bool) -> Answer {
         Answer {
-            actions,
+            actions: actions.map_err(|message| Box::new(Failure::new(FailureKind::Error, message))),
             violation: violation.then_some(Violation::Bits(0x23)),
             elapsed_ns,
         }

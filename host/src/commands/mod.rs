@@ -21,6 +21,7 @@ use crate::replay::Replay;
 use crate::report::{game_header, game_line, games_csv, plural, summarize, summary_text};
 use crate::runner::{self, RunSpec};
 use crate::setup::args::{play_sequence, setup};
+use crate::setup::Setup;
 use anyhow::{bail, Context, Result};
 use serde_json::json;
 use std::io::Write;
@@ -30,6 +31,17 @@ use std::process::ExitCode;
 pub(crate) fn load(spec: &str) -> Result<Plugin> {
     let path = resolve(spec)?;
     Ok(Plugin::load(&path)?)
+}
+
+/// Creates one player of `plugin` before any game, so a bad option is one clear error at
+/// the start rather than a failure in the middle. A bot process that fails while it starts
+/// passes: it forfeits its games instead, each with its cause.
+fn probe(plugin: &Plugin, setup: &Setup, options: &str) -> Result<()> {
+    let think_limit = setup.limits.think_limit_ns;
+    match Player::create(plugin, &setup.rules, &setup.pieces, 0, options, think_limit) {
+        Err(err) if err.forfeit.is_none() => Err(err.into()),
+        _ => Ok(()),
+    }
 }
 
 /// `tetrad run`.
@@ -53,7 +65,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     };
     let info = plugin.info().clone();
     // A refusal to create is one error line with nothing before it on stdout.
-    Player::create(&plugin, &spec.setup.rules, &spec.setup.pieces, 0, &spec.options)?;
+    probe(&plugin, &spec.setup, &spec.options)?;
     let progress = progress::LiveProgress::start(spec.games);
     spec.pieces_played = progress.as_ref().map(|p| p.pieces());
     let table = args.format == Format::Table;

@@ -173,14 +173,25 @@ pub fn tournament(args: TournamentArgs) -> Result<ExitCode> {
 fn probe(tournament: &Tournament) -> Result<()> {
     let setup = &tournament.spec.setup;
     for entrant in &tournament.entrants {
-        Player::create(&entrant.plugin, &setup.rules, &setup.pieces, 0, &entrant.options).map_err(|err| {
-            anyhow::anyhow!(
+        let think_limit = setup.limits.think_limit_ns;
+        match Player::create(
+            &entrant.plugin,
+            &setup.rules,
+            &setup.pieces,
+            0,
+            &entrant.options,
+            think_limit,
+        ) {
+            // A bot process that failed while it started forfeits its games instead.
+            Ok(_) => {}
+            Err(err) if err.forfeit.is_some() => {}
+            Err(err) => bail!(
                 "plugin `{}` ({}): create failed: {}",
                 entrant.label,
                 entrant.plugin.path().display(),
                 err.message
-            )
-        })?;
+            ),
+        }
     }
     Ok(())
 }

@@ -94,7 +94,7 @@ pub fn tune(args: TuneArgs) -> Result<ExitCode> {
         Checkpoint::new(config)
     };
     // One instance per candidate up front: a bad parameter name fails here, at once.
-    crate::player::Player::create(&plugin, &setup.rules, &setup.pieces, 0, &checkpoint.options())?;
+    super::probe(&plugin, &setup, &checkpoint.options())?;
     let base = RunSpec {
         setup,
         games: args.games,

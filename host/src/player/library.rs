@@ -1,7 +1,7 @@
 //! The library flavour: an instance of a plugin loaded from a shared library, asked once
 //! per tick through the ABI, the observation marshalled into the ABI's structs.
 
-use super::{CreateError, Decision, Observation, Reply};
+use super::{CreateError, Decision, Failure, FailureKind, Observation, Reply};
 use crate::plugin::{Instance, Plugin};
 use crate::watch::Watch;
 use tetrad_plugin_api::abi::{GameInfoBuf, TetradField, TetradPiece};
@@ -27,6 +27,7 @@ impl Library {
             plugin: plugin.info().name.clone(),
             path: plugin.path().display().to_string(),
             message,
+            forfeit: None,
         })?;
         Ok(Library { instance })
     }
@@ -57,7 +58,10 @@ impl Library {
             watch.set_update_started(None);
         }
         Reply {
-            decision: bits.map(|bits| Decision::Actions(Actions(bits))),
+            decision: match bits {
+                Ok(bits) => Ok(Decision::Actions(Actions(bits))),
+                Err(message) => Err(Box::new(Failure::new(FailureKind::Error, message))),
+            },
             elapsed_ns,
         }
     }

@@ -48,7 +48,7 @@ impl Pilot {
                 Some(actions) => (Ok(actions), None),
                 None => (Ok(Actions::NONE), Some(Violation::Unreachable(target))),
             },
-            Err(message) => (Err(message), None),
+            Err(failure) => (Err(failure), None),
         };
         Answer {
             actions,

@@ -1,4 +1,5 @@
-//! Finding plugins: a bundled plugin by its short name on the plugin search path, any
+//! Finding plugins: a bundled plugin (a library named `libtetrad_plugin_NAME.so`, or a
+//! process bot's manifest `NAME.toml`) by its short name on the plugin search path, any
 //! other by path.
 //!
 //! The search path, in order: the executable's folder and its `deps/` (where cargo leaves
@@ -8,7 +9,7 @@
 //! `$XDG_DATA_HOME/tetrad/plugins` (`~/.local/share/tetrad/plugins` by default). The first
 //! folder that holds a name wins.
 
-use super::LoadError;
+use super::{LoadError, Manifest};
 use std::path::{Path, PathBuf};
 
 /// File-name prefix of bundled plugins: `random` is `libtetrad_plugin_random.so` on Linux.
@@ -56,6 +57,17 @@ pub fn user_plugin_dir() -> Option<PathBuf> {
     Some(data.join("tetrad").join("plugins"))
 }
 
+/// The short name of a plugin file found on the search path: a bundled library's, or a
+/// bot manifest's (its file stem; only files that read as manifests count).
+fn plugin_name(path: &Path) -> Option<String> {
+    let file_name = path.file_name()?.to_str()?;
+    if Manifest::is_manifest(path) {
+        let stem = path.file_stem()?.to_str()?;
+        return Manifest::load(path).is_ok().then(|| stem.to_string());
+    }
+    bundled_name(file_name)
+}
+
 /// The short name of a bundled plugin's file, if `file_name` is one.
 fn bundled_name(file_name: &str) -> Option<String> {
     let stem = file_name
@@ -81,8 +93,8 @@ fn bundled_in(dirs: &[PathBuf]) -> Vec<BundledPlugin> {
         let mut here: Vec<BundledPlugin> = entries
             .flatten()
             .filter_map(|entry| {
-                let name = bundled_name(entry.file_name().to_str()?)?;
                 let path = entry.path();
+                let name = plugin_name(&path)?;
                 path.is_file().then_some(BundledPlugin { name, path })
             })
             .collect();
@@ -108,6 +120,7 @@ pub fn looks_like_path(spec: &str) -> bool {
     spec.contains(std::path::MAIN_SEPARATOR)
         || spec.contains('/')
         || spec.ends_with(std::env::consts::DLL_SUFFIX)
+        || Manifest::is_manifest(Path::new(spec))
         || Path::new(spec).exists()
 }
 
@@ -179,10 +192,12 @@ mod tests {
         library(&dirs[3], "tetrad_plugin_mine");
         library(&dirs[3], "tetrad_plugin_my-bot");
         library(&dirs[3], "unrelated");
+        std::fs::write(dirs[3].join("greedy.toml"), "name = \"g\"\ncommand = [\"python3\"]\n").expect("written");
+        std::fs::write(dirs[3].join("Cargo.toml"), "[package]\nname = \"x\"\n").expect("written");
         let found = bundled_in(&dirs);
         let names: Vec<&str> = found.iter().map(|p| p.name.as_str()).collect();
-        assert_eq!(names, ["mine", "my-bot"]);
-        assert!(found[0].path.starts_with(&dirs[2]));
+        assert_eq!(names, ["greedy", "mine", "my-bot"]);
+        assert!(found[1].path.starts_with(&dirs[2]));
     }
 
     #[test]

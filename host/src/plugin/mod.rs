@@ -1,15 +1,20 @@
 //! The plugin loader: opens a shared library, checks its ABI version, and puts the Rust
-//! (`abi_stable`) and C flavours behind one [`Plugin`] type. Libraries are never unloaded.
+//! (`abi_stable`) and C flavours behind one [`Plugin`] type, beside the process flavour: a
+//! program named by a manifest that speaks the bot protocol ([`bot`]). Libraries are never
+//! unloaded.
 
+pub mod bot;
 mod c_flavour;
 mod discovery;
 mod exit_guard;
+mod manifest;
 mod rust_flavour;
 
 pub use discovery::{
     bundled_plugins, looks_like_path, resolve, search_path, user_plugin_dir, BundledPlugin, PLUGIN_PATH_VAR,
 };
 pub use exit_guard::{install as guard_exit, PLUGIN_EXIT_CODE};
+pub use manifest::Manifest;
 
 use std::ffi::c_void;
 use std::fmt;
@@ -73,6 +78,10 @@ pub enum LoadError {
         /// What is wrong.
         reason: String,
     },
+    /// A process bot's manifest that cannot be read, or a bot that does not start and say
+    /// hello as the protocol asks.
+    #[error("{0}")]
+    Bot(String),
     /// A short name that matches no bundled plugin.
     #[error("no bundled plugin named `{name}` (available: {available}); give a path to load any other")]
     UnknownName {
@@ -91,6 +100,8 @@ pub enum Flavour {
     Rust,
     /// Plain C symbols, as declared in `tetrad_plugin.h`.
     C,
+    /// A program speaking the bot protocol, named by a manifest.
+    Process,
 }
 
 impl fmt::Display for Flavour {
@@ -98,6 +109,7 @@ impl fmt::Display for Flavour {
         f.write_str(match self {
             Flavour::Rust => "rust",
             Flavour::C => "c",
+            Flavour::Process => "process",
         })
     }
 }
@@ -113,7 +125,7 @@ pub struct PluginInfo {
     pub author: String,
     /// One-line description.
     pub description: String,
-    /// The ABI version it was built for.
+    /// The ABI version it was built for (for a process bot, the protocol version).
     pub abi: u32,
     /// Its ABI flavour.
     pub flavour: Flavour,
@@ -129,6 +141,7 @@ pub struct Plugin {
 enum Backend {
     Rust(rust_flavour::RustPlugin),
     C(c_flavour::CPlugin),
+    Process(Manifest),
 }
 
 /// One game's instance of a plugin. Dropping it destroys the instance in the plugin.
@@ -150,6 +163,9 @@ impl Plugin {
             return Err(LoadError::NotFound {
                 path: path.to_path_buf(),
             });
+        }
+        if Manifest::is_manifest(path) {
+            return Plugin::load_bot(path);
         }
         let library = c_flavour::open(path)?;
         let version = c_flavour::abi_version(&library, path)?;
@@ -181,6 +197,33 @@ impl Plugin {
         })
     }
 
+    /// Reads a process bot's manifest, starts the bot once for its info, and ends it.
+    fn load_bot(path: &Path) -> Result<Plugin, LoadError> {
+        let manifest = Manifest::load(path).map_err(LoadError::Bot)?;
+        let (bot, info) = bot::BotProcess::start(&manifest).map_err(|failure| LoadError::Bot(failure.message))?;
+        bot.quit();
+        Ok(Plugin {
+            info: PluginInfo {
+                name: info.name,
+                version: info.version,
+                author: info.author,
+                description: info.description,
+                abi: bot::messages::PROTOCOL_VERSION,
+                flavour: Flavour::Process,
+            },
+            path: path.to_path_buf(),
+            backend: Backend::Process(manifest),
+        })
+    }
+
+    /// The manifest of a process bot; `None` for a library.
+    pub fn manifest(&self) -> Option<&Manifest> {
+        match &self.backend {
+            Backend::Process(manifest) => Some(manifest),
+            Backend::Rust(_) | Backend::C(_) => None,
+        }
+    }
+
     /// The plugin's description of itself.
     pub fn info(&self) -> &PluginInfo {
         &self.info
@@ -191,11 +234,13 @@ impl Plugin {
         &self.path
     }
 
-    /// Creates an instance for one game, or returns the plugin's error text.
+    /// Creates a library's instance for one game, or returns the plugin's error text. A
+    /// process bot has no instance: its games are played through [`bot`].
     pub fn create(&self, game: &GameInfoBuf, options: &str) -> Result<Instance, String> {
         let inner = match &self.backend {
             Backend::Rust(plugin) => plugin.create(game, options).map(InstanceInner::Rust),
             Backend::C(plugin) => plugin.create(game, options).map(InstanceInner::C),
+            Backend::Process(_) => Err("a process bot is not a library".to_string()),
         };
         Ok(Instance {
             inner: inner.map_err(printable)?,

@@ -6,6 +6,7 @@ use super::{GameResult, RunSpec};
 use crate::engine::{Game, PieceQueue};
 use crate::player::{CreateError, Player};
 use crate::plugin::Plugin;
+use crate::referee::End;
 use crate::watch::clock;
 use tetrad_plugin_api::derive_seed;
 
@@ -32,11 +33,26 @@ pub fn play_game_recorded(
         watch.begin_game(index);
     }
     let setup = &spec.setup;
-    let created = Player::create(plugin, &setup.rules, &setup.pieces, seed, &spec.options);
+    let think_limit = setup.limits.think_limit_ns;
+    let created = Player::create(plugin, &setup.rules, &setup.pieces, seed, &spec.options, think_limit);
     if let Some(watch) = &spec.watch {
         watch.created();
     }
-    let mut seats = [Seat::new(deal(spec, index, seed), created?, setup, record)];
+    let player = match created {
+        Ok(player) => player,
+        Err(CreateError {
+            message,
+            forfeit: Some(kind),
+            ..
+        }) => {
+            return Ok(GameResult {
+                error: Some(message),
+                ..GameResult::unplayed(index, seed, End::of_failure(kind))
+            })
+        }
+        Err(refused) => return Err(refused),
+    };
+    let mut seats = [Seat::new(deal(spec, index, seed), player, setup, record)];
     play(&mut seats, spec);
     let [seat] = seats;
     Ok(seat.result(index, seed))

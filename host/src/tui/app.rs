@@ -47,7 +47,7 @@ fn referee_for(mode: Mode, setup: &Setup) -> Referee {
 }
 
 enum Driver {
-    Demo(Pilots),
+    Demo(Box<Pilots>),
     Play,
     Replay(Box<Playback>),
 }
@@ -107,7 +107,7 @@ impl App {
     /// `session.seed`. Fails if it refuses to create an instance.
     pub fn demo(session: Session, plugins: Vec<(Plugin, String)>) -> Result<App, CreateError> {
         let seed = runner::game_seed(session.seed, 0);
-        let mut app = App::new(Mode::Demo, session, seed, Driver::Demo(Pilots::new(plugins)));
+        let mut app = App::new(Mode::Demo, session, seed, Driver::Demo(Box::new(Pilots::new(plugins))));
         if let Driver::Demo(pilots) = &mut app.driver {
             pilots.take_over(0, app.tracked.game(), seed)?;
         }

@@ -2,7 +2,7 @@
 //! asked tick by tick and piloted as in headless games.
 
 use crate::engine::Game;
-use crate::player::{Answer, CreateError, Observation, Pilot, Player};
+use crate::player::{Answer, CreateError, Failure, FailureKind, Observation, Pilot, Player};
 use crate::plugin::Plugin;
 use crate::watch::clock;
 
@@ -63,7 +63,7 @@ impl Pilots {
     /// It is told that the falling piece is new. On failure the current plugin plays on.
     pub fn take_over(&mut self, index: usize, game: &Game, game_seed: u64) -> Result<(), CreateError> {
         let (plugin, options) = &self.plugins[index];
-        let player = Player::create(plugin, game.rules(), game.pieces(), game_seed, options)?;
+        let player = Player::create(plugin, game.rules(), game.pieces(), game_seed, options, None)?;
         self.current = index;
         self.player = Some(player);
         self.pilot = Pilot::default();
@@ -81,7 +81,7 @@ impl Pilots {
         }
         let Some(player) = self.player.as_mut() else {
             return Answer {
-                actions: Err("no plugin instance".to_string()),
+                actions: Err(Box::new(Failure::new(FailureKind::Error, "no plugin instance"))),
                 violation: None,
                 elapsed_ns: 0,
             };

@@ -1,5 +1,6 @@
 use super::*;
 use crate::engine::Game;
+use crate::player::{Failure, FailureKind};
 use std::sync::Arc;
 use tetrad_plugin_api::{PieceSet, Preset, Rules};
 
@@ -102,10 +103,11 @@ fn actions_pass_through_and_a_failure_stays_a_failure() {
     assert_eq!((answer.actions, answer.violation), (Ok(Actions::DROP), None));
     let failed = pilot.steer(
         Reply {
-            decision: Err("boom".to_string()),
+            decision: Err(Box::new(Failure::new(FailureKind::Error, "boom"))),
             elapsed_ns: 3,
         },
         &game,
     );
-    assert_eq!((failed.actions, failed.elapsed_ns), (Err("boom".to_string()), 3));
+    let failure = Failure::new(FailureKind::Error, "boom");
+    assert_eq!((failed.actions, failed.elapsed_ns), (Err(Box::new(failure)), 3));
 }

@@ -1,0 +1,131 @@
+//! The process flavour: a program named by a manifest, one process per game, asked through
+//! the bot protocol for actions at every tick or for a placement at every piece.
+
+use super::{CreateError, Decision, Observation, Reply, Target};
+use crate::plugin::bot::messages::{Answers, BotMessage, Falling, HostMessage, Start};
+use crate::plugin::bot::{BotProcess, Failure, FailureKind};
+use crate::plugin::{Manifest, Plugin};
+use crate::watch::Watch;
+use std::time::Duration;
+use tetrad_plugin_api::{Actions, PieceSet, Rules};
+
+/// The think limit of a process bot when the user sets none: a bot that hangs must not
+/// hang the run.
+pub const DEFAULT_BOT_THINK_LIMIT: Duration = Duration::from_secs(10);
+
+/// The shortest time a bot has to answer `start`, whatever the think limit: starting an
+/// interpreter and its imports takes a while.
+const START_LIMIT_FLOOR: Duration = Duration::from_secs(2);
+
+/// A bot process playing one game.
+pub struct Process {
+    bot: BotProcess,
+    answers: Answers,
+    think_limit: Duration,
+}
+
+impl Process {
+    /// Starts `manifest`'s bot for a game under these rules and sends it the game. The bot
+    /// refusing the game (its `error`), or failing to start at all, is a refusal; a bot
+    /// that times out or ends while it starts forfeits the game.
+    pub fn create(
+        plugin: &Plugin,
+        manifest: &Manifest,
+        rules: &Rules,
+        pieces: &PieceSet,
+        plugin_seed: u64,
+        options: &str,
+        think_limit_ns: Option<u64>,
+    ) -> Result<Process, CreateError> {
+        let failed = |failure: Failure, forfeit: bool| CreateError {
+            plugin: plugin.info().name.clone(),
+            path: plugin.path().display().to_string(),
+            message: failure.message,
+            forfeit: (forfeit && failure.kind != FailureKind::Error).then_some(failure.kind),
+        };
+        let (think_limit, start_limit) = match think_limit_ns {
+            Some(ns) => {
+                let limit = Duration::from_nanos(ns);
+                (limit, limit.max(START_LIMIT_FLOOR))
+            }
+            None => (DEFAULT_BOT_THINK_LIMIT, DEFAULT_BOT_THINK_LIMIT),
+        };
+        let (mut bot, info) = BotProcess::start(manifest).map_err(|failure| failed(failure, true))?;
+        let start = Start::new(rules, pieces, plugin_seed, options);
+        bot.send(&HostMessage::Start(Box::new(start)))
+            .map_err(|failure| failed(failure, true))?;
+        match bot.receive(start_limit, "`ready`") {
+            Ok(BotMessage::Ready) => {}
+            Ok(other) => return Err(failed(bot.unexpected(&other, "`ready`"), true)),
+            Err(failure) => return Err(failed(failure, true)),
+        }
+        Ok(Process {
+            bot,
+            answers: info.answers,
+            think_limit,
+        })
+    }
+
+    /// Asks the bot about this tick (or this piece) and reads its answer within the think
+    /// limit.
+    pub(super) fn decide(&mut self, seen: &Observation<'_>, clock: &quanta::Clock, watch: Option<&Watch>) -> Reply {
+        let field = seen.board.rows();
+        let current = seen.current.map(|falling| Falling {
+            piece: falling.piece.0,
+            orientation: falling.pos.orientation,
+            x: falling.pos.x,
+            y: falling.pos.y,
+        });
+        let next = seen.next.map(|piece| piece.0);
+        let (message, awaited) = match self.answers {
+            Answers::Tick => (
+                HostMessage::Tick {
+                    field,
+                    current,
+                    next,
+                    new_piece: seen.new_piece,
+                },
+                "`actions`",
+            ),
+            Answers::Placement => (
+                HostMessage::Piece {
+                    field,
+                    current,
+                    next,
+                    new_piece: true,
+                },
+                "`placement`",
+            ),
+        };
+        let started = clock.raw();
+        if let Some(watch) = watch {
+            watch.set_update_started(Some(started));
+        }
+        let answer = self
+            .bot
+            .send(&message)
+            .and_then(|()| self.bot.receive(self.think_limit, awaited));
+        let elapsed_ns = clock.delta_as_nanos(started, clock.raw());
+        if let Some(watch) = watch {
+            watch.set_update_started(None);
+        }
+        let decision = match (answer, self.answers) {
+            (Ok(BotMessage::Actions { bits }), Answers::Tick) => Ok(Decision::Actions(Actions(bits))),
+            (
+                Ok(BotMessage::Placement {
+                    orientation,
+                    column,
+                    slide,
+                }),
+                Answers::Placement,
+            ) => Ok(Decision::Placement(Target {
+                orientation,
+                column,
+                slide,
+            })),
+            (Ok(other), _) => Err(Box::new(self.bot.unexpected(&other, awaited))),
+            (Err(failure), _) => Err(Box::new(failure)),
+        };
+        Reply { decision, elapsed_ns }
+    }
+}

@@ -1,0 +1,250 @@
+//! The bot protocol's messages, version [`PROTOCOL_VERSION`]: one JSON object a line, each
+//! with a `type`. Unknown fields are ignored both ways, so the protocol can grow.
+
+use serde::{Deserialize, Serialize};
+use tetrad_plugin_api::{PieceSet, Rules};
+
+/// The bot protocol's version; a bot that speaks another is refused.
+pub const PROTOCOL_VERSION: u32 = 1;
+
+/// What tetrad sends.
+#[derive(Debug, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum HostMessage<'a> {
+    /// The first message.
+    Hello {
+        /// The host's protocol version.
+        protocol: u32,
+    },
+    /// A game begins.
+    Start(Box<Start<'a>>),
+    /// One clock tick, for a bot that answers ticks.
+    Tick {
+        /// One integer per row, row 0 at the top, bit x for column x.
+        field: &'a [u32],
+        /// The falling piece.
+        current: Option<Falling>,
+        /// The next piece's index, if the preview shows one.
+        next: Option<u8>,
+        /// The first tick of this piece.
+        new_piece: bool,
+    },
+    /// A new piece, for a bot that answers placements.
+    Piece {
+        /// One integer per row, row 0 at the top, bit x for column x.
+        field: &'a [u32],
+        /// The falling piece.
+        current: Option<Falling>,
+        /// The next piece's index, if the preview shows one.
+        next: Option<u8>,
+        /// Always true: a piece is asked about when it is new to the bot.
+        new_piece: bool,
+    },
+    /// The game is over; the bot should exit.
+    Quit,
+}
+
+/// The game a bot is about to play, as the C ABI's game info has it.
+#[derive(Debug, Serialize)]
+pub struct Start<'a> {
+    /// `classic`, `leiden` or `simplified`.
+    pub preset: &'static str,
+    /// Board columns.
+    pub width: usize,
+    /// Board rows.
+    pub height: usize,
+    /// Next pieces shown.
+    pub preview: usize,
+    /// Every piece, in index order.
+    pub pieces: Vec<PieceInfo>,
+    /// Seed for the bot's own randomness.
+    pub seed: u64,
+    /// The user's options, verbatim.
+    pub options: &'a str,
+}
+
+/// One piece of the set.
+#[derive(Debug, Serialize)]
+pub struct PieceInfo {
+    /// Its name.
+    pub name: String,
+    /// Side of its rotation box.
+    #[serde(rename = "box")]
+    pub box_size: u8,
+    /// The box's column and row when the piece appears.
+    pub spawn: [i8; 2],
+    /// Each orientation's cells as `[x, y]` in the box; `k + 1` is `k` turned clockwise.
+    pub orientations: Vec<Vec<[i8; 2]>>,
+}
+
+/// The falling piece.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct Falling {
+    /// Its index in the piece set.
+    pub piece: u8,
+    /// Its orientation's index.
+    pub orientation: u8,
+    /// The box's column.
+    pub x: i8,
+    /// The box's row (row 0 at the top).
+    pub y: i8,
+}
+
+impl<'a> Start<'a> {
+    /// The start of a game under `rules` with `pieces`.
+    pub fn new(rules: &Rules, pieces: &PieceSet, seed: u64, options: &'a str) -> Start<'a> {
+        Start {
+            preset: rules.preset.name(),
+            width: rules.width,
+            height: rules.height,
+            preview: rules.preview,
+            pieces: pieces
+                .kinds()
+                .iter()
+                .map(|kind| {
+                    let spawn = rules.spawn(kind);
+                    PieceInfo {
+                        name: kind.name().to_string(),
+                        box_size: kind.box_size(),
+                        spawn: [spawn.x, spawn.y],
+                        orientations: kind
+                            .orientations()
+                            .iter()
+                            .map(|o| o.cells().iter().map(|&(x, y)| [x, y]).collect())
+                            .collect(),
+                    }
+                })
+                .collect(),
+            seed,
+            options,
+        }
+    }
+}
+
+/// What a bot says.
+#[derive(Debug, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum BotMessage {
+    /// Its answer to hello.
+    Info(Info),
+    /// Ready to play the game just started.
+    Ready,
+    /// Something went wrong; the message is shown verbatim.
+    Error {
+        /// The bot's words.
+        message: String,
+    },
+    /// A tick's actions.
+    Actions {
+        /// The OR of the action bits.
+        bits: u32,
+    },
+    /// Where the piece should lock.
+    Placement {
+        /// The orientation's index.
+        orientation: u8,
+        /// The box's column when the piece drops.
+        column: i8,
+        /// A slide after the drop under `classic`: -1, 0 or +1.
+        #[serde(default)]
+        slide: i8,
+    },
+}
+
+impl BotMessage {
+    /// The message's `type`, as sent.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            BotMessage::Info(_) => "info",
+            BotMessage::Ready => "ready",
+            BotMessage::Error { .. } => "error",
+            BotMessage::Actions { .. } => "actions",
+            BotMessage::Placement { .. } => "placement",
+        }
+    }
+}
+
+/// A bot's info.
+#[derive(Debug, Deserialize)]
+pub struct Info {
+    /// The protocol version it speaks.
+    pub protocol: u32,
+    /// Short name.
+    pub name: String,
+    /// Version.
+    pub version: Option<String>,
+    /// Author.
+    pub author: Option<String>,
+    /// One-line description.
+    pub description: Option<String>,
+    /// Which question it answers.
+    pub answers: Answers,
+}
+
+/// The question a bot answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Answers {
+    /// Every tick, with action bits.
+    Tick,
+    /// Every piece, with a placement.
+    Placement,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_are_json_lines_with_a_type_and_unknown_fields_are_ignored() {
+        let tick = HostMessage::Tick {
+            field: &[0, 3],
+            current: Some(Falling {
+                piece: 2,
+                orientation: 1,
+                x: 3,
+                y: -1,
+            }),
+            next: None,
+            new_piece: true,
+        };
+        assert_eq!(
+            serde_json::to_string(&tick).unwrap(),
+            r#"{"type":"tick","field":[0,3],"current":{"piece":2,"orientation":1,"x":3,"y":-1},"next":null,"new_piece":true}"#
+        );
+        let placement: BotMessage =
+            serde_json::from_str(r#"{"type":"placement","orientation":1,"column":4,"score":9.5}"#).unwrap();
+        assert!(matches!(
+            placement,
+            BotMessage::Placement {
+                orientation: 1,
+                column: 4,
+                slide: 0
+            }
+        ));
+        let info: BotMessage =
+            serde_json::from_str(r#"{"type":"info","protocol":1,"name":"b","answers":"tick","extra":[1]}"#).unwrap();
+        assert!(matches!(
+            info,
+            BotMessage::Info(Info {
+                answers: Answers::Tick,
+                ..
+            })
+        ));
+        assert!(serde_json::from_str::<BotMessage>(r#"{"type":"dance"}"#).is_err());
+    }
+
+    #[test]
+    fn the_start_mirrors_the_game_info() {
+        let rules = Rules::default();
+        let start = Start::new(&rules, &PieceSet::tetrominoes(), 7, "a=1");
+        let text = serde_json::to_value(HostMessage::Start(Box::new(start))).unwrap();
+        assert_eq!(text["type"], "start");
+        assert_eq!(text["preset"], "classic");
+        assert_eq!(text["pieces"][0]["name"], "I");
+        assert_eq!(text["pieces"][0]["box"], 4);
+        assert_eq!(text["pieces"][0]["orientations"].as_array().unwrap().len(), 2);
+        assert_eq!(text["pieces"][0]["spawn"], serde_json::json!([3, -1]));
+        assert_eq!(text["options"], "a=1");
+    }
+}
