@@ -1,13 +1,17 @@
-//! A child process on a private line: lines written to its stdin, reply lines read on a
-//! thread (each with a size cap), its stderr copied into a capped log, a deadline on every
-//! wait, and how it ended. Isolation workers use it, and bots that are programs will.
+//! A child process on a private line: lines written to its stdin, reply lines read with a
+//! deadline (each with a size cap), its stderr copied into a capped log, and how it ended.
+//! Isolation workers and process bots use it.
+//!
+//! Replies are read on the caller's thread, waiting in `poll`: a bot answers a decision
+//! in microseconds, and handing each line over from a reading thread would cost more
+//! than the bot's whole answer.
 
 use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
+use std::os::fd::AsFd;
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::time::Duration;
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::time::{Duration, Instant};
 
 /// The most of a child's stderr its log keeps; the rest is counted and dropped, so a child
 /// that prints without end fills no disk and blocks nothing.
@@ -20,8 +24,18 @@ pub struct ChildProcess {
     child: Child,
     /// `None` once closed, to ask the child to end.
     stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
+    lines: Lines,
     log: PathBuf,
+}
+
+/// The child's stdout, cut into lines.
+struct Lines {
+    stdout: ChildStdout,
+    /// Bytes read and not yet returned, from `start` on.
+    buffer: Vec<u8>,
+    start: usize,
+    /// The child closed its stdout, or sent a line longer than the cap.
+    closed: bool,
 }
 
 /// Why no line came.
@@ -48,25 +62,15 @@ impl ChildProcess {
         let stdout = child.stdout.take().expect("piped stdout");
         let stderr = child.stderr.take().expect("piped stderr");
         std::thread::spawn(move || copy_capped(stderr, log_file));
-        let (sender, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            loop {
-                let mut line = String::new();
-                match (&mut reader).take(LINE_CAP_BYTES).read_line(&mut line) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) if !line.ends_with('\n') => break,
-                    Ok(_) => {}
-                }
-                if sender.send(line).is_err() {
-                    break;
-                }
-            }
-        });
         Ok(ChildProcess {
             child,
             stdin,
-            lines,
+            lines: Lines {
+                stdout,
+                buffer: Vec::with_capacity(4096),
+                start: 0,
+                closed: false,
+            },
             log: log.to_path_buf(),
         })
     }
@@ -111,12 +115,9 @@ impl ChildProcess {
         stdin.flush()
     }
 
-    /// The child's next line, waiting at most `deadline`.
+    /// The child's next line (with its newline), waiting at most `deadline`.
     pub fn next_line(&mut self, deadline: Duration) -> Result<String, NoLine> {
-        self.lines.recv_timeout(deadline).map_err(|err| match err {
-            RecvTimeoutError::Timeout => NoLine::Silent,
-            RecvTimeoutError::Disconnected => NoLine::Closed,
-        })
+        self.lines.next(Instant::now() + deadline)
     }
 
     /// Kills the child (if it still runs) and reaps it.
@@ -138,6 +139,70 @@ impl ChildProcess {
         let text = std::fs::read(&self.log).ok()?;
         let after_header = text.iter().position(|&b| b == b'\n').map_or(0, |i| i + 1);
         (text.len() > after_header).then_some(self.log.as_path())
+    }
+}
+
+impl Lines {
+    /// The next whole line, reading until `until` at most. A last line without its newline
+    /// is not a line: the child ended in the middle of it.
+    fn next(&mut self, until: Instant) -> Result<String, NoLine> {
+        let mut searched = self.start;
+        loop {
+            if let Some(at) = self.buffer[searched..].iter().position(|&b| b == b'\n') {
+                let end = searched + at + 1;
+                let line = String::from_utf8_lossy(&self.buffer[self.start..end]).into_owned();
+                self.start = end;
+                if self.start == self.buffer.len() {
+                    self.buffer.clear();
+                    self.start = 0;
+                }
+                return Ok(line);
+            }
+            searched = self.buffer.len();
+            if self.closed {
+                return Err(NoLine::Closed);
+            }
+            if (self.buffer.len() - self.start) as u64 > LINE_CAP_BYTES {
+                self.closed = true;
+                return Err(NoLine::Closed);
+            }
+            let left = until.saturating_duration_since(Instant::now());
+            if left.is_zero() || !self.readable(left) {
+                return Err(NoLine::Silent);
+            }
+            if self.start > 0 {
+                self.buffer.drain(..self.start);
+                searched -= self.start;
+                self.start = 0;
+            }
+            let filled = self.buffer.len();
+            self.buffer.resize(filled + 65536, 0);
+            let read = self.stdout.read(&mut self.buffer[filled..]);
+            match read {
+                Ok(0) | Err(_) => {
+                    self.buffer.truncate(filled);
+                    self.closed = true;
+                }
+                Ok(n) => self.buffer.truncate(filled + n),
+            }
+        }
+    }
+
+    /// Waits at most `left` for the child's stdout to have something to read (or to close).
+    fn readable(&self, left: Duration) -> bool {
+        let fd = self.stdout.as_fd();
+        let mut fds = [rustix::event::PollFd::new(&fd, rustix::event::PollFlags::IN)];
+        let timeout = rustix::event::Timespec::try_from(left).unwrap_or(rustix::event::Timespec {
+            tv_sec: i64::MAX,
+            tv_nsec: 0,
+        });
+        loop {
+            match rustix::event::poll(&mut fds, Some(&timeout)) {
+                Ok(ready) => return ready > 0,
+                Err(rustix::io::Errno::INTR) => continue,
+                Err(_) => return true,
+            }
+        }
     }
 }
 
