@@ -2,6 +2,7 @@
 //! C plugins built here with the system C compiler against the real header.
 
 mod bad_input;
+mod bots;
 mod c_plugins;
 mod common;
 mod demo;
