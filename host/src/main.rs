@@ -9,11 +9,12 @@ use tetrad::commands;
 const USAGE_ERROR: u8 = 2;
 
 fn main() -> ExitCode {
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(err) => return report_usage_error(err),
     };
+    let level = if cli.verbose { "info" } else { "warn" };
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or(level)).init();
     // Reports keep standard output to themselves; plugin code prints to standard error.
     // The screens and the worker handle their own output.
     let keeps_own_output = matches!(

@@ -16,6 +16,9 @@ use values::{
 #[derive(Debug, Parser)]
 #[command(name = "tetrad", version, about, long_about = None)]
 pub struct Cli {
+    /// Say more on standard error: where bot and worker logs go, and what was skipped.
+    #[arg(short, long, global = true)]
+    pub verbose: bool,
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
