@@ -302,3 +302,63 @@ fn the_python_module_passes_its_own_tests() {
     assert!(output.status.success(), "{}{}", stdout(&output), stderr(&output));
     assert!(stderr(&output).contains("OK"), "{}", stderr(&output));
 }
+
+#[test]
+fn the_python_modules_placements_are_the_hosts_on_every_preset() {
+    use std::io::Write;
+    use std::sync::Arc;
+    use tetrad::engine::Game;
+    use tetrad::plugin::bot::messages::Start;
+    use tetrad_plugin_api::{placements, Actions, PieceSet, Preset, Rules};
+
+    let pieces = Arc::new(PieceSet::tetrominoes());
+    let mut cases = String::new();
+    let mut count = 0;
+    for preset in Preset::ALL {
+        let rules = Rules::preset(preset);
+        let start = serde_json::to_value(Start::new(&rules, &pieces, 0, "")).unwrap();
+        for seed in 1..=10 {
+            // A stack built by a fixed pattern of turns, shifts and drops, so boards differ.
+            let mut game = Game::new(rules, pieces.clone(), seed);
+            let mut tick = 0u64;
+            while game.stats().pieces < 2 + seed % 5 && !game.is_over() {
+                let moves = [Actions::LEFT, Actions::CW, Actions::RIGHT, Actions::NONE];
+                game.tick(moves[(tick % 4) as usize] | Actions::DROP);
+                tick += 1;
+            }
+            let Some(falling) = game.current() else { continue };
+            let kind = pieces.kind(falling.piece);
+            let found: Vec<[i64; 4]> = placements(&rules, game.board(), kind, falling.pos)
+                .iter()
+                .map(|p| {
+                    [
+                        i64::from(p.pos.orientation),
+                        i64::from(p.pos.x),
+                        i64::from(p.pos.y),
+                        i64::from(p.slide),
+                    ]
+                })
+                .collect();
+            let mut case = start.clone();
+            case["field"] = serde_json::json!(game.board().rows());
+            case["piece"] = falling.piece.0.into();
+            case["pos"] = serde_json::json!([falling.pos.orientation, falling.pos.x, falling.pos.y]);
+            case["placements"] = serde_json::json!(found);
+            cases.push_str(&case.to_string());
+            cases.push('\n');
+            count += 1;
+        }
+    }
+    assert!(count >= 15, "only {count} cases");
+    let mut child = std::process::Command::new("python3")
+        .arg("check_placements.py")
+        .current_dir(workspace().join("plugins/python"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("python3 runs");
+    child.stdin.take().unwrap().write_all(cases.as_bytes()).unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success(), "{}{}", stdout(&output), stderr(&output));
+}
