@@ -376,3 +376,29 @@ fn the_demo_runs_on_a_pseudo_terminal_and_restores_it() {
     tmux.keys(&["q"]);
     tmux.wait("exited 0", true);
 }
+
+#[test]
+fn the_demo_swaps_live_to_a_process_bot_opened_by_its_manifest() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("to-bot.json");
+    let mut app = App::demo(setup(3, Some(path.clone())), vec![random()]).unwrap();
+    for _ in 0..20 {
+        press(&mut app, KeyCode::Char('s'));
+    }
+    let before = app.tracked().game().clone();
+    press(&mut app, KeyCode::Char('o'));
+    type_text(&mut app, &workspace().join("plugins/python/greedy.toml").display().to_string());
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(app.status(), Some("greedy-py 0.1.0 plays on"), "{:?}", app.status());
+    assert_eq!(app.tracked().game().board(), before.board(), "the same game goes on");
+    for _ in 0..200 {
+        press(&mut app, KeyCode::Char('s'));
+    }
+    assert!(app.stats().pieces > before.stats().pieces + 5, "the bot places pieces");
+    assert_eq!(app.violations(), 0);
+    press(&mut app, KeyCode::Char('q'));
+    let replay = Replay::load(&path).unwrap();
+    let names: Vec<&str> = replay.seats[0].players.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(names, ["random", "greedy-py"]);
+    replay.verify().unwrap();
+}
