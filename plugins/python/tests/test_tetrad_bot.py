@@ -214,6 +214,17 @@ class Placements(unittest.TestCase):
             self.assertEqual((locked, pos.y), (False, y))
         self.assertTrue(t.step(g, board, o, pos, 0)[3])
 
+    def test_the_host_gives_the_same_placements_on_random_boards(self):
+        # host_placements.jsonl: 240 cases the Rust move generator (plugin-api's
+        # `placements`) listed on random boards with holes, from spawn or from other
+        # orientations and columns, under every preset; the pieces are the tetrominoes.
+        with open(os.path.join(HERE, "host_placements.jsonl")) as cases:
+            for number, line in enumerate(cases, 1):
+                case = json.loads(line)
+                case["pieces"] = start_message(case["preset"], case["width"], case["height"])["pieces"]
+                found = check_placements.enumerate_case(case)
+                self.assertEqual(found, case["placements"], "case %d" % number)
+
     def test_check_placements_reports_each_differing_case(self):
         g = game("classic")
         message = start_message("classic")
