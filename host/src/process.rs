@@ -24,6 +24,8 @@ pub struct ChildProcess {
     child: Child,
     /// `None` once closed, to ask the child to end.
     stdin: Option<ChildStdin>,
+    /// The line being sent, kept to reuse its allocation.
+    outgoing: Vec<u8>,
     lines: Lines,
     log: PathBuf,
 }
@@ -65,6 +67,7 @@ impl ChildProcess {
         Ok(ChildProcess {
             child,
             stdin,
+            outgoing: Vec::new(),
             lines: Lines {
                 stdout,
                 buffer: Vec::with_capacity(4096),
@@ -111,8 +114,11 @@ impl ChildProcess {
     /// Writes `text` and a newline to the child, flushed.
     pub fn send_line(&mut self, text: &str) -> std::io::Result<()> {
         let stdin = self.stdin.as_mut().ok_or(std::io::ErrorKind::BrokenPipe)?;
-        writeln!(stdin, "{text}")?;
-        stdin.flush()
+        // One write for the line and its newline: two would wake a waiting reader twice.
+        self.outgoing.clear();
+        self.outgoing.extend_from_slice(text.as_bytes());
+        self.outgoing.push(b'\n');
+        stdin.write_all(&self.outgoing)
     }
 
     /// The child's next line (with its newline), waiting at most `deadline`.
