@@ -387,7 +387,10 @@ fn the_demo_swaps_live_to_a_process_bot_opened_by_its_manifest() {
     }
     let before = app.tracked().game().clone();
     press(&mut app, KeyCode::Char('o'));
-    type_text(&mut app, &workspace().join("plugins/python/greedy.toml").display().to_string());
+    type_text(
+        &mut app,
+        &workspace().join("plugins/python/greedy.toml").display().to_string(),
+    );
     press(&mut app, KeyCode::Enter);
     assert_eq!(app.status(), Some("greedy-py 0.1.0 plays on"), "{:?}", app.status());
     assert_eq!(app.tracked().game().board(), before.board(), "the same game goes on");
