@@ -215,6 +215,16 @@ impl Columns {
         self.gather_across();
     }
 
+    /// Makes these columns `other`'s, copying only the slots a board of its width uses.
+    pub fn copy_from(&mut self, other: &Columns) {
+        let used = other.width + WINDOW;
+        self.width = other.width;
+        self.height = other.height;
+        self.rows = other.rows;
+        self.slots[..used].copy_from_slice(&other.slots[..used]);
+        self.totals = other.totals;
+    }
+
     /// Adds `piece` at column `left`, top row `top` (of its box), when no row is full
     /// afterwards: the board's columns after the placement, equal to a rebuild from the
     /// board after it, for the cost of the piece's columns and their neighbours.
