@@ -273,6 +273,12 @@ impl Columns {
         self.totals.rows_with_holes = slots[PAD].from.count_ones();
     }
 
+    /// The board's height.
+    #[inline]
+    pub fn height(&self) -> u32 {
+        self.height
+    }
+
     /// The first filled row of column `x`, or the height when it is empty.
     #[inline]
     pub fn top(&self, x: usize) -> u32 {

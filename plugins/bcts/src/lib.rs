@@ -13,6 +13,7 @@
 //! piece by its best follow-up with the previewed piece (needs a preview). `w1`..`w8`
 //! override the weights. Works with any board and piece set.
 
+mod bound;
 mod columns;
 mod drops;
 pub mod features;
@@ -20,6 +21,7 @@ mod lookahead;
 mod order;
 mod rater;
 
+use bound::Bound;
 use columns::Columns;
 use drops::Drops;
 use features::{board_features, board_features_of, Landing, Weights, COUNT};
@@ -100,6 +102,8 @@ pub struct Controller {
     columns: Box<Columns>,
     /// The two-piece search's buffers.
     scratch: lookahead::Scratch,
+    /// The bound that lets the two-piece search skip first placements, when it holds.
+    bound: Option<Bound>,
     /// The last decision's board with the chosen piece added, when it cleared no row,
     /// and where the piece went: a decision on that board adds the piece to `columns`
     /// (which still hold the last board) instead of rebuilding them.
@@ -149,6 +153,7 @@ impl Solver for Controller {
             order,
             columns: Box::new(Columns::empty()),
             scratch: lookahead::Scratch::new(),
+            bound: Bound::new(&Weights::new(weights), &setup.pieces),
             carried: None,
             path: None,
             first: Vec::new(),
@@ -211,6 +216,7 @@ impl Controller {
             columns,
             order,
             scratch,
+            bound,
             ..
         } = self;
         let (rules, pieces) = (&setup.rules, &setup.pieces);
@@ -222,6 +228,7 @@ impl Controller {
                 drops: drops.as_ref(),
                 weights,
                 order: order.as_ref(),
+                bound: bound.as_ref(),
             };
             *best = search.rate(board, columns, piece, start, next, scratch);
             return;

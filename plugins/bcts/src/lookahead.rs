@@ -1,16 +1,30 @@
 //! The two-piece search: each placement of the current piece rated by the best value of a
 //! placement of the previewed piece on the board it leaves.
 //!
+//! Design. The choice must be exactly the exhaustive search's: the first strict maximum,
+//! in enumeration order, of the follow-up values. Under `simplified` (with weights the
+//! bound covers) the first placements are dropped on the board's columns as the
+//! one-piece search drops them, which gives each one's board features and one-piece
+//! value at the cost of one one-piece decision. They are then searched best one-piece
+//! value first, so a strong follow-up is found early, and a first placement whose
+//! [`Bound`] (raised by its floating-point margin) cannot beat the best follow-up so far
+//! under the tie rule is skipped: the bound covers every second placement that clears no
+//! row, and the few that could clear a row are found and rated exactly first. The winner
+//! is the best value with the lowest enumeration index, which is the first strict
+//! maximum whatever order the values were found in.
+//!
 //! The board after a first placement that clears no row is the current board's columns
 //! with the piece added ([`Columns::place`] on a copy of the window the board uses), not
 //! a rebuild; the second piece is rated as the one-piece search rates its piece (by the
-//! drops under `simplified`).
+//! drops under `simplified`). Elsewhere every first placement is searched in order.
 
-use crate::columns::Columns;
-use crate::drops::Drops;
-use crate::features::Weights;
+use crate::bound::Bound;
+use crate::columns::{Columns, Dropped};
+use crate::drops::{Drops, Reach};
+use crate::evaluate;
+use crate::features::{BoardFeatures, Landing, Weights};
 use crate::order::Order;
-use crate::rater::{keep_best, Rater, Shapes};
+use crate::rater::{keep_best, Rater, Shape, Shapes};
 use tetrad_plugin_api::{placements_into, Board, PieceId, PiecePos, PieceSet, Placement, Rules};
 
 /// What a two-piece search reads: the game's rules and pieces and the controller's tables.
@@ -21,6 +35,8 @@ pub(crate) struct Context<'a> {
     pub(crate) drops: Option<&'a Drops>,
     pub(crate) weights: &'a Weights,
     pub(crate) order: Option<&'a Order>,
+    /// The bound on follow-ups, when it holds for the weights.
+    pub(crate) bound: Option<&'a Bound>,
 }
 
 /// The buffers a search reuses from one decision to the next.
@@ -30,6 +46,56 @@ pub(crate) struct Scratch {
     columns: Box<Columns>,
     first: Vec<Placement>,
     second: Vec<Placement>,
+    candidates: Vec<Candidate>,
+}
+
+/// A first placement as the pruned search holds it.
+#[derive(Clone, Copy, Debug)]
+struct Candidate {
+    /// Its place in the enumeration order, which decides ties.
+    index: u32,
+    placement: Placement,
+    /// Its one-piece value, the order it is searched in (clearing rows first).
+    first_value: f64,
+    drop: FirstDrop,
+}
+
+/// What the drop of a first placement does.
+#[derive(Clone, Copy, Debug)]
+enum FirstDrop {
+    /// It ends the game.
+    Over,
+    /// It clears rows.
+    Clears,
+    /// It clears no row: where its box lands, and the features of the board after it.
+    Open {
+        left: usize,
+        top: u32,
+        features: BoardFeatures,
+    },
+}
+
+/// Rows kept by the search for rows a second piece could clear; beyond them it tries
+/// every drop.
+const GAPS: usize = 8;
+
+/// The best follow-up so far: its value, its first placement's index, and the placement.
+type Best = Option<(f64, u32, Placement)>;
+
+/// Whether a first placement at `index` whose follow-up is at most `bound` cannot be the
+/// first strict maximum, given the best so far.
+#[inline]
+fn beaten(best: &Best, bound: f64, index: u32) -> bool {
+    best.is_some_and(|(value, at, _)| bound < value || (bound <= value && index > at))
+}
+
+/// Keeps the follow-up `value` of the first placement at `index` if it is better than the
+/// best so far, or as good and earlier in the enumeration order.
+#[inline]
+fn keep(best: &mut Best, value: f64, index: u32, placement: Placement) {
+    if best.is_none_or(|(score, at, _)| value > score || (value == score && index < at)) {
+        *best = Some((value, index, placement));
+    }
 }
 
 impl Scratch {
@@ -39,6 +105,7 @@ impl Scratch {
             columns: Box::new(Columns::empty()),
             first: Vec::new(),
             second: Vec::new(),
+            candidates: Vec::new(),
         }
     }
 }
@@ -55,11 +122,17 @@ impl Context<'_> {
         next: PieceId,
         scratch: &mut Scratch,
     ) -> Option<(f64, Placement)> {
+        if self.bound.is_some() {
+            if let Some(best) = self.rate_pruned(board, columns, piece, start, next, scratch) {
+                return best;
+            }
+        }
         let Scratch {
             board: after,
             columns: after_columns,
             first,
             second,
+            ..
         } = scratch;
         placements_into(self.rules, board, self.pieces.kind(piece), start, first);
         if let Some(order) = self.order {
@@ -73,6 +146,234 @@ impl Context<'_> {
                 f64::NEG_INFINITY
             };
             keep_best(&mut best, value, *placement);
+        }
+        best
+    }
+
+    /// [`Context::rate`] by the drops, best one-piece value first, skipping the first
+    /// placements the bound rules out (see the module note); `None` when the drops or the
+    /// bound do not apply (no bound, not `simplified`, not from the spawn, or a piece
+    /// wider than four columns).
+    fn rate_pruned(
+        &self,
+        board: &Board,
+        columns: &Columns,
+        piece: PieceId,
+        start: PiecePos,
+        next: PieceId,
+        scratch: &mut Scratch,
+    ) -> Option<Option<(f64, Placement)>> {
+        let (bound, drops) = (self.bound?, self.drops?);
+        let spawn = self.rules.spawn(self.pieces.kind(next));
+        let (reaches, next_reaches) = (drops.from(piece, start)?, drops.from(next, spawn)?);
+        let narrow = |piece: PieceId| self.shapes[piece.index()].iter().all(|s| s.columns.width <= 4);
+        if !narrow(piece) || !narrow(next) {
+            return None;
+        }
+        let Scratch {
+            board: after,
+            columns: after_columns,
+            candidates,
+            ..
+        } = scratch;
+        candidates.clear();
+        for reach in reaches {
+            self.drop_firsts(columns, piece, reach, start, candidates);
+        }
+        // Best first; the index breaks ties so the order is the same on every platform.
+        candidates.sort_unstable_by(|a, b| b.first_value.total_cmp(&a.first_value).then(a.index.cmp(&b.index)));
+        let height = board.height() as u32;
+        let lowest = (0..board.width()).map(|x| height - columns.top(x)).min().unwrap_or(0);
+        let mut best: Best = None;
+        for candidate in candidates.iter() {
+            let Candidate { index, placement, .. } = *candidate;
+            let value = match candidate.drop {
+                FirstDrop::Over => f64::NEG_INFINITY,
+                FirstDrop::Clears => {
+                    if self.after(board, columns, piece, placement.pos, after, after_columns) {
+                        self.follow_up_by_drops(after, after_columns, next, next_reaches)
+                    } else {
+                        f64::NEG_INFINITY
+                    }
+                }
+                FirstDrop::Open { left, top, features } => {
+                    let shape = &self.shapes[piece.index()][usize::from(placement.pos.orientation)];
+                    let pos = placement.pos;
+                    after.clone_from(board);
+                    after.place(self.pieces.kind(piece).orientation(pos.orientation), pos.x, pos.y);
+                    let mut limit = bound.follow_up(&features, lowest, next);
+                    if beaten(&best, limit, index) {
+                        // Only a second placement that clears rows could do better.
+                        limit =
+                            limit.max(self.clearing_follow_up(after, columns, shape, left, top, next, next_reaches));
+                        if beaten(&best, limit, index) {
+                            continue;
+                        }
+                    }
+                    after_columns.copy_from(columns);
+                    after_columns.place(&shape.columns, left, top);
+                    self.follow_up_by_drops(after, after_columns, next, next_reaches)
+                }
+            };
+            keep(&mut best, value, index, placement);
+        }
+        Some(best.map(|(value, _, placement)| (value, placement)))
+    }
+
+    /// Adds every drop of one orientation of `piece` from `start` to `candidates`, with
+    /// what it does to the board.
+    fn drop_firsts(
+        &self,
+        columns: &Columns,
+        piece: PieceId,
+        reach: &Reach,
+        start: PiecePos,
+        candidates: &mut Vec<Candidate>,
+    ) {
+        let shape = &self.shapes[piece.index()][usize::from(reach.orientation())];
+        match (shape.columns.width, self.weights.detail()) {
+            (1, false) => self.drop_firsts_of::<1, false>(columns, shape, reach, start, candidates),
+            (2, false) => self.drop_firsts_of::<2, false>(columns, shape, reach, start, candidates),
+            (3, false) => self.drop_firsts_of::<3, false>(columns, shape, reach, start, candidates),
+            (4, false) => self.drop_firsts_of::<4, false>(columns, shape, reach, start, candidates),
+            (1, true) => self.drop_firsts_of::<1, true>(columns, shape, reach, start, candidates),
+            (2, true) => self.drop_firsts_of::<2, true>(columns, shape, reach, start, candidates),
+            (3, true) => self.drop_firsts_of::<3, true>(columns, shape, reach, start, candidates),
+            _ => self.drop_firsts_of::<4, true>(columns, shape, reach, start, candidates),
+        }
+    }
+
+    /// [`Context::drop_firsts`] for an orientation `W` columns wide.
+    fn drop_firsts_of<const W: usize, const DETAIL: bool>(
+        &self,
+        columns: &Columns,
+        shape: &Shape,
+        reach: &Reach,
+        start: PiecePos,
+        candidates: &mut Vec<Candidate>,
+    ) {
+        let height = columns.height();
+        for &x in reach.xs() {
+            let left = reach.box_left(x);
+            let drop = columns.drop_of::<W, DETAIL>(&shape.columns, left);
+            let placement = reach.placement(x, (drop.top() - i32::from(shape.top)) as i8, start);
+            let (first_value, drop) = match drop {
+                Dropped::Over { .. } => (f64::NEG_INFINITY, FirstDrop::Over),
+                Dropped::Clears { .. } => (f64::INFINITY, FirstDrop::Clears),
+                Dropped::Open { top, features } => {
+                    let landing = Landing {
+                        bottom: height - (top + shape.height as u32),
+                        piece_height: shape.height as u32,
+                        lines: 0,
+                        piece_cells_cleared: 0,
+                    };
+                    let value = self.weights.value(&features, &landing);
+                    (value, FirstDrop::Open { left, top, features })
+                }
+            };
+            let index = candidates.len() as u32;
+            candidates.push(Candidate {
+                index,
+                placement,
+                first_value,
+                drop,
+            });
+        }
+    }
+
+    /// The best value of a placement of `next` that clears rows on `after` (the board
+    /// whose columns are `columns` with `shape` added at `left`, `top`), as the follow-up
+    /// computes it; minus infinity when none does.
+    #[allow(clippy::too_many_arguments)]
+    fn clearing_follow_up(
+        &self,
+        after: &Board,
+        columns: &Columns,
+        shape: &Shape,
+        left: usize,
+        top: u32,
+        next: PieceId,
+        reaches: &[Reach],
+    ) -> f64 {
+        let full = after.full_row();
+        let widest = self.bound.map_or(u32::MAX, |b| b.widest_row(next));
+        let top_of = |x: usize| {
+            let own = columns.top(x);
+            match x.checked_sub(left).filter(|&j| j < shape.columns.width) {
+                Some(j) => own.min(top + shape.columns.cells[j].trailing_zeros()),
+                None => own,
+            }
+        };
+        // The rows a drop of `next` could fill: few enough cells missing, each open to
+        // the sky. A drop fills one only if its box spans the row's gap.
+        let mut gaps = [0u32; GAPS];
+        let mut count = 0;
+        // Rows above the surface are empty: only a piece as wide as the board fills one.
+        let from = if full.count_ones() <= widest {
+            0
+        } else {
+            after.surface()
+        };
+        for (y, &row) in after.rows().iter().enumerate().skip(from) {
+            let gap = full & !row;
+            let mut open = gap.count_ones() <= widest;
+            let mut cells = gap;
+            while open && cells != 0 {
+                open = top_of(cells.trailing_zeros() as usize) as usize > y;
+                cells &= cells - 1;
+            }
+            if open {
+                if count == GAPS {
+                    // More rows than kept: any box may fill one.
+                    gaps[0] = 0;
+                } else {
+                    gaps[count] = gap;
+                    count += 1;
+                }
+            }
+        }
+        if count == 0 {
+            return f64::NEG_INFINITY;
+        }
+        let gaps = &gaps[..count];
+        let spawn = self.rules.spawn(self.pieces.kind(next));
+        let mut best = f64::NEG_INFINITY;
+        for reach in reaches {
+            let second = &self.shapes[next.index()][usize::from(reach.orientation())];
+            let span = (1u32 << second.columns.width) - 1;
+            for &x in reach.xs() {
+                let box_left = reach.box_left(x);
+                if gaps.iter().all(|&gap| gap & !(span << box_left) != 0) {
+                    continue;
+                }
+                let placement = reach.land(x, spawn, top_of);
+                let box_top = i32::from(placement.pos.y) + i32::from(second.top);
+                if box_top < 0 {
+                    continue;
+                }
+                let lands = &after.rows()[box_top as usize..box_top as usize + second.height];
+                let clears = lands
+                    .iter()
+                    .zip(&second.rows)
+                    .any(|(&row, &mask)| row | mask << box_left == full);
+                if clears {
+                    let outcome = evaluate(self.rules, self.pieces, after, next, placement.pos, self.weights);
+                    if let Some((_, value)) = outcome {
+                        best = best.max(value);
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// [`Context::follow_up`] by the drops of `next`.
+    fn follow_up_by_drops(&self, board: &Board, columns: &Columns, next: PieceId, reaches: &[Reach]) -> f64 {
+        let rater = Rater::new(self.rules, self.pieces, self.shapes, self.weights, board, columns);
+        let spawn = self.rules.spawn(self.pieces.kind(next));
+        let mut best = f64::NEG_INFINITY;
+        for reach in reaches {
+            rater.visit_drops(next, reach, spawn, |value, _| best = best.max(value));
         }
         best
     }

@@ -59,6 +59,7 @@ struct Tables {
     drops: Option<Drops>,
     weights: Weights,
     order: Option<Order>,
+    bound: Option<Bound>,
 }
 
 impl Tables {
@@ -82,6 +83,7 @@ impl Tables {
         Tables {
             shapes: shapes(&pieces),
             drops,
+            bound: Bound::new(&Weights::new(weights), &pieces),
             weights: Weights::new(weights),
             order,
             rules,
@@ -97,6 +99,7 @@ impl Tables {
             drops: self.drops.as_ref(),
             weights: &self.weights,
             order: self.order.as_ref(),
+            bound: self.bound.as_ref(),
         }
     }
 
@@ -152,6 +155,27 @@ proptest! {
         let board = stacked_board(width, 20, &cells, stack);
         let [search, oracle] = tables.both(&board, PieceId(piece), PieceId(next));
         prop_assert_eq!(search, oracle);
+    }
+}
+
+/// On a board as wide as the I, an I can fill a row above every column, a row the
+/// search looks at when it looks for second placements that clear rows (there the
+/// bound on those that clear none is the higher anyway).
+#[test]
+fn an_i_as_wide_as_the_board_fills_an_empty_row() {
+    for weights in [BCTS, DELLACHERIE] {
+        let tables = Tables::new(Preset::Simplified, 4, 20, weights, false);
+        for stack in ["", "###.\n#.##\n##.#", "..##\n#.##\n##.#", "#...\n##.#\n#.##"] {
+            let board = if stack.is_empty() {
+                Board::new(4, 20)
+            } else {
+                Board::from_text(4, 20, stack)
+            };
+            for piece in 0..7 {
+                let [search, oracle] = tables.both(&board, PieceId(piece), PieceId(0));
+                assert_eq!(search, oracle, "{stack:?} {piece}");
+            }
+        }
     }
 }
 
