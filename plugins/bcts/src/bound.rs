@@ -46,8 +46,10 @@ use tetrad_plugin_api::{PieceId, PieceSet};
 const _: () = assert!(COUNT == 8, "the two-piece bound covers eight features");
 
 /// What the bound needs of one piece, over all its orientations.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 struct PieceBound {
+    /// The horizontal runs of cells of each orientation, summed over its rows.
+    runs_of: Vec<u32>,
     /// The least (height - 1) / 2.
     landing_offset: f64,
     /// The most horizontal runs of cells, summed over the rows of one orientation.
@@ -79,16 +81,17 @@ impl Bound {
             .map(|kind| {
                 let orientations = kind.orientations();
                 let runs_in = |mask: u32| (mask & !(mask << 1)).count_ones();
+                let runs_of: Vec<u32> = orientations
+                    .iter()
+                    .map(|o| o.row_masks().iter().map(|&m| runs_in(m)).sum())
+                    .collect();
                 PieceBound {
+                    runs: runs_of.iter().copied().max().unwrap_or(0),
+                    runs_of,
                     landing_offset: orientations
                         .iter()
                         .map(|o| f64::from(o.height() - 1) / 2.0)
                         .fold(f64::INFINITY, f64::min),
-                    runs: orientations
-                        .iter()
-                        .map(|o| o.row_masks().iter().map(|&m| runs_in(m)).sum())
-                        .max()
-                        .unwrap_or(0),
                     widest_row: orientations
                         .iter()
                         .flat_map(|o| o.row_masks().iter().map(|m| m.count_ones()))
@@ -119,6 +122,51 @@ impl Bound {
             + w[6] * f64::from(after.hole_depth)
             + w[7] * f64::from(after.rows_with_holes);
         value + self.margin
+    }
+
+    /// [`Bound::follow_up`] for the drops of one orientation of `next`, less the landing
+    /// height's term: add [`Bound::landing`] of a drop to bound its value, when it clears
+    /// no row. (The two sums group the same terms differently; the margin covers either.)
+    #[inline]
+    pub fn rest(&self, after: &BoardFeatures, next: PieceId, orientation: u8) -> f64 {
+        let (w, piece) = (&self.weights, &self.pieces[next.index()]);
+        let runs = 2 * piece.runs_of[usize::from(orientation)];
+        let value = w[2] * f64::from(after.row_transitions.saturating_sub(runs))
+            + w[3] * f64::from(after.column_transitions)
+            + w[4] * f64::from(after.holes)
+            + w[6] * f64::from(after.hole_depth)
+            + w[7] * f64::from(after.rows_with_holes);
+        value + self.margin
+    }
+
+    /// [`Bound::rest`] for a drop that clears `lines` rows holding `cells` of its cells,
+    /// on a board `(width, height)`. Clearing can lower every feature, so this keeps only
+    /// what survives it: the eroded cells exactly; the row transitions of the rows the
+    /// piece leaves, less at most two per run of its cells, plus two for each new empty
+    /// row at the top, and never fewer than two per row (no row is full after the
+    /// clear, and walls count as filled); at least one column transition per column
+    /// (empty above the board, filled floor); the other features at least 0.
+    #[inline]
+    pub fn clearing(
+        &self,
+        after: &BoardFeatures,
+        next: PieceId,
+        orientation: u8,
+        (lines, cells): (u32, u32),
+        (width, height): (u32, u32),
+    ) -> f64 {
+        let (w, piece) = (&self.weights, &self.pieces[next.index()]);
+        let runs = 2 * piece.runs_of[usize::from(orientation)];
+        let row_transitions = (after.row_transitions.saturating_sub(runs) + 2 * lines).max(2 * height);
+        let value = w[1] * f64::from(lines * cells) + w[2] * f64::from(row_transitions) + w[3] * f64::from(width);
+        value + self.margin
+    }
+
+    /// The landing height's term of a drop whose lowest cell is `bottom` cells above the
+    /// floor, of a piece `piece_height` cells high.
+    #[inline]
+    pub fn landing(&self, bottom: u32, piece_height: u32) -> f64 {
+        self.weights[0] * (f64::from(bottom) + f64::from(piece_height - 1) / 2.0)
     }
 
     /// The most cells `next` has in one row: a row lacking more cannot be cleared by it.

@@ -286,7 +286,7 @@ impl Columns {
     }
 
     /// The board's own features.
-    #[cfg(test)]
+    #[inline]
     pub fn totals(&self) -> BoardFeatures {
         self.totals
     }
@@ -339,13 +339,26 @@ impl Columns {
     /// the piece's and, after the drop, in each of the piece's.
     #[inline(always)]
     pub fn drop_of<const W: usize, const DETAIL: bool>(&self, piece: &PieceColumns, left: usize) -> Dropped {
+        let dropped = self.drop_unless::<W, DETAIL>(piece, left, |_| false);
+        dropped.expect("a drop is left unrated only when asked")
+    }
+
+    /// [`Columns::drop_of`], but a drop that fills no row is left unrated (`None`) when
+    /// `skip` says so given the row of its box's top: the features are most of the cost.
+    #[inline(always)]
+    pub fn drop_unless<const W: usize, const DETAIL: bool>(
+        &self,
+        piece: &PieceColumns,
+        left: usize,
+        skip: impl FnOnce(u32) -> bool,
+    ) -> Option<Dropped> {
         let slots = self.window(left);
         let mut top = i32::MAX;
         for j in 0..W {
             top = top.min(slots[PAD + j].top as i32 - 1 - piece.lowest[j] as i32);
         }
         if top < 0 {
-            return Dropped::Over { top };
+            return Some(Dropped::Over { top });
         }
         let top = top as u32;
         let cells = cells_after::<W>(slots, piece, top);
@@ -354,10 +367,13 @@ impl Columns {
             full &= column;
         }
         if full != 0 {
-            return Dropped::Clears { top };
+            return Some(Dropped::Clears { top });
+        }
+        if skip(top) {
+            return None;
         }
         let features = self.features_after::<W, DETAIL>(slots, &cells, piece, top);
-        Dropped::Open { top, features }
+        Some(Dropped::Open { top, features })
     }
 
     /// The slots of board columns `left - PAD` to `left + WINDOW - PAD - 1` (and walls): a

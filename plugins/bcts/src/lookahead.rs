@@ -75,6 +75,49 @@ enum FirstDrop {
     },
 }
 
+/// A first placement that clears no row, as the search for second placements that clear
+/// rows reads it: the board's columns before it, and where its box went.
+struct First<'b> {
+    columns: &'b Columns,
+    shape: &'b Shape,
+    left: usize,
+    top: u32,
+    /// The features of the board after it.
+    features: &'b BoardFeatures,
+}
+
+/// The board after a first placement, as its follow-up reads it.
+struct Second<'b> {
+    board: &'b Board,
+    columns: &'b Columns,
+    next: PieceId,
+    spawn: PiecePos,
+    /// The best follow-up so far, and the first placement's index, which decide whether a
+    /// second placement could matter.
+    best: &'b Best,
+    index: u32,
+}
+
+impl<'b> Second<'b> {
+    /// `next` enters at `spawn`.
+    fn new(
+        board: &'b Board,
+        columns: &'b Columns,
+        (next, spawn): (PieceId, PiecePos),
+        best: &'b Best,
+        index: u32,
+    ) -> Second<'b> {
+        Second {
+            board,
+            columns,
+            next,
+            spawn,
+            best,
+            index,
+        }
+    }
+}
+
 /// Rows kept by the search for rows a second piece could clear; beyond them it tries
 /// every drop.
 const GAPS: usize = 8;
@@ -191,7 +234,8 @@ impl Context<'_> {
                 FirstDrop::Over => f64::NEG_INFINITY,
                 FirstDrop::Clears => {
                     if self.after(board, columns, piece, placement.pos, after, after_columns) {
-                        self.follow_up_by_drops(after, after_columns, next, next_reaches)
+                        let second = Second::new(after, after_columns, (next, spawn), &best, index);
+                        self.follow_up_within(&second, bound, next_reaches)
                     } else {
                         f64::NEG_INFINITY
                     }
@@ -201,18 +245,29 @@ impl Context<'_> {
                     let pos = placement.pos;
                     after.clone_from(board);
                     after.place(self.pieces.kind(piece).orientation(pos.orientation), pos.x, pos.y);
-                    let mut limit = bound.follow_up(&features, lowest, next);
+                    let limit = bound.follow_up(&features, lowest, next);
                     if beaten(&best, limit, index) {
                         // Only a second placement that clears rows could do better.
-                        limit =
-                            limit.max(self.clearing_follow_up(after, columns, shape, left, top, next, next_reaches));
-                        if beaten(&best, limit, index) {
+                        let first = First {
+                            columns,
+                            shape,
+                            left,
+                            top,
+                            features: &features,
+                        };
+                        let second = Second::new(after, columns, (next, spawn), &best, index);
+                        if beaten(
+                            &best,
+                            self.clearing_limit(&first, &second, bound, next_reaches, limit),
+                            index,
+                        ) {
                             continue;
                         }
                     }
                     after_columns.copy_from(columns);
                     after_columns.place(&shape.columns, left, top);
-                    self.follow_up_by_drops(after, after_columns, next, next_reaches)
+                    let second = Second::new(after, after_columns, (next, spawn), &best, index);
+                    self.follow_up_within(&second, bound, next_reaches)
                 }
             };
             keep(&mut best, value, index, placement);
@@ -281,20 +336,13 @@ impl Context<'_> {
         }
     }
 
-    /// The best value of a placement of `next` that clears rows on `after` (the board
-    /// whose columns are `columns` with `shape` added at `left`, `top`), as the follow-up
-    /// computes it; minus infinity when none does.
-    #[allow(clippy::too_many_arguments)]
-    fn clearing_follow_up(
-        &self,
-        after: &Board,
-        columns: &Columns,
-        shape: &Shape,
-        left: usize,
-        top: u32,
-        next: PieceId,
-        reaches: &[Reach],
-    ) -> f64 {
+    /// `limit` raised to the value of each placement of the second piece that clears
+    /// rows on the board after the first and could matter (as the follow-up computes it);
+    /// a placement whose own bound is no more than `limit`, or cannot beat the best
+    /// follow-up so far, could not, and is not rated.
+    fn clearing_limit(&self, first: &First, second: &Second, bound: &Bound, reaches: &[Reach], limit: f64) -> f64 {
+        let (after, columns, shape, left, top) = (second.board, first.columns, first.shape, first.left, first.top);
+        let next = second.next;
         let full = after.full_row();
         let widest = self.bound.map_or(u32::MAX, |b| b.widest_row(next));
         let top_of = |x: usize| {
@@ -333,49 +381,146 @@ impl Context<'_> {
             }
         }
         if count == 0 {
-            return f64::NEG_INFINITY;
+            return limit;
         }
         let gaps = &gaps[..count];
-        let spawn = self.rules.spawn(self.pieces.kind(next));
-        let mut best = f64::NEG_INFINITY;
+        let spawn = second.spawn;
+        let mut limit = limit;
         for reach in reaches {
-            let second = &self.shapes[next.index()][usize::from(reach.orientation())];
-            let span = (1u32 << second.columns.width) - 1;
+            let shape2 = &self.shapes[next.index()][usize::from(reach.orientation())];
+            let span = (1u32 << shape2.columns.width) - 1;
             for &x in reach.xs() {
                 let box_left = reach.box_left(x);
                 if gaps.iter().all(|&gap| gap & !(span << box_left) != 0) {
                     continue;
                 }
                 let placement = reach.land(x, spawn, top_of);
-                let box_top = i32::from(placement.pos.y) + i32::from(second.top);
+                let box_top = i32::from(placement.pos.y) + i32::from(shape2.top);
                 if box_top < 0 {
                     continue;
                 }
-                let lands = &after.rows()[box_top as usize..box_top as usize + second.height];
-                let clears = lands
-                    .iter()
-                    .zip(&second.rows)
-                    .any(|(&row, &mask)| row | mask << box_left == full);
-                if clears {
-                    let outcome = evaluate(self.rules, self.pieces, after, next, placement.pos, self.weights);
-                    if let Some((_, value)) = outcome {
-                        best = best.max(value);
-                    }
+                let box_top = box_top as usize;
+                let Some(most) = self.clearing_bound(bound, second, first.features, reach, box_top, box_left) else {
+                    continue;
+                };
+                if most <= limit || beaten(second.best, most, second.index) {
+                    continue;
+                }
+                if let Some((_, value)) = evaluate(self.rules, self.pieces, after, next, placement.pos, self.weights) {
+                    limit = limit.max(value);
                 }
             }
         }
-        best
+        limit
     }
 
-    /// [`Context::follow_up`] by the drops of `next`.
-    fn follow_up_by_drops(&self, board: &Board, columns: &Columns, next: PieceId, reaches: &[Reach]) -> f64 {
-        let rater = Rater::new(self.rules, self.pieces, self.shapes, self.weights, board, columns);
-        let spawn = self.rules.spawn(self.pieces.kind(next));
-        let mut best = f64::NEG_INFINITY;
-        for reach in reaches {
-            rater.visit_drops(next, reach, spawn, |value, _| best = best.max(value));
+    /// The bound on the value of the drop of `next` in `reach`'s orientation whose box
+    /// lands at row `top`, column `left` on the board after the first placement (whose
+    /// features are `after`), when it clears rows; `None` when it clears none.
+    fn clearing_bound(
+        &self,
+        bound: &Bound,
+        second: &Second,
+        after: &BoardFeatures,
+        reach: &Reach,
+        top: usize,
+        left: usize,
+    ) -> Option<f64> {
+        let shape = &self.shapes[second.next.index()][usize::from(reach.orientation())];
+        let full = second.board.full_row();
+        let (mut lines, mut cells) = (0, 0);
+        let rows = &second.board.rows()[top..top + shape.height];
+        for (&row, &mask) in rows.iter().zip(&shape.rows) {
+            if row | mask << left == full {
+                lines += 1;
+                cells += mask.count_ones();
+            }
         }
-        best
+        if lines == 0 {
+            return None;
+        }
+        let board = (second.board.width() as u32, second.board.height() as u32);
+        let bottom = board.1 - (top + shape.height) as u32;
+        let rest = bound.clearing(after, second.next, reach.orientation(), (lines, cells), board);
+        Some(bound.landing(bottom, shape.height as u32) + rest)
+    }
+
+    /// The follow-up of a first placement by the drops of the second piece, when it
+    /// matters: exactly [`Context::follow_up`] when that beats the best so far, else a
+    /// value that does not beat it either. A drop that clears no row is rated only when
+    /// its bound, with its exact landing height, beats both the best value of this
+    /// follow-up so far and the best follow-up so far; the others are skipped, since
+    /// their values could change neither.
+    fn follow_up_within(&self, second: &Second, bound: &Bound, reaches: &[Reach]) -> f64 {
+        let totals = second.columns.totals();
+        let mut value = f64::NEG_INFINITY;
+        for reach in reaches {
+            let shape = &self.shapes[second.next.index()][usize::from(reach.orientation())];
+            let rest = bound.rest(&totals, second.next, reach.orientation());
+            let drops = (second, bound, (shape, reach), (&totals, rest), &mut value);
+            match (shape.columns.width, self.weights.detail()) {
+                (1, false) => self.follow_up_of::<1, false>(drops),
+                (2, false) => self.follow_up_of::<2, false>(drops),
+                (3, false) => self.follow_up_of::<3, false>(drops),
+                (4, false) => self.follow_up_of::<4, false>(drops),
+                (1, true) => self.follow_up_of::<1, true>(drops),
+                (2, true) => self.follow_up_of::<2, true>(drops),
+                (3, true) => self.follow_up_of::<3, true>(drops),
+                _ => self.follow_up_of::<4, true>(drops),
+            }
+        }
+        value
+    }
+
+    /// [`Context::follow_up_within`] for the drops of one orientation, `W` columns wide:
+    /// each rated as [`Rater::visit_drops`] rates it, into the running best `value`.
+    #[inline(always)]
+    fn follow_up_of<const W: usize, const DETAIL: bool>(
+        &self,
+        (second, bound, (shape, reach), (totals, rest), value): (
+            &Second,
+            &Bound,
+            (&Shape, &Reach),
+            (&BoardFeatures, f64),
+            &mut f64,
+        ),
+    ) {
+        let height = second.columns.height();
+        let piece_height = shape.height as u32;
+        for &x in reach.xs() {
+            let so_far = *value;
+            let skip = |top: u32| {
+                let limit = bound.landing(height - (top + piece_height), piece_height) + rest;
+                limit <= so_far || beaten(second.best, limit, second.index)
+            };
+            let rated = match second
+                .columns
+                .drop_unless::<W, DETAIL>(&shape.columns, reach.box_left(x), skip)
+            {
+                None | Some(Dropped::Over { .. }) => continue,
+                Some(Dropped::Clears { top }) => {
+                    let (box_top, box_left) = (top as usize, reach.box_left(x));
+                    let most = self.clearing_bound(bound, second, totals, reach, box_top, box_left);
+                    if most.is_some_and(|most| most <= so_far || beaten(second.best, most, second.index)) {
+                        continue;
+                    }
+                    let placement = reach.placement(x, (top as i32 - i32::from(shape.top)) as i8, second.spawn);
+                    let (rules, pieces, weights) = (self.rules, self.pieces, self.weights);
+                    let outcome = evaluate(rules, pieces, second.board, second.next, placement.pos, weights);
+                    outcome.map_or(f64::NEG_INFINITY, |(_, v)| v)
+                }
+                Some(Dropped::Open { top, features }) => {
+                    let landing = Landing {
+                        bottom: height - (top + piece_height),
+                        piece_height,
+                        lines: 0,
+                        piece_cells_cleared: 0,
+                    };
+                    self.weights.value(&features, &landing)
+                }
+            };
+            *value = value.max(rated);
+        }
     }
 
     /// Whether the game goes on after `piece` at `pos` on `board`; if so, the board after
