@@ -118,8 +118,8 @@ impl<'b> Second<'b> {
     }
 }
 
-/// Rows kept by the search for rows a second piece could clear; beyond them it tries
-/// every drop.
+/// Rows kept by the search for rows a second piece could clear (each row's missing cells
+/// and its index); beyond them it tries every drop.
 const GAPS: usize = 8;
 
 /// The best follow-up so far: its value, its first placement's index, and the placement.
@@ -354,8 +354,8 @@ impl Context<'_> {
         };
         // The rows a drop of `next` could fill: few enough cells missing, each open to
         // the sky. A drop fills one only if its box spans the row's gap.
-        let mut gaps = [0u32; GAPS];
-        let mut count = 0;
+        let mut gaps = [(0u32, 0usize); GAPS];
+        let (mut count, mut every) = (0, false);
         // Rows above the surface are empty: only a piece as wide as the board fills one.
         let from = if full.count_ones() <= widest {
             0
@@ -372,10 +372,10 @@ impl Context<'_> {
             }
             if open {
                 if count == GAPS {
-                    // More rows than kept: any box may fill one.
-                    gaps[0] = 0;
+                    // More rows than kept: any drop may fill one.
+                    every = true;
                 } else {
-                    gaps[count] = gap;
+                    gaps[count] = (gap, y);
                     count += 1;
                 }
             }
@@ -391,7 +391,8 @@ impl Context<'_> {
             let span = (1u32 << shape2.columns.width) - 1;
             for &x in reach.xs() {
                 let box_left = reach.box_left(x);
-                if gaps.iter().all(|&gap| gap & !(span << box_left) != 0) {
+                let spans = |&(gap, _): &(u32, usize)| gap & !(span << box_left) == 0;
+                if !every && !gaps.iter().any(spans) {
                     continue;
                 }
                 let placement = reach.land(x, spawn, top_of);
@@ -400,6 +401,10 @@ impl Context<'_> {
                     continue;
                 }
                 let box_top = box_top as usize;
+                let rows = box_top..box_top + shape2.height;
+                if !every && !gaps.iter().any(|gap| spans(gap) && rows.contains(&gap.1)) {
+                    continue;
+                }
                 let Some(most) = self.clearing_bound(bound, second, first.features, reach, box_top, box_left) else {
                     continue;
                 };
