@@ -23,10 +23,13 @@
 //! - eroded cells are 0.
 //!
 //! With every weight but eroded cells' at most 0, the weighted sum of those lower bounds
-//! (0 for the wells) is at least every second placement's exact value that clears no row.
-//! A second placement that clears rows is not bounded: the search finds those (they must
-//! fill a row of `B1` that lacks at most as many cells as the piece has in one row) and
-//! takes their values as the follow-up itself computes them.
+//! (0 for the wells) is at least every second placement's exact value that clears no row
+//! ([`Bound::follow_up`]). For one drop the landing height is known exactly and the runs
+//! are its own orientation's ([`Bound::rest`] plus [`Bound::landing`]). A second placement
+//! that clears rows can lower every feature, so it is bounded apart ([`Bound::clearing`],
+//! by what survives a clear); the search finds those drops (they must fill a row of `B1`
+//! that lacks at most as many cells as the piece has in one row) and rates the ones still
+//! in play as the follow-up itself rates them.
 //!
 //! Floating point. The follow-up's values are weighted sums computed in `f64` (or exactly,
 //! for whole weights); the bound is another such sum. Every feature is below 2^17 (a board
@@ -36,7 +39,9 @@
 //! follow-up value never exceeds the raised bound. The search skips a first placement only
 //! when the raised bound is below the best value found, or equal to it and the placement
 //! comes later in the enumeration order; then its exact value could not be the first strict
-//! maximum, and the choice is the exhaustive search's.
+//! maximum, and the choice is the exhaustive search's. It skips a second placement only when
+//! its raised bound is at most the best value of the same follow-up so far (the maximum
+//! cannot change) or would be skipped by that rule (the follow-up cannot win through it).
 
 use crate::features::{BoardFeatures, Weights, COUNT};
 use tetrad_plugin_api::{PieceId, PieceSet};
