@@ -215,6 +215,16 @@ impl Columns {
         self.gather_across();
     }
 
+    /// Makes these columns `other`'s, copying only the slots a board of its width uses.
+    pub fn copy_from(&mut self, other: &Columns) {
+        let used = other.width + WINDOW;
+        self.width = other.width;
+        self.height = other.height;
+        self.rows = other.rows;
+        self.slots[..used].copy_from_slice(&other.slots[..used]);
+        self.totals = other.totals;
+    }
+
     /// Adds `piece` at column `left`, top row `top` (of its box), when no row is full
     /// afterwards: the board's columns after the placement, equal to a rebuild from the
     /// board after it, for the cost of the piece's columns and their neighbours.
@@ -263,6 +273,12 @@ impl Columns {
         self.totals.rows_with_holes = slots[PAD].from.count_ones();
     }
 
+    /// The board's height.
+    #[inline]
+    pub fn height(&self) -> u32 {
+        self.height
+    }
+
     /// The first filled row of column `x`, or the height when it is empty.
     #[inline]
     pub fn top(&self, x: usize) -> u32 {
@@ -270,7 +286,7 @@ impl Columns {
     }
 
     /// The board's own features.
-    #[cfg(test)]
+    #[inline]
     pub fn totals(&self) -> BoardFeatures {
         self.totals
     }
@@ -323,13 +339,26 @@ impl Columns {
     /// the piece's and, after the drop, in each of the piece's.
     #[inline(always)]
     pub fn drop_of<const W: usize, const DETAIL: bool>(&self, piece: &PieceColumns, left: usize) -> Dropped {
+        let dropped = self.drop_unless::<W, DETAIL>(piece, left, |_| false);
+        dropped.expect("a drop is left unrated only when asked")
+    }
+
+    /// [`Columns::drop_of`], but a drop that fills no row is left unrated (`None`) when
+    /// `skip` says so given the row of its box's top: the features are most of the cost.
+    #[inline(always)]
+    pub fn drop_unless<const W: usize, const DETAIL: bool>(
+        &self,
+        piece: &PieceColumns,
+        left: usize,
+        skip: impl FnOnce(u32) -> bool,
+    ) -> Option<Dropped> {
         let slots = self.window(left);
         let mut top = i32::MAX;
         for j in 0..W {
             top = top.min(slots[PAD + j].top as i32 - 1 - piece.lowest[j] as i32);
         }
         if top < 0 {
-            return Dropped::Over { top };
+            return Some(Dropped::Over { top });
         }
         let top = top as u32;
         let cells = cells_after::<W>(slots, piece, top);
@@ -338,10 +367,13 @@ impl Columns {
             full &= column;
         }
         if full != 0 {
-            return Dropped::Clears { top };
+            return Some(Dropped::Clears { top });
+        }
+        if skip(top) {
+            return None;
         }
         let features = self.features_after::<W, DETAIL>(slots, &cells, piece, top);
-        Dropped::Open { top, features }
+        Some(Dropped::Open { top, features })
     }
 
     /// The slots of board columns `left - PAD` to `left + WINDOW - PAD - 1` (and walls): a

@@ -13,12 +13,15 @@
 //! piece by its best follow-up with the previewed piece (needs a preview). `w1`..`w8`
 //! override the weights. Works with any board and piece set.
 
+mod bound;
 mod columns;
 mod drops;
 pub mod features;
+mod lookahead;
 mod order;
 mod rater;
 
+use bound::Bound;
 use columns::Columns;
 use drops::Drops;
 use features::{board_features, board_features_of, Landing, Weights, COUNT};
@@ -95,16 +98,18 @@ pub struct Controller {
     lookahead: usize,
     /// The order placements are rated in, when it is not the SDK's.
     order: Option<Order>,
-    /// The current board's columns, and the board after each first placement's.
+    /// The current board's columns.
     columns: Box<Columns>,
-    next_columns: Box<Columns>,
+    /// The two-piece search's buffers.
+    scratch: lookahead::Scratch,
+    /// The bound that lets the two-piece search skip first placements, when it holds.
+    bound: Option<Bound>,
     /// The last decision's board with the chosen piece added, when it cleared no row,
     /// and where the piece went: a decision on that board adds the piece to `columns`
     /// (which still hold the last board) instead of rebuilding them.
     carried: Option<Carried>,
     path: Option<Path>,
     first: Vec<Placement>,
-    second: Vec<Placement>,
 }
 
 impl Solver for Controller {
@@ -147,11 +152,11 @@ impl Solver for Controller {
             lookahead,
             order,
             columns: Box::new(Columns::empty()),
-            next_columns: Box::new(Columns::empty()),
+            scratch: lookahead::Scratch::new(),
+            bound: Bound::new(&Weights::new(weights), &setup.pieces),
             carried: None,
             path: None,
             first: Vec::new(),
-            second: Vec::new(),
         })
     }
 
@@ -208,20 +213,29 @@ impl Controller {
             drops,
             weights,
             first,
-            second,
             columns,
-            next_columns,
             order,
+            scratch,
+            bound,
             ..
         } = self;
         let (rules, pieces) = (&setup.rules, &setup.pieces);
+        if let Some(next) = next {
+            let search = lookahead::Context {
+                rules,
+                pieces,
+                shapes,
+                drops: drops.as_ref(),
+                weights,
+                order: order.as_ref(),
+                bound: bound.as_ref(),
+            };
+            *best = search.rate(board, columns, piece, start, next, scratch);
+            return;
+        }
         let rater = Rater::new(rules, pieces, shapes, weights, board, columns);
-        // One piece under `simplified`: rated as the drops are enumerated, with no list.
-        let one_piece_drops = drops
-            .as_ref()
-            .filter(|_| next.is_none())
-            .and_then(|d| d.from(piece, start));
-        if let Some(reaches) = one_piece_drops {
+        // Under `simplified`: rated as the drops are enumerated, with no list.
+        if let Some(reaches) = drops.as_ref().and_then(|d| d.from(piece, start)) {
             for reach in reaches {
                 rater.rate_drops(piece, reach, start, best);
             }
@@ -232,34 +246,7 @@ impl Controller {
             order.sort(piece, first);
         }
         for placement in first.iter() {
-            let value = match next {
-                None => rater.value(piece, placement.pos).unwrap_or(f64::NEG_INFINITY),
-                Some(next) => match evaluate(rules, pieces, board, piece, placement.pos, weights) {
-                    None => f64::NEG_INFINITY,
-                    Some((after, _)) => {
-                        next_columns.rebuild(&after);
-                        let rater = Rater::new(rules, pieces, shapes, weights, &after, next_columns);
-                        let spawn = rules.spawn(pieces.kind(next));
-                        let mut follow_up = f64::NEG_INFINITY;
-                        let mut rate = |p: Placement| {
-                            if let Some(value) = rater.value(next, p.pos) {
-                                follow_up = follow_up.max(value);
-                            }
-                        };
-                        if let Some(reaches) = drops.as_ref().and_then(|drops| drops.from(next, spawn)) {
-                            for reach in reaches {
-                                for &x in reach.xs() {
-                                    rate(reach.land(x, spawn, |x| rater.columns.top(x)));
-                                }
-                            }
-                        } else {
-                            placements_into(rules, &after, pieces.kind(next), spawn, second);
-                            second.iter().for_each(|&p| rate(p));
-                        }
-                        follow_up
-                    }
-                },
-            };
+            let value = rater.value(piece, placement.pos).unwrap_or(f64::NEG_INFINITY);
             keep_best(best, value, *placement);
         }
     }

@@ -1,0 +1,232 @@
+//! An upper bound on a first placement's follow-up value, from the features of the board
+//! it leaves, so the two-piece search can skip first placements that cannot win.
+//!
+//! Why it holds. Under `simplified` every placement is a straight drop from open sky, so
+//! each cell the second piece adds lies above its column's top. When the drop clears no
+//! row, going from the board `B1` after the first piece to the board `B2` after both:
+//!
+//! - column transitions, holes, hole depth and rows with holes never fall: the new cells
+//!   sit on top of the old column (a run of empty cells above the top becomes a run that
+//!   holds at least one filled cell, which keeps at least the one change it had), every
+//!   old hole keeps the cell above it, every filled cell keeps the hole below it;
+//! - row transitions fall by at most 2 for each horizontal run of the piece's cells in a
+//!   row (the run's two ends are the only pairs that can stop changing), so by at most
+//!   twice the piece's runs, counted in its orientation with the most;
+//! - cumulative wells can fall only in the piece's own columns (a column beside it only
+//!   gains filled neighbours, and its cells and the runs below them are unchanged), and a
+//!   column's wells are never negative, so they stay at least 0;
+//! - the piece's lowest cell lies above the top of its column, so its height from the
+//!   floor is at least the lowest column of `B1`, which is at least the lowest column of
+//!   the board before the first piece (that piece cleared no row either), and the landing
+//!   height is that plus half the piece's height less one, at least its least over the
+//!   orientations;
+//! - eroded cells are 0.
+//!
+//! With every weight but eroded cells' at most 0, the weighted sum of those lower bounds
+//! (0 for the wells) is at least every second placement's exact value that clears no row
+//! ([`Bound::follow_up`]). For one drop the landing height is known exactly and the runs
+//! are its own orientation's ([`Bound::rest`] plus [`Bound::landing`]). A second placement
+//! that clears rows can lower every feature, so it is bounded apart ([`Bound::clearing`],
+//! by what survives a clear); the search finds those drops (they must fill a row of `B1`
+//! that lacks at most as many cells as the piece has in one row) and rates the ones still
+//! in play as the follow-up itself rates them.
+//!
+//! Floating point. The follow-up's values are weighted sums computed in `f64` (or exactly,
+//! for whole weights); the bound is another such sum. Every feature is below 2^17 (a board
+//! is at most 32 x 64), so each of those sums of eight products is within
+//! 16 * 2^-53 * 2^17 * sum|w| = 2^-32 * sum|w| of its exact value. The bound is raised by
+//! [`Bound::margin`], 2^-24 * sum|w|, far more than the two errors together: a computed
+//! follow-up value never exceeds the raised bound. The search skips a first placement only
+//! when the raised bound is below the best value found, or equal to it and the placement
+//! comes later in the enumeration order; then its exact value could not be the first strict
+//! maximum, and the choice is the exhaustive search's. It skips a second placement only when
+//! its raised bound is at most the best value of the same follow-up so far (the maximum
+//! cannot change) or would be skipped by that rule (the follow-up cannot win through it).
+
+use crate::features::{BoardFeatures, Weights, COUNT};
+use tetrad_plugin_api::{PieceId, PieceSet};
+
+// The bound covers these eight features: a feature added to the controller needs its own
+// term in `Bound::follow_up` (or the bound turned off for it).
+const _: () = assert!(COUNT == 8, "the two-piece bound covers eight features");
+
+/// What the bound needs of one piece, over all its orientations.
+#[derive(Clone, Debug)]
+struct PieceBound {
+    /// The horizontal runs of cells of each orientation, summed over its rows.
+    runs_of: Vec<u32>,
+    /// The least (height - 1) / 2.
+    landing_offset: f64,
+    /// The most horizontal runs of cells, summed over the rows of one orientation.
+    runs: u32,
+    /// The most cells in one row of one orientation.
+    widest_row: u32,
+}
+
+/// The bound's weights and per-piece terms.
+#[derive(Clone, Debug)]
+pub struct Bound {
+    weights: [f64; COUNT],
+    pieces: Vec<PieceBound>,
+    margin: f64,
+}
+
+impl Bound {
+    /// The bound for these weights, or `None` when it does not hold for them: a weight
+    /// other than eroded cells' above 0, or any weight not finite.
+    pub fn new(weights: &Weights, pieces: &PieceSet) -> Option<Bound> {
+        let w = *weights.real();
+        let signs_fit = w.iter().enumerate().all(|(k, &w)| k == 1 || w <= 0.0);
+        if !signs_fit || !w.iter().all(|w| w.is_finite()) {
+            return None;
+        }
+        let pieces = pieces
+            .kinds()
+            .iter()
+            .map(|kind| {
+                let orientations = kind.orientations();
+                let runs_in = |mask: u32| (mask & !(mask << 1)).count_ones();
+                let runs_of: Vec<u32> = orientations
+                    .iter()
+                    .map(|o| o.row_masks().iter().map(|&m| runs_in(m)).sum())
+                    .collect();
+                PieceBound {
+                    runs: runs_of.iter().copied().max().unwrap_or(0),
+                    runs_of,
+                    landing_offset: orientations
+                        .iter()
+                        .map(|o| f64::from(o.height() - 1) / 2.0)
+                        .fold(f64::INFINITY, f64::min),
+                    widest_row: orientations
+                        .iter()
+                        .flat_map(|o| o.row_masks().iter().map(|m| m.count_ones()))
+                        .max()
+                        .unwrap_or(0),
+                }
+            })
+            .collect();
+        let margin = w.iter().map(|w| w.abs()).sum::<f64>() * 2f64.powi(-24);
+        Some(Bound {
+            weights: w,
+            pieces,
+            margin,
+        })
+    }
+
+    /// The most a placement of `next` that clears no row can be worth on the board whose
+    /// features are `after`, when the lowest column of the board before both pieces is
+    /// `lowest` cells high: raised by the margin, so it bounds the computed values too.
+    #[inline]
+    pub fn follow_up(&self, after: &BoardFeatures, lowest: u32, next: PieceId) -> f64 {
+        let (w, piece) = (&self.weights, &self.pieces[next.index()]);
+        let runs = 2 * piece.runs;
+        let value = w[0] * (f64::from(lowest) + piece.landing_offset)
+            + w[2] * f64::from(after.row_transitions.saturating_sub(runs))
+            + w[3] * f64::from(after.column_transitions)
+            + w[4] * f64::from(after.holes)
+            + w[6] * f64::from(after.hole_depth)
+            + w[7] * f64::from(after.rows_with_holes);
+        value + self.margin
+    }
+
+    /// [`Bound::follow_up`] for the drops of one orientation of `next`, less the landing
+    /// height's term: add [`Bound::landing`] of a drop to bound its value, when it clears
+    /// no row. (The two sums group the same terms differently; the margin covers either.)
+    #[inline]
+    pub fn rest(&self, after: &BoardFeatures, next: PieceId, orientation: u8) -> f64 {
+        let (w, piece) = (&self.weights, &self.pieces[next.index()]);
+        let runs = 2 * piece.runs_of[usize::from(orientation)];
+        let value = w[2] * f64::from(after.row_transitions.saturating_sub(runs))
+            + w[3] * f64::from(after.column_transitions)
+            + w[4] * f64::from(after.holes)
+            + w[6] * f64::from(after.hole_depth)
+            + w[7] * f64::from(after.rows_with_holes);
+        value + self.margin
+    }
+
+    /// [`Bound::rest`] for a drop that clears `lines` rows holding `cells` of its cells,
+    /// on a board `(width, height)`. Clearing can lower every feature, so this keeps only
+    /// what survives it: the eroded cells exactly; the row transitions of the rows the
+    /// piece leaves, less at most two per run of its cells, plus two for each new empty
+    /// row at the top, and never fewer than two per row (no row is full after the
+    /// clear, and walls count as filled); at least one column transition per column
+    /// (empty above the board, filled floor); the other features at least 0.
+    #[inline]
+    pub fn clearing(
+        &self,
+        after: &BoardFeatures,
+        next: PieceId,
+        orientation: u8,
+        (lines, cells): (u32, u32),
+        (width, height): (u32, u32),
+    ) -> f64 {
+        let (w, piece) = (&self.weights, &self.pieces[next.index()]);
+        let runs = 2 * piece.runs_of[usize::from(orientation)];
+        let row_transitions = (after.row_transitions.saturating_sub(runs) + 2 * lines).max(2 * height);
+        let value = w[1] * f64::from(lines * cells) + w[2] * f64::from(row_transitions) + w[3] * f64::from(width);
+        value + self.margin
+    }
+
+    /// The landing height's term of a drop whose lowest cell is `bottom` cells above the
+    /// floor, of a piece `piece_height` cells high.
+    #[inline]
+    pub fn landing(&self, bottom: u32, piece_height: u32) -> f64 {
+        self.weights[0] * (f64::from(bottom) + f64::from(piece_height - 1) / 2.0)
+    }
+
+    /// The most cells `next` has in one row: a row lacking more cannot be cleared by it.
+    #[inline]
+    pub fn widest_row(&self, next: PieceId) -> u32 {
+        self.pieces[next.index()].widest_row
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{BCTS, DELLACHERIE};
+
+    #[test]
+    fn the_tetrominoes_terms() {
+        let bound = Bound::new(&Weights::new(BCTS), &PieceSet::tetrominoes()).expect("BCTS's signs fit");
+        let terms: Vec<_> = bound
+            .pieces
+            .iter()
+            .map(|p| (p.landing_offset, p.runs, p.widest_row))
+            .collect();
+        // I, O, T, S, Z, J, L: the flat I lies in one row of four; a standing I has four
+        // runs, the others three at most (two for the O).
+        assert_eq!(
+            terms,
+            vec![
+                (0.0, 4, 4),
+                (0.5, 2, 2),
+                (0.5, 3, 3),
+                (0.5, 3, 2),
+                (0.5, 3, 2),
+                (0.5, 3, 3),
+                (0.5, 3, 3)
+            ]
+        );
+        assert!(Bound::new(&Weights::new(DELLACHERIE), &PieceSet::tetrominoes()).is_some());
+    }
+
+    #[test]
+    fn weights_the_bound_does_not_cover_turn_it_off() {
+        let set = PieceSet::tetrominoes();
+        let mut w = BCTS;
+        w[1] = 50.0;
+        assert!(
+            Bound::new(&Weights::new(w), &set).is_some(),
+            "eroded cells may weigh anything"
+        );
+        for k in [0, 2, 3, 4, 5, 6, 7] {
+            let mut w = BCTS;
+            w[k] = 0.5;
+            assert!(Bound::new(&Weights::new(w), &set).is_none(), "weight {k}");
+        }
+        let mut w = BCTS;
+        w[1] = f64::INFINITY;
+        assert!(Bound::new(&Weights::new(w), &set).is_none());
+    }
+}

@@ -1,0 +1,592 @@
+//! The two-piece search: each placement of the current piece rated by the best value of a
+//! placement of the previewed piece on the board it leaves.
+//!
+//! Design. The choice must be exactly the exhaustive search's: the first strict maximum,
+//! in enumeration order, of the follow-up values. Under `simplified` (with weights the
+//! bound covers) the first placements are dropped on the board's columns as the
+//! one-piece search drops them, which gives each one's board features and one-piece
+//! value at the cost of one one-piece decision. They are then searched best one-piece
+//! value first, so a strong follow-up is found early, and a first placement whose
+//! [`Bound`] (raised by its floating-point margin) cannot beat the best follow-up so far
+//! under the tie rule is skipped: the bound covers every second placement that clears no
+//! row, and the few that could clear a row are found and rated exactly first. The winner
+//! is the best value with the lowest enumeration index, which is the first strict
+//! maximum whatever order the values were found in.
+//!
+//! The board after a first placement that clears no row is the current board's columns
+//! with the piece added ([`Columns::place`] on a copy of the window the board uses), not
+//! a rebuild; the second piece is rated as the one-piece search rates its piece (by the
+//! drops under `simplified`). Elsewhere every first placement is searched in order.
+
+use crate::bound::Bound;
+use crate::columns::{Columns, Dropped};
+use crate::drops::{Drops, Reach};
+use crate::evaluate;
+use crate::features::{BoardFeatures, Landing, Weights};
+use crate::order::Order;
+use crate::rater::{keep_best, Rater, Shape, Shapes};
+use tetrad_plugin_api::{placements_into, Board, PieceId, PiecePos, PieceSet, Placement, Rules};
+
+/// What a two-piece search reads: the game's rules and pieces and the controller's tables.
+pub(crate) struct Context<'a> {
+    pub(crate) rules: &'a Rules,
+    pub(crate) pieces: &'a PieceSet,
+    pub(crate) shapes: &'a Shapes,
+    pub(crate) drops: Option<&'a Drops>,
+    pub(crate) weights: &'a Weights,
+    pub(crate) order: Option<&'a Order>,
+    /// The bound on follow-ups, when it holds for the weights.
+    pub(crate) bound: Option<&'a Bound>,
+}
+
+/// The buffers a search reuses from one decision to the next.
+pub(crate) struct Scratch {
+    /// The board after the first placement, and its columns.
+    board: Board,
+    columns: Box<Columns>,
+    first: Vec<Placement>,
+    second: Vec<Placement>,
+    candidates: Vec<Candidate>,
+}
+
+/// A first placement as the pruned search holds it.
+#[derive(Clone, Copy, Debug)]
+struct Candidate {
+    /// Its place in the enumeration order, which decides ties.
+    index: u32,
+    placement: Placement,
+    /// Its one-piece value, the order it is searched in (clearing rows first).
+    first_value: f64,
+    drop: FirstDrop,
+}
+
+/// What the drop of a first placement does.
+#[derive(Clone, Copy, Debug)]
+enum FirstDrop {
+    /// It ends the game.
+    Over,
+    /// It clears rows.
+    Clears,
+    /// It clears no row: where its box lands, and the features of the board after it.
+    Open {
+        left: usize,
+        top: u32,
+        features: BoardFeatures,
+    },
+}
+
+/// A first placement that clears no row, as the search for second placements that clear
+/// rows reads it: the board's columns before it, and where its box went.
+struct First<'b> {
+    columns: &'b Columns,
+    shape: &'b Shape,
+    left: usize,
+    top: u32,
+    /// The features of the board after it.
+    features: &'b BoardFeatures,
+}
+
+/// The board after a first placement, as its follow-up reads it.
+struct Second<'b> {
+    board: &'b Board,
+    columns: &'b Columns,
+    next: PieceId,
+    spawn: PiecePos,
+    /// The best follow-up so far, and the first placement's index, which decide whether a
+    /// second placement could matter.
+    best: &'b Best,
+    index: u32,
+}
+
+impl<'b> Second<'b> {
+    /// `next` enters at `spawn`.
+    fn new(
+        board: &'b Board,
+        columns: &'b Columns,
+        (next, spawn): (PieceId, PiecePos),
+        best: &'b Best,
+        index: u32,
+    ) -> Second<'b> {
+        Second {
+            board,
+            columns,
+            next,
+            spawn,
+            best,
+            index,
+        }
+    }
+}
+
+/// Rows kept by the search for rows a second piece could clear (each row's missing cells
+/// and its index); beyond them it tries every drop.
+const GAPS: usize = 8;
+
+/// The best follow-up so far: its value, its first placement's index, and the placement.
+type Best = Option<(f64, u32, Placement)>;
+
+/// Whether a first placement at `index` whose follow-up is at most `bound` cannot be the
+/// first strict maximum, given the best so far.
+#[inline]
+fn beaten(best: &Best, bound: f64, index: u32) -> bool {
+    best.is_some_and(|(value, at, _)| bound < value || (bound <= value && index > at))
+}
+
+/// Keeps the follow-up `value` of the first placement at `index` if it is better than the
+/// best so far, or as good and earlier in the enumeration order.
+#[inline]
+fn keep(best: &mut Best, value: f64, index: u32, placement: Placement) {
+    if best.is_none_or(|(score, at, _)| value > score || (value == score && index < at)) {
+        *best = Some((value, index, placement));
+    }
+}
+
+impl Scratch {
+    pub(crate) fn new() -> Scratch {
+        Scratch {
+            board: Board::new(1, 1),
+            columns: Box::new(Columns::empty()),
+            first: Vec::new(),
+            second: Vec::new(),
+            candidates: Vec::new(),
+        }
+    }
+}
+
+impl Context<'_> {
+    /// The first strictly best placement of `piece` from `start` on `board` (whose
+    /// columns `columns` holds), each rated by its best follow-up with `next`.
+    pub(crate) fn rate(
+        &self,
+        board: &Board,
+        columns: &Columns,
+        piece: PieceId,
+        start: PiecePos,
+        next: PieceId,
+        scratch: &mut Scratch,
+    ) -> Option<(f64, Placement)> {
+        if self.bound.is_some() {
+            if let Some(best) = self.rate_pruned(board, columns, piece, start, next, scratch) {
+                return best;
+            }
+        }
+        let Scratch {
+            board: after,
+            columns: after_columns,
+            first,
+            second,
+            ..
+        } = scratch;
+        placements_into(self.rules, board, self.pieces.kind(piece), start, first);
+        if let Some(order) = self.order {
+            order.sort(piece, first);
+        }
+        let mut best = None;
+        for placement in first.iter() {
+            let value = if self.after(board, columns, piece, placement.pos, after, after_columns) {
+                self.follow_up(after, after_columns, next, second)
+            } else {
+                f64::NEG_INFINITY
+            };
+            keep_best(&mut best, value, *placement);
+        }
+        best
+    }
+
+    /// [`Context::rate`] by the drops, best one-piece value first, skipping the first
+    /// placements the bound rules out (see the module note); `None` when the drops or the
+    /// bound do not apply (no bound, not `simplified`, not from the spawn, or a piece
+    /// wider than four columns).
+    fn rate_pruned(
+        &self,
+        board: &Board,
+        columns: &Columns,
+        piece: PieceId,
+        start: PiecePos,
+        next: PieceId,
+        scratch: &mut Scratch,
+    ) -> Option<Option<(f64, Placement)>> {
+        let (bound, drops) = (self.bound?, self.drops?);
+        let spawn = self.rules.spawn(self.pieces.kind(next));
+        let (reaches, next_reaches) = (drops.from(piece, start)?, drops.from(next, spawn)?);
+        let narrow = |piece: PieceId| self.shapes[piece.index()].iter().all(|s| s.columns.width <= 4);
+        if !narrow(piece) || !narrow(next) {
+            return None;
+        }
+        let Scratch {
+            board: after,
+            columns: after_columns,
+            candidates,
+            ..
+        } = scratch;
+        candidates.clear();
+        for reach in reaches {
+            self.drop_firsts(columns, piece, reach, start, candidates);
+        }
+        // Best first; the index breaks ties so the order is the same on every platform.
+        candidates.sort_unstable_by(|a, b| b.first_value.total_cmp(&a.first_value).then(a.index.cmp(&b.index)));
+        let height = board.height() as u32;
+        let lowest = (0..board.width()).map(|x| height - columns.top(x)).min().unwrap_or(0);
+        let mut best: Best = None;
+        for candidate in candidates.iter() {
+            let Candidate { index, placement, .. } = *candidate;
+            let value = match candidate.drop {
+                FirstDrop::Over => f64::NEG_INFINITY,
+                FirstDrop::Clears => {
+                    if self.after(board, columns, piece, placement.pos, after, after_columns) {
+                        let second = Second::new(after, after_columns, (next, spawn), &best, index);
+                        self.follow_up_within(&second, bound, next_reaches)
+                    } else {
+                        f64::NEG_INFINITY
+                    }
+                }
+                FirstDrop::Open { left, top, features } => {
+                    let shape = &self.shapes[piece.index()][usize::from(placement.pos.orientation)];
+                    let pos = placement.pos;
+                    after.clone_from(board);
+                    after.place(self.pieces.kind(piece).orientation(pos.orientation), pos.x, pos.y);
+                    let limit = bound.follow_up(&features, lowest, next);
+                    if beaten(&best, limit, index) {
+                        // Only a second placement that clears rows could do better.
+                        let first = First {
+                            columns,
+                            shape,
+                            left,
+                            top,
+                            features: &features,
+                        };
+                        let second = Second::new(after, columns, (next, spawn), &best, index);
+                        if beaten(
+                            &best,
+                            self.clearing_limit(&first, &second, bound, next_reaches, limit),
+                            index,
+                        ) {
+                            continue;
+                        }
+                    }
+                    after_columns.copy_from(columns);
+                    after_columns.place(&shape.columns, left, top);
+                    let second = Second::new(after, after_columns, (next, spawn), &best, index);
+                    self.follow_up_within(&second, bound, next_reaches)
+                }
+            };
+            keep(&mut best, value, index, placement);
+        }
+        Some(best.map(|(value, _, placement)| (value, placement)))
+    }
+
+    /// Adds every drop of one orientation of `piece` from `start` to `candidates`, with
+    /// what it does to the board.
+    fn drop_firsts(
+        &self,
+        columns: &Columns,
+        piece: PieceId,
+        reach: &Reach,
+        start: PiecePos,
+        candidates: &mut Vec<Candidate>,
+    ) {
+        let shape = &self.shapes[piece.index()][usize::from(reach.orientation())];
+        match (shape.columns.width, self.weights.detail()) {
+            (1, false) => self.drop_firsts_of::<1, false>(columns, shape, reach, start, candidates),
+            (2, false) => self.drop_firsts_of::<2, false>(columns, shape, reach, start, candidates),
+            (3, false) => self.drop_firsts_of::<3, false>(columns, shape, reach, start, candidates),
+            (4, false) => self.drop_firsts_of::<4, false>(columns, shape, reach, start, candidates),
+            (1, true) => self.drop_firsts_of::<1, true>(columns, shape, reach, start, candidates),
+            (2, true) => self.drop_firsts_of::<2, true>(columns, shape, reach, start, candidates),
+            (3, true) => self.drop_firsts_of::<3, true>(columns, shape, reach, start, candidates),
+            _ => self.drop_firsts_of::<4, true>(columns, shape, reach, start, candidates),
+        }
+    }
+
+    /// [`Context::drop_firsts`] for an orientation `W` columns wide.
+    fn drop_firsts_of<const W: usize, const DETAIL: bool>(
+        &self,
+        columns: &Columns,
+        shape: &Shape,
+        reach: &Reach,
+        start: PiecePos,
+        candidates: &mut Vec<Candidate>,
+    ) {
+        let height = columns.height();
+        for &x in reach.xs() {
+            let left = reach.box_left(x);
+            let drop = columns.drop_of::<W, DETAIL>(&shape.columns, left);
+            let placement = reach.placement(x, (drop.top() - i32::from(shape.top)) as i8, start);
+            let (first_value, drop) = match drop {
+                Dropped::Over { .. } => (f64::NEG_INFINITY, FirstDrop::Over),
+                Dropped::Clears { .. } => (f64::INFINITY, FirstDrop::Clears),
+                Dropped::Open { top, features } => {
+                    let landing = Landing {
+                        bottom: height - (top + shape.height as u32),
+                        piece_height: shape.height as u32,
+                        lines: 0,
+                        piece_cells_cleared: 0,
+                    };
+                    let value = self.weights.value(&features, &landing);
+                    (value, FirstDrop::Open { left, top, features })
+                }
+            };
+            let index = candidates.len() as u32;
+            candidates.push(Candidate {
+                index,
+                placement,
+                first_value,
+                drop,
+            });
+        }
+    }
+
+    /// `limit` raised to the value of each placement of the second piece that clears
+    /// rows on the board after the first and could matter (as the follow-up computes it);
+    /// a placement whose own bound is no more than `limit`, or cannot beat the best
+    /// follow-up so far, could not, and is not rated.
+    fn clearing_limit(&self, first: &First, second: &Second, bound: &Bound, reaches: &[Reach], limit: f64) -> f64 {
+        let (after, columns, shape, left, top) = (second.board, first.columns, first.shape, first.left, first.top);
+        let next = second.next;
+        let full = after.full_row();
+        let widest = self.bound.map_or(u32::MAX, |b| b.widest_row(next));
+        let top_of = |x: usize| {
+            let own = columns.top(x);
+            match x.checked_sub(left).filter(|&j| j < shape.columns.width) {
+                Some(j) => own.min(top + shape.columns.cells[j].trailing_zeros()),
+                None => own,
+            }
+        };
+        // The rows a drop of `next` could fill: few enough cells missing, each open to
+        // the sky. A drop fills one only if its box spans the row's gap.
+        let mut gaps = [(0u32, 0usize); GAPS];
+        let (mut count, mut every) = (0, false);
+        // Rows above the surface are empty: only a piece as wide as the board fills one.
+        let from = if full.count_ones() <= widest {
+            0
+        } else {
+            after.surface()
+        };
+        for (y, &row) in after.rows().iter().enumerate().skip(from) {
+            let gap = full & !row;
+            let mut open = gap.count_ones() <= widest;
+            let mut cells = gap;
+            while open && cells != 0 {
+                open = top_of(cells.trailing_zeros() as usize) as usize > y;
+                cells &= cells - 1;
+            }
+            if open {
+                if count == GAPS {
+                    // More rows than kept: any drop may fill one.
+                    every = true;
+                } else {
+                    gaps[count] = (gap, y);
+                    count += 1;
+                }
+            }
+        }
+        if count == 0 {
+            return limit;
+        }
+        let gaps = &gaps[..count];
+        let spawn = second.spawn;
+        let mut limit = limit;
+        for reach in reaches {
+            let shape2 = &self.shapes[next.index()][usize::from(reach.orientation())];
+            let span = (1u32 << shape2.columns.width) - 1;
+            for &x in reach.xs() {
+                let box_left = reach.box_left(x);
+                let spans = |&(gap, _): &(u32, usize)| gap & !(span << box_left) == 0;
+                if !every && !gaps.iter().any(spans) {
+                    continue;
+                }
+                let placement = reach.land(x, spawn, top_of);
+                let box_top = i32::from(placement.pos.y) + i32::from(shape2.top);
+                if box_top < 0 {
+                    continue;
+                }
+                let box_top = box_top as usize;
+                let rows = box_top..box_top + shape2.height;
+                if !every && !gaps.iter().any(|gap| spans(gap) && rows.contains(&gap.1)) {
+                    continue;
+                }
+                let Some(most) = self.clearing_bound(bound, second, first.features, reach, box_top, box_left) else {
+                    continue;
+                };
+                if most <= limit || beaten(second.best, most, second.index) {
+                    continue;
+                }
+                if let Some((_, value)) = evaluate(self.rules, self.pieces, after, next, placement.pos, self.weights) {
+                    limit = limit.max(value);
+                }
+            }
+        }
+        limit
+    }
+
+    /// The bound on the value of the drop of `next` in `reach`'s orientation whose box
+    /// lands at row `top`, column `left` on the board after the first placement (whose
+    /// features are `after`), when it clears rows; `None` when it clears none.
+    fn clearing_bound(
+        &self,
+        bound: &Bound,
+        second: &Second,
+        after: &BoardFeatures,
+        reach: &Reach,
+        top: usize,
+        left: usize,
+    ) -> Option<f64> {
+        let shape = &self.shapes[second.next.index()][usize::from(reach.orientation())];
+        let full = second.board.full_row();
+        let (mut lines, mut cells) = (0, 0);
+        let rows = &second.board.rows()[top..top + shape.height];
+        for (&row, &mask) in rows.iter().zip(&shape.rows) {
+            if row | mask << left == full {
+                lines += 1;
+                cells += mask.count_ones();
+            }
+        }
+        if lines == 0 {
+            return None;
+        }
+        let board = (second.board.width() as u32, second.board.height() as u32);
+        let bottom = board.1 - (top + shape.height) as u32;
+        let rest = bound.clearing(after, second.next, reach.orientation(), (lines, cells), board);
+        Some(bound.landing(bottom, shape.height as u32) + rest)
+    }
+
+    /// The follow-up of a first placement by the drops of the second piece, when it
+    /// matters: exactly [`Context::follow_up`] when that beats the best so far, else a
+    /// value that does not beat it either. A drop that clears no row is rated only when
+    /// its bound, with its exact landing height, beats both the best value of this
+    /// follow-up so far and the best follow-up so far; the others are skipped, since
+    /// their values could change neither.
+    fn follow_up_within(&self, second: &Second, bound: &Bound, reaches: &[Reach]) -> f64 {
+        let totals = second.columns.totals();
+        let mut value = f64::NEG_INFINITY;
+        for reach in reaches {
+            let shape = &self.shapes[second.next.index()][usize::from(reach.orientation())];
+            let rest = bound.rest(&totals, second.next, reach.orientation());
+            let drops = (second, bound, (shape, reach), (&totals, rest), &mut value);
+            match (shape.columns.width, self.weights.detail()) {
+                (1, false) => self.follow_up_of::<1, false>(drops),
+                (2, false) => self.follow_up_of::<2, false>(drops),
+                (3, false) => self.follow_up_of::<3, false>(drops),
+                (4, false) => self.follow_up_of::<4, false>(drops),
+                (1, true) => self.follow_up_of::<1, true>(drops),
+                (2, true) => self.follow_up_of::<2, true>(drops),
+                (3, true) => self.follow_up_of::<3, true>(drops),
+                _ => self.follow_up_of::<4, true>(drops),
+            }
+        }
+        value
+    }
+
+    /// [`Context::follow_up_within`] for the drops of one orientation, `W` columns wide:
+    /// each rated as [`Rater::visit_drops`] rates it, into the running best `value`.
+    #[inline(always)]
+    fn follow_up_of<const W: usize, const DETAIL: bool>(
+        &self,
+        (second, bound, (shape, reach), (totals, rest), value): (
+            &Second,
+            &Bound,
+            (&Shape, &Reach),
+            (&BoardFeatures, f64),
+            &mut f64,
+        ),
+    ) {
+        let height = second.columns.height();
+        let piece_height = shape.height as u32;
+        for &x in reach.xs() {
+            let so_far = *value;
+            let skip = |top: u32| {
+                let limit = bound.landing(height - (top + piece_height), piece_height) + rest;
+                limit <= so_far || beaten(second.best, limit, second.index)
+            };
+            let rated = match second
+                .columns
+                .drop_unless::<W, DETAIL>(&shape.columns, reach.box_left(x), skip)
+            {
+                None | Some(Dropped::Over { .. }) => continue,
+                Some(Dropped::Clears { top }) => {
+                    let (box_top, box_left) = (top as usize, reach.box_left(x));
+                    let most = self.clearing_bound(bound, second, totals, reach, box_top, box_left);
+                    if most.is_some_and(|most| most <= so_far || beaten(second.best, most, second.index)) {
+                        continue;
+                    }
+                    let placement = reach.placement(x, (top as i32 - i32::from(shape.top)) as i8, second.spawn);
+                    let (rules, pieces, weights) = (self.rules, self.pieces, self.weights);
+                    let outcome = evaluate(rules, pieces, second.board, second.next, placement.pos, weights);
+                    outcome.map_or(f64::NEG_INFINITY, |(_, v)| v)
+                }
+                Some(Dropped::Open { top, features }) => {
+                    let landing = Landing {
+                        bottom: height - (top + piece_height),
+                        piece_height,
+                        lines: 0,
+                        piece_cells_cleared: 0,
+                    };
+                    self.weights.value(&features, &landing)
+                }
+            };
+            *value = value.max(rated);
+        }
+    }
+
+    /// Whether the game goes on after `piece` at `pos` on `board`; if so, the board after
+    /// it is in `after` and its columns in `into`: the board's `columns` with the piece
+    /// added when it clears no row, else a rebuild.
+    fn after(
+        &self,
+        board: &Board,
+        columns: &Columns,
+        piece: PieceId,
+        pos: PiecePos,
+        after: &mut Board,
+        into: &mut Columns,
+    ) -> bool {
+        let orientation = self.pieces.kind(piece).orientation(pos.orientation);
+        after.clone_from(board);
+        if !after.place(orientation, pos.x, pos.y) {
+            return false;
+        }
+        let shape = &self.shapes[piece.index()][usize::from(pos.orientation)];
+        let top = (i32::from(pos.y) + i32::from(shape.top)) as usize;
+        let full = after.full_row();
+        let clears = after.rows()[top..top + shape.height].contains(&full);
+        let lock = tetrad_plugin_api::Lock {
+            lines: if clears { after.clear_full_rows() } else { 0 },
+            above_board: false,
+        };
+        if self.rules.lock_ends_game(&lock, after) {
+            return false;
+        }
+        if clears {
+            into.rebuild(after);
+        } else {
+            into.copy_from(columns);
+            let left = (i32::from(pos.x) + i32::from(shape.left)) as usize;
+            into.place(&shape.columns, left, top as u32);
+        }
+        true
+    }
+
+    /// The best value of a placement of `next` from its spawn on `board` (whose columns
+    /// `columns` holds); minus infinity when every one ends the game.
+    fn follow_up(&self, board: &Board, columns: &Columns, next: PieceId, second: &mut Vec<Placement>) -> f64 {
+        let rater = Rater::new(self.rules, self.pieces, self.shapes, self.weights, board, columns);
+        let spawn = self.rules.spawn(self.pieces.kind(next));
+        let mut best = f64::NEG_INFINITY;
+        if let Some(reaches) = self.drops.and_then(|drops| drops.from(next, spawn)) {
+            for reach in reaches {
+                rater.visit_drops(next, reach, spawn, |value, _| best = best.max(value));
+            }
+        } else {
+            placements_into(self.rules, board, self.pieces.kind(next), spawn, second);
+            for p in second.iter() {
+                if let Some(value) = rater.value(next, p.pos) {
+                    best = best.max(value);
+                }
+            }
+        }
+        best
+    }
+}
+
+#[cfg(test)]
+mod tests;

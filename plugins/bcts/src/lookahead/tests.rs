@@ -1,0 +1,211 @@
+//! The two-piece search against the exhaustive one it replaced, kept here as the oracle:
+//! the same placement, with the same value to the bit, on random boards and along seeded
+//! games, under `simplified` and `classic`, both weight sets and both orders.
+
+use super::*;
+use crate::rater::shapes;
+use crate::{evaluate, BCTS, DELLACHERIE};
+use proptest::prelude::*;
+use tetrad_plugin_api::{PieceSet, Preset, SeededRng};
+
+/// The two-piece search as it was first written: every first placement locked on a copy
+/// of the board and its columns rebuilt, every second placement rated.
+fn exhaustive(c: &Context, board: &Board, piece: PieceId, start: PiecePos, next: PieceId) -> Option<(f64, Placement)> {
+    let (rules, pieces, shapes, weights) = (c.rules, c.pieces, c.shapes, c.weights);
+    let mut first = Vec::new();
+    let mut second = Vec::new();
+    let mut next_columns = Columns::empty();
+    placements_into(rules, board, pieces.kind(piece), start, &mut first);
+    if let Some(order) = c.order {
+        order.sort(piece, &mut first);
+    }
+    let mut best = None;
+    for placement in &first {
+        let value = match evaluate(rules, pieces, board, piece, placement.pos, weights) {
+            None => f64::NEG_INFINITY,
+            Some((after, _)) => {
+                next_columns.rebuild(&after);
+                let rater = Rater::new(rules, pieces, shapes, weights, &after, &next_columns);
+                let spawn = rules.spawn(pieces.kind(next));
+                let mut follow_up = f64::NEG_INFINITY;
+                let mut rate = |p: Placement| {
+                    if let Some(value) = rater.value(next, p.pos) {
+                        follow_up = follow_up.max(value);
+                    }
+                };
+                if let Some(reaches) = c.drops.and_then(|drops| drops.from(next, spawn)) {
+                    for reach in reaches {
+                        for &x in reach.xs() {
+                            rate(reach.land(x, spawn, |x| rater.columns.top(x)));
+                        }
+                    }
+                } else {
+                    placements_into(rules, &after, pieces.kind(next), spawn, &mut second);
+                    second.iter().for_each(|&p| rate(p));
+                }
+                follow_up
+            }
+        };
+        keep_best(&mut best, value, *placement);
+    }
+    best
+}
+
+/// Everything a [`Context`] borrows, for one game's rules.
+struct Tables {
+    rules: Rules,
+    pieces: PieceSet,
+    shapes: Shapes,
+    drops: Option<Drops>,
+    weights: Weights,
+    order: Option<Order>,
+    bound: Option<Bound>,
+}
+
+impl Tables {
+    fn new(preset: Preset, width: usize, height: usize, weights: [f64; 8], mdptetris: bool) -> Tables {
+        let rules = Rules {
+            width,
+            height,
+            preview: 1,
+            ..Rules::preset(preset)
+        };
+        let pieces = PieceSet::tetrominoes();
+        let order = if mdptetris {
+            Order::parse("mdptetris", &pieces).expect("the tetrominoes")
+        } else {
+            None
+        };
+        let mut drops = Drops::new(&rules, &pieces);
+        if let (Some(drops), Some(order)) = (&mut drops, &order) {
+            drops.sort(order);
+        }
+        Tables {
+            shapes: shapes(&pieces),
+            drops,
+            bound: Bound::new(&Weights::new(weights), &pieces),
+            weights: Weights::new(weights),
+            order,
+            rules,
+            pieces,
+        }
+    }
+
+    fn context(&self) -> Context<'_> {
+        Context {
+            rules: &self.rules,
+            pieces: &self.pieces,
+            shapes: &self.shapes,
+            drops: self.drops.as_ref(),
+            weights: &self.weights,
+            order: self.order.as_ref(),
+            bound: self.bound.as_ref(),
+        }
+    }
+
+    /// The search's choice and its value's bits, and the oracle's.
+    fn both(&self, board: &Board, piece: PieceId, next: PieceId) -> [Option<(u64, Placement)>; 2] {
+        let context = self.context();
+        let start = self.rules.spawn(self.pieces.kind(piece));
+        let mut columns = Columns::empty();
+        columns.rebuild(board);
+        let best = context.rate(board, &columns, piece, start, next, &mut Scratch::new());
+        let oracle = exhaustive(&context, board, piece, start, next);
+        [best, oracle].map(|b| b.map(|(v, p)| (v.to_bits(), p)))
+    }
+}
+
+/// A board whose lowest `stack` rows are filled where the bits of `cells` say, full rows
+/// cleared.
+fn stacked_board(width: usize, height: usize, cells: &[u32], stack: usize) -> Board {
+    let mut board = Board::new(width, height);
+    for (y, &row) in cells.iter().enumerate().take(height).skip(height - stack.min(height)) {
+        for x in (0..width).filter(|x| row >> x & 1 == 1) {
+            board.fill(x, y);
+        }
+    }
+    board.clear_full_rows();
+    board
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// On random boards (sparse and dense, low and high stacks), every pair of pieces.
+    #[test]
+    fn the_search_chooses_as_the_exhaustive_search(
+        cells in prop::collection::vec(any::<u32>(), 20),
+        dense in any::<bool>(),
+        stack in 0usize..=20,
+        classic in any::<bool>(),
+        dellacherie in any::<bool>(),
+        mdptetris in any::<bool>(),
+        piece in 0u8..7,
+        next in 0u8..7,
+        width in 4usize..=12,
+    ) {
+        let preset = if classic { Preset::Classic } else { Preset::Simplified };
+        let weights = if dellacherie { DELLACHERIE } else { BCTS };
+        let tables = Tables::new(preset, width, 20, weights, mdptetris);
+        let cells: Vec<u32> = if dense {
+            cells.iter().map(|&c| c | c.rotate_left(7)).collect()
+        } else {
+            cells
+        };
+        let board = stacked_board(width, 20, &cells, stack);
+        let [search, oracle] = tables.both(&board, PieceId(piece), PieceId(next));
+        prop_assert_eq!(search, oracle);
+    }
+}
+
+/// On a board as wide as the I, an I can fill a row above every column, a row the
+/// search looks at when it looks for second placements that clear rows (there the
+/// bound on those that clear none is the higher anyway).
+#[test]
+fn an_i_as_wide_as_the_board_fills_an_empty_row() {
+    for weights in [BCTS, DELLACHERIE] {
+        let tables = Tables::new(Preset::Simplified, 4, 20, weights, false);
+        for stack in ["", "###.\n#.##\n##.#", "..##\n#.##\n##.#", "#...\n##.#\n#.##"] {
+            let board = if stack.is_empty() {
+                Board::new(4, 20)
+            } else {
+                Board::from_text(4, 20, stack)
+            };
+            for piece in 0..7 {
+                let [search, oracle] = tables.both(&board, PieceId(piece), PieceId(0));
+                assert_eq!(search, oracle, "{stack:?} {piece}");
+            }
+        }
+    }
+}
+
+/// Along seeded games played by the two-piece search itself, every decision is the
+/// oracle's: boards as the controller meets them, where near-ties are common.
+#[test]
+fn the_search_chooses_as_the_exhaustive_search_along_games() {
+    for (preset, width, height, pieces) in [
+        (Preset::Simplified, 10, 10, 600),
+        (Preset::Simplified, 10, 20, 300),
+        (Preset::Classic, 10, 20, 150),
+    ] {
+        for (weights, mdptetris) in [(BCTS, false), (BCTS, true), (DELLACHERIE, false)] {
+            let tables = Tables::new(preset, width, height, weights, mdptetris);
+            let mut rng = SeededRng::new(5);
+            let mut draw = || PieceId(rng.below(7) as u8);
+            let mut board = Board::new(width, height);
+            let (mut current, mut next) = (draw(), draw());
+            for _ in 0..pieces {
+                let [search, oracle] = tables.both(&board, current, next);
+                assert_eq!(search, oracle, "{preset:?} {width}x{height}");
+                let Some((_, choice)) = search else { break };
+                let kind = tables.pieces.kind(current);
+                let lock = board.lock(kind.orientation(choice.pos.orientation), choice.pos.x, choice.pos.y);
+                if tables.rules.lock_ends_game(&lock, &board) {
+                    break;
+                }
+                current = next;
+                next = draw();
+            }
+        }
+    }
+}
