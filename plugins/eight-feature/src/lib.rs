@@ -7,40 +7,46 @@
 //! Options: `w1=..,w2=..,...,w8=..` (numbers, any sign; defaults in [`Weights::DEFAULT`],
 //! chosen with `tetrad tune`, see the README), `deep_limit=N` (the height, in
 //! squares above the floor, at which a filled square switches to the shallow search;
-//! default 14 on 20 rows, scaled to other heights), and `heights=top|floor` (how F6 and F7
-//! count height: `top`, the seed's literal row numbers, is the default; `floor` is the
-//! reading under which they do what the seed says they do, see below).
+//! default 14 on 20 rows, scaled to other heights), and `heights=floor|top` (how F6 and F7
+//! count height: `floor`, the default, is the reading under which they do what the seed
+//! says they do; `top` is the row numbers its formulas are written in, see below).
 //!
 //! # How the seeds are read
 //!
-//! Every reading is pinned by a test with the value worked out by hand.
+//! Every reading is pinned by a test with the value worked out by hand. Where the
+//! seed's formula and its stated purpose disagree (F6 and F7), the purpose is the default
+//! and the formula as written is the option `heights=top`.
 //!
 //! - **Rows.** Seed 001 counts rows "from 1 at the top to 20 at the bottom": row `y` of
 //!   the model (0 at the top) is row number `y + 1`. F1 is the row number of the piece's
 //!   lowest square (its "maximum depth"), F2 of its highest, F3 the mean of its squares'.
+//!   F1-F3 are depths and the seed means them so; only F6 and F7 are read from the floor.
 //! - **200.** The negations subtract from the number of squares of the board, width x
 //!   height (200 on 10 x 20).
-//! - **Height of a column (F6).** The row number of its topmost filled square; an empty
-//!   column's surface is the floor, row height + 1 (21 on 20 rows), as if the floor were
-//!   one more filled row. This keeps the sum continuous: one square on the floor is 20.
-//! - **F6, literally.** Roughness = (h2 - h1) + |h2 - h3| + ... + |h8 - h9| + (h9 - h10)
-//!   with h the row numbers above, the two end terms without absolute value (columns
-//!   1, 2, w - 1, w for other widths). Read so, a wall column *taller* than its neighbour
-//!   (smaller row number) adds to roughness, and a well at the wall subtracts: the
-//!   opposite of the seed's stated intent ("encourages height against the walls"), which
-//!   would hold for heights counted from the floor. The literal formula is well defined,
-//!   so it is what F6 computes; roughness may be negative, so F6 = w x h - roughness may
-//!   exceed w x h, and it stays positive (each of the w - 1 terms is at most h, so
-//!   F6 >= h). The option `heights=floor` counts heights from the floor instead, which
-//!   flips the sign of the two wall terms (and of each F7 term, below).
-//! - **F7, literally.** For each column with a hole: (row number of the lowest space -
-//!   row number of the topmost hole). The lowest space of such a column is the square
-//!   just above its topmost filled square (row 0, the sky, if that square is on the top
-//!   row), so each term is -(squares over the topmost hole + 1), never positive, and
-//!   F7 = w x h - sum grows as squares pile over holes: the opposite of the name
-//!   "negation of squares above holes". Again the literal formula is implemented; a
-//!   negative w7 turns it into the intended penalty, and the weight search is free to
-//!   choose the sign (it does: the default w7 is negative).
+//! - **F6.** Roughness = (h2 - h1) + |h2 - h3| + ... + |h8 - h9| + (h9 - h10), the two
+//!   end terms without absolute value (columns 1, 2, w - 1, w for other widths). The
+//!   seed says of it "the definition encourages height to accumulate against the walls
+//!   ... This is intentional": that holds only when h is a height counted from the floor
+//!   (a column's number of rows up to its topmost filled square, 0 for an empty column),
+//!   since then a wall column taller than its neighbour makes its end term negative. So
+//!   by default h is that height. Roughness may be negative, so F6 = w x h - roughness
+//!   may exceed w x h (by at most 2 x h).
+//! - **F6 under `heights=top`.** The seed's formula also says "hi is the height (row
+//!   number, from 1 at the top to 20 at the bottom)". Read so (an empty column's surface
+//!   is the floor, row height + 1), a wall column *taller* than its neighbour adds to
+//!   roughness and a well at the wall subtracts: the opposite of the stated intent. The
+//!   inner terms are the same in both readings; the two end terms change sign.
+//! - **F7.** "F7 = negation of squares above holes": for each column with a hole,
+//!   (height of the lowest space - height of the topmost hole), summed and subtracted
+//!   from w x h. The lowest space of such a column is the square just above its topmost
+//!   filled square (the sky, one above the top row, if that square is on the top row).
+//!   Counted from the floor each term is the squares over the topmost hole plus one, so
+//!   F7 falls as squares pile over holes, as its name says; by default heights are so
+//!   counted.
+//! - **F7 under `heights=top`.** With the seed's row numbers (1 at the top, the sky 0)
+//!   each term is -(squares over the topmost hole + 1), never positive, and F7 *grows* as
+//!   squares pile over holes: the opposite of the name. Only a negative w7 makes it a
+//!   penalty.
 //! - **F8.** For each hole, the run of consecutive spaces (empty squares with no filled
 //!   square above them) starting at the square directly left of it, plus the run starting
 //!   directly right; a filled square, another hole or a wall ends a run.
@@ -97,7 +103,7 @@ pub fn parse_options(setup: &GameSetup, options: &mut Options) -> Result<Setting
         }
     }
     settings.limit = options.get("deep_limit", settings.limit)?;
-    settings.heights = match options.get("heights", "top".to_string())?.as_str() {
+    settings.heights = match options.get("heights", "floor".to_string())?.as_str() {
         "top" => Heights::FromTop,
         "floor" => Heights::FromFloor,
         other => return Err(format!("option `heights`: `{other}` is neither `top` nor `floor`")),

@@ -55,7 +55,7 @@ impl Settings {
         Settings {
             weights: Weights::DEFAULT,
             limit: scaled_limit(height),
-            heights: Heights::FromTop,
+            heights: Heights::FromFloor,
         }
     }
 }

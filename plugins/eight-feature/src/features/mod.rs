@@ -1,7 +1,8 @@
 //! The eight features F1..F8 of seed 001 and the evaluation E(b, b') = sum of w_i F_i.
 //!
 //! Rows are counted as the seed counts them: "row number, where 1 is the top row and 20
-//! is the bottom row", i.e. `y + 1` for the model's 0-based row `y` from the top. The
+//! is the bottom row", i.e. `y + 1` for the model's 0-based row `y` from the top; F6 and
+//! F7 count heights from the floor by default ([`Heights`]). The
 //! "negated" features subtract from the number of cells of the board, `width x height`
 //! (200 on the seed's 10 x 20 board). The crate's top comment says how each ambiguous
 //! point of the seed is read; the tests pin every reading on boards drawn by hand.
@@ -13,9 +14,9 @@ use tetrad_plugin_api::{Orientation, MAX_WIDTH};
 pub struct Weights(pub [f64; 8]);
 
 impl Weights {
-    /// The defaults: the answer of `tetrad tune` with w4 held at 10 and w6 at 0 (the crate
-    /// README gives the command and why those two are held).
-    pub const DEFAULT: Weights = Weights([-0.1616, 5.5363, -0.8410, 10.0, 14.1917, 0.0, -0.7529, -11.6818]);
+    /// The defaults, for heights read from the floor (the crate README says how they were
+    /// chosen).
+    pub const DEFAULT: Weights = Weights([0.36, 1.54, 1.14, 10.0, 5.20, 2.10, 0.43, -1.70]);
 
     /// E for the given features.
     pub fn evaluate(&self, features: &Features) -> f64 {
@@ -80,26 +81,30 @@ impl DepthShape {
 /// How "height" is counted in F6 and F7.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Heights {
-    /// As seed 001 writes: the row number, 1 at the top (the default).
+    /// Counted from the floor, 1 at the bottom (the default): the only reading under
+    /// which F6 "encourages height to accumulate against the walls" and F7 is the
+    /// negation of the squares above holes, as seed 001 says they are.
     #[default]
-    FromTop,
-    /// Counted from the floor, 1 at the bottom: the reading under which F6 "encourages
-    /// height against the walls" and F7 negates the squares above holes, as the seed
-    /// says they do. Offered to measure what the literal reading costs.
     FromFloor,
+    /// The row number, 1 at the top, as seed 001's formulas are written. Read so, F6
+    /// counts a tall wall column as roughness and F7 grows with the squares over holes:
+    /// the opposite of the seed's prose. Kept as an option (`heights=top`).
+    FromTop,
 }
 
-/// The raw counts behind F4, F6, F7 and F8 of one board (b').
+/// The raw counts behind F4, F6, F7 and F8 of one board (b'). [`board_counts`] gives
+/// them with heights as row numbers from the top; [`BoardCounts::read`] turns them into
+/// the reading a [`Heights`] asks for.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct BoardCounts {
     /// Holes: empty squares with a filled square somewhere above them in the column.
     pub holes: u32,
-    /// Surface roughness, the seed's literal sum (may be negative).
+    /// Surface roughness, the seed's sum (may be negative).
     pub roughness: i32,
     /// The two wall terms of that sum, (h2 - h1) + (h(w-1) - hw).
     pub wall_terms: i32,
-    /// The sum over columns with a hole of (row of the lowest space - row of the
-    /// topmost hole), the seed's literal F7 sum (never positive).
+    /// The sum over columns with a hole of (height of the lowest space - height of the
+    /// topmost hole): never positive from the top, never negative from the floor.
     pub above_holes: i32,
     /// For every hole, the consecutive spaces directly left and right of it.
     pub spaces_beside_holes: u32,

@@ -3,8 +3,14 @@
 use super::*;
 use tetrad_plugin_api::{Board, PieceId, PieceSet};
 
+/// The counts under the default reading, heights from the floor.
 fn counts(board: &Board) -> BoardCounts {
-    board_counts(board.rows(), board.width())
+    board_counts(board.rows(), board.width()).read(Heights::FromFloor)
+}
+
+/// The counts under `heights=top`, the formulas' literal row numbers.
+fn literal(board: &Board) -> BoardCounts {
+    board_counts(board.rows(), board.width()).read(Heights::FromTop)
 }
 
 #[test]
@@ -62,24 +68,11 @@ fn f4_counts_holes_and_negates_them_from_width_times_height() {
     assert_eq!(f.0[3], 38.0);
 }
 
-#[test]
-fn f6_is_the_literal_roughness_so_a_tall_wall_column_adds_to_it() {
-    // Empty 10 x 20 board: every surface is the floor, row 21; roughness 0, F6 = 200.
-    let empty = Board::new(10, 20);
-    assert_eq!(counts(&empty).roughness, 0);
-    // Three squares in column 1 only: h1 = 18, the others 21.
-    // roughness = (h2 - h1) = 21 - 18 = 3; F6 = 197. Read literally (row numbers from
-    // the top), the formula counts height against the left wall as roughness.
-    let left = Board::from_text(10, 20, "#.........\n#.........\n#.........");
-    assert_eq!(counts(&left).roughness, 3);
-    // Columns 1..9 two high (h = 19), column 10 empty (h10 = 21): only the last term is
-    // non-zero, (h9 - h10) = 19 - 21 = -2, so F6 = 202: a well at the wall lowers it.
-    let well = Board::from_text(10, 20, "#########.\n#########.");
-    assert_eq!(counts(&well).roughness, -2);
-    // Surfaces h1..h10 = 18, 19, 21, 17, 17, 20, 21, 21, 19, 21:
-    //   (19-18) + |19-21| + |21-17| + |17-17| + |17-20| + |20-21| + |21-21| + |21-19| + (19-21)
-    //   = 1 + 2 + 4 + 0 + 3 + 1 + 0 + 2 - 2 = 11, F6 = 200 - 11 = 189.
-    let ragged = Board::from_text(
+/// Surfaces h1..h10 = 18, 19, 21, 17, 17, 20, 21, 21, 19, 21 as row numbers from the
+/// top (21 is the floor of an empty column); 3, 2, 0, 4, 4, 1, 0, 0, 2, 0 counted from
+/// the floor.
+fn ragged() -> Board {
+    Board::from_text(
         10,
         20,
         "
@@ -88,8 +81,56 @@ fn f6_is_the_literal_roughness_so_a_tall_wall_column_adds_to_it() {
         ##.##...#.
         ##.###..#.
         ",
+    )
+}
+
+#[test]
+fn f6_counts_heights_from_the_floor_so_height_against_a_wall_is_smooth() {
+    // Empty 10 x 20 board: every height is 0; roughness 0, F6 = 200.
+    assert_eq!(counts(&Board::new(10, 20)).roughness, 0);
+    // Three squares in column 1 only: h1 = 3, the others 0.
+    // roughness = (h2 - h1) = 0 - 3 = -3; F6 = 203: the wall column is rewarded, as the
+    // seed says ("encourages height to accumulate against the walls").
+    let left = Board::from_text(10, 20, "#.........\n#.........\n#.........");
+    assert_eq!(counts(&left).roughness, -3);
+    assert_eq!(
+        features(PieceDepths::default_for_test(), 0, &counts(&left), 200).0[5],
+        203.0
     );
-    let c = counts(&ragged);
+    // The same three squares in column 2 stand free: |h2 - h3| = 3 and (h2 - h1) = 3,
+    // roughness 6, F6 = 194.
+    let free = Board::from_text(10, 20, ".#........\n.#........\n.#........");
+    assert_eq!(counts(&free).roughness, 6);
+    // Columns 1..9 two high, column 10 empty: (h9 - h10) = 2 - 0 = 2, F6 = 198: a well
+    // at the wall is roughness.
+    let well = Board::from_text(10, 20, "#########.\n#########.");
+    assert_eq!(counts(&well).roughness, 2);
+    // The ragged board:
+    //   (2-3) + |2-0| + |0-4| + |4-4| + |4-1| + |1-0| + |0-0| + |0-2| + (2-0)
+    //   = -1 + 2 + 4 + 0 + 3 + 1 + 0 + 2 + 2 = 13, F6 = 200 - 13 = 187.
+    let c = counts(&ragged());
+    assert_eq!(c.roughness, 13);
+    assert_eq!(features(PieceDepths::default_for_test(), 0, &c, 200).0[5], 187.0);
+}
+
+#[test]
+fn f6_under_heights_top_is_the_literal_roughness_so_a_tall_wall_column_adds_to_it() {
+    // Empty 10 x 20 board: every surface is the floor, row 21; roughness 0, F6 = 200.
+    let empty = Board::new(10, 20);
+    assert_eq!(literal(&empty).roughness, 0);
+    // Three squares in column 1 only: h1 = 18, the others 21.
+    // roughness = (h2 - h1) = 21 - 18 = 3; F6 = 197. Read literally (row numbers from
+    // the top), the formula counts height against the left wall as roughness.
+    let left = Board::from_text(10, 20, "#.........\n#.........\n#.........");
+    assert_eq!(literal(&left).roughness, 3);
+    // Columns 1..9 two high (h = 19), column 10 empty (h10 = 21): only the last term is
+    // non-zero, (h9 - h10) = 19 - 21 = -2, so F6 = 202: a well at the wall lowers it.
+    let well = Board::from_text(10, 20, "#########.\n#########.");
+    assert_eq!(literal(&well).roughness, -2);
+    // The ragged board:
+    //   (19-18) + |19-21| + |21-17| + |17-17| + |17-20| + |20-21| + |21-21| + |21-19| + (19-21)
+    //   = 1 + 2 + 4 + 0 + 3 + 1 + 0 + 2 - 2 = 11, F6 = 200 - 11 = 189.
+    let c = literal(&ragged());
     assert_eq!(c.roughness, 11);
     assert_eq!(features(PieceDepths::default_for_test(), 0, &c, 200).0[5], 189.0);
 }
@@ -120,14 +161,35 @@ fn four_holes() -> Board {
 }
 
 #[test]
-fn f7_sums_lowest_space_minus_topmost_hole_per_column_and_negates() {
+fn f7_negates_the_squares_above_holes_counted_from_the_floor() {
+    // Heights from the floor, 1 for the bottom row (6 for the top row of 6):
+    // Column 1 (x 0): top square at height 3, lowest space height 4, topmost hole
+    //   height 2: 4 - 2 = 2 (one square over the hole, plus one).
+    // Column 4 (x 3): top square height 5, lowest space 6, topmost hole 3: 6 - 3 = 3.
+    // Column 9 (x 8): top square on the top row, height 6, so its lowest space is the sky
+    //   above, height 7; topmost hole height 4: 7 - 4 = 3.
+    // Sum 8; F7 = 60 - 8 = 52: the more squares stacked over holes, the lower F7.
+    let c = counts(&four_holes());
+    assert_eq!((c.above_holes, c.holes), (8, 4));
+    let f = features(PieceDepths::default_for_test(), 0, &c, 60);
+    assert_eq!(f.0[6], 52.0);
+    // Holes along the bottom row of a 10 x 3 board, one square over each:
+    //   row 2  ###.......
+    //   row 3  ..........   each column: lowest space height 3 - hole height 1 = 2.
+    // Sum 6, F7 = 30 - 6 = 24.
+    let row = Board::from_text(10, 3, "..........\n###.......\n..........");
+    assert_eq!(counts(&row).above_holes, 6);
+}
+
+#[test]
+fn f7_under_heights_top_sums_lowest_space_minus_topmost_hole_per_column_and_negates() {
     // Column 1 (x 0): surface row 4, lowest space row 3, topmost hole row 5: 3 - 5 = -2.
     // Column 4 (x 3): surface row 2, lowest space row 1, topmost hole row 4: 1 - 4 = -3.
     // Column 9 (x 8): surface row 1, so its lowest space is the sky above, row 0; topmost
     //   hole row 3: 0 - 3 = -3.
     // Sum -8; F7 = 60 - (-8) = 68. Read literally the sum is never positive, and F7
     // grows with the squares stacked over holes (see the crate comment).
-    let c = counts(&four_holes());
+    let c = literal(&four_holes());
     assert_eq!(c.above_holes, -8);
     assert_eq!(c.holes, 4);
     let f = features(PieceDepths::default_for_test(), 0, &c, 60);
@@ -145,16 +207,26 @@ fn f8_counts_consecutive_spaces_beside_each_hole() {
     // F8 = 6 + 5 + 2 + 5 = 18.
     let c = counts(&four_holes());
     assert_eq!(c.spaces_beside_holes, 18);
-    // Surfaces h1..h10 = 4, 6, 7, 2, 7, 7, 7, 7, 1, 7 (an empty column is the floor, 7):
-    //   (6-4) + 1 + 5 + 5 + 0 + 0 + 0 + 6 + (1-7) = 13, F6 = 60 - 13 = 47.
-    assert_eq!(c.roughness, 13);
+    assert_eq!(
+        literal(&four_holes()).spaces_beside_holes,
+        18,
+        "the same under heights=top"
+    );
+    // Heights from the floor h1..h10 = 3, 1, 0, 5, 0, 0, 0, 0, 6, 0:
+    //   (1-3) + 1 + 5 + 5 + 0 + 0 + 0 + 6 + (6-0) = 21, F6 = 60 - 21 = 39.
+    assert_eq!(c.roughness, 21);
+    assert_eq!(features(PieceDepths::default_for_test(), 0, &c, 60).0[5], 39.0);
+    // Under heights=top, surfaces h1..h10 = 4, 6, 7, 2, 7, 7, 7, 7, 1, 7 (an empty column
+    // is the floor, 7): (6-4) + 1 + 5 + 5 + 0 + 0 + 0 + 6 + (1-7) = 13, F6 = 47.
+    assert_eq!(literal(&four_holes()).roughness, 13);
     // A hole next to a hole is not a space and ends the run.
     //   row 1  ..........
     //   row 2  ###.......
     //   row 3  ..........   holes (0..2, 3); only (2, 3) has spaces, 7 to its right.
-    // F8 = 7. F7: each of the three columns gives (1 - 3) = -2, sum -6, F7 = 30 + 6 = 36.
+    // F8 = 7. Under heights=top F7: each of the three columns gives (1 - 3) = -2, sum -6,
+    // F7 = 30 + 6 = 36.
     let row = Board::from_text(10, 3, "..........\n###.......\n..........");
-    let c = counts(&row);
+    let c = literal(&row);
     assert_eq!((c.holes, c.spaces_beside_holes, c.above_holes), (3, 7, -6));
 }
 
@@ -190,24 +262,30 @@ impl PieceDepths {
     }
 }
 
-/// The definitions of seed 001 written square by square, slowly and plainly.
-fn reference(board: &Board) -> BoardCounts {
+/// The definitions of seed 001 written square by square, slowly and plainly, with
+/// "height" read as `heights` says: row numbers 1 at the top (`h + 1` for an empty
+/// column's floor, 0 for the sky) or counted from the floor (0 and `h + 1`).
+fn reference(board: &Board, heights: Heights) -> BoardCounts {
     let (w, h) = (board.width(), board.height());
+    let number = |y: usize| match heights {
+        Heights::FromTop => y as i32 + 1,
+        Heights::FromFloor => (h - y) as i32,
+    };
+    let (floor, sky) = match heights {
+        Heights::FromTop => (h as i32 + 1, 0),
+        Heights::FromFloor => (0, h as i32 + 1),
+    };
     let filled = |x: usize, y: usize| board.filled(x, y);
     let hole = |x: usize, y: usize| !filled(x, y) && (0..y).any(|above| filled(x, above));
     let space = |x: usize, y: usize| !filled(x, y) && !hole(x, y);
     let mut counts = BoardCounts::default();
     let surface: Vec<i32> = (0..w)
-        .map(|x| {
-            (0..h)
-                .find(|&y| filled(x, y))
-                .map_or(h as i32 + 1, |top| top as i32 + 1)
-        })
+        .map(|x| (0..h).find(|&y| filled(x, y)).map_or(floor, number))
         .collect();
     for x in 0..w {
         if let Some(first) = (0..h).find(|&y| hole(x, y)) {
-            let lowest_space = (0..h).rev().find(|&y| space(x, y)).map_or(0, |y| y as i32 + 1);
-            counts.above_holes += lowest_space - (first as i32 + 1);
+            let lowest_space = (0..h).rev().find(|&y| space(x, y)).map_or(sky, number);
+            counts.above_holes += lowest_space - number(first);
         }
         for y in 0..h {
             if !hole(x, y) {
@@ -242,28 +320,8 @@ fn one_pass_counts_match_the_plain_definitions_on_random_boards() {
                     }
                 }
             }
-            assert_eq!(counts(&board), reference(&board), "{board:?}");
+            assert_eq!(literal(&board), reference(&board, Heights::FromTop), "{board:?}");
+            assert_eq!(counts(&board), reference(&board, Heights::FromFloor), "{board:?}");
         }
     }
-}
-
-#[test]
-fn heights_from_the_floor_flip_the_wall_terms_and_f7() {
-    // Three squares in column 1 of a 10 x 20 board. From the floor h1 = 3, h2..h10 = 0:
-    // roughness = (h2 - h1) = 0 - 3 = -3, so F6 = 203 rewards the wall column (from the
-    // top it was +3, F6 = 197).
-    let left = Board::from_text(10, 20, "#.........\n#.........\n#.........");
-    assert_eq!(counts(&left).read(Heights::FromFloor).roughness, -3);
-    // The four-hole board: from the floor each F7 term is (lowest space - topmost hole)
-    // = squares over the topmost hole + 1: column 1: 1 + 1 = 2 (heights 4 - 2), column 4:
-    // 2 + 1 = 3, column 9: 2 + 1 = 3. Sum 8, F7 = 60 - 8 = 52. Roughness from the floor,
-    // heights 3, 1, 0, 5, 0, 0, 0, 0, 6, 0: (1 - 3) + 1 + 5 + 5 + 0 + 0 + 0 + 6 + (6 - 0)
-    // = 21 = 13 - 2 x (2 - 6).
-    let c = counts(&four_holes()).read(Heights::FromFloor);
-    assert_eq!(
-        (c.above_holes, c.roughness, c.holes, c.spaces_beside_holes),
-        (8, 21, 4, 18)
-    );
-    let f = features(PieceDepths::default_for_test(), 0, &c, 60);
-    assert_eq!((f.0[5], f.0[6]), (39.0, 52.0));
 }

@@ -42,10 +42,11 @@ fn a_leaf_takes_f1_to_f3_before_and_f4_to_f8_after_the_clear() {
     //   row 4  #########.
     // A vertical I dropped in column 10 covers rows 1..4 (b): F1 = 4, F2 = 1,
     // F3 = (1 + 2 + 3 + 4) / 4 = 2.5. Rows 3 and 4 complete: F5 = 2. In b' the I's two
-    // top squares fall to rows 3 and 4 of column 10; surfaces h1..h9 = 5 (empty), h10 = 3:
-    // roughness = (h9 - h10) = 5 - 3 = 2, F6 = 38; no holes: F4 = 40, F7 = 40, F8 = 0.
+    // top squares fall to rows 3 and 4 of column 10; heights from the floor h1..h9 = 0,
+    // h10 = 2: roughness = (h9 - h10) = 0 - 2 = -2, F6 = 42 (height against the wall is
+    // smooth); no holes: F4 = 40, F7 = 40, F8 = 0.
     // With w = (1, 10, 100, 1000, 10^4, 10^5, 10^6, 10^7) every feature is one digit group:
-    // E = 4 + 10 + 250 + 40 000 + 20 000 + 3 800 000 + 40 000 000 + 0 = 43 860 264.
+    // E = 4 + 10 + 250 + 40 000 + 20 000 + 4 200 000 + 40 000 000 + 0 = 44 260 264.
     let rules = classic(10, 4);
     let board = Board::from_text(10, 4, "#########.\n#########.");
     let set = PieceSet::tetrominoes();
@@ -60,7 +61,19 @@ fn a_leaf_takes_f1_to_f3_before_and_f4_to_f8_after_the_clear() {
     assert_eq!(after, Board::from_text(10, 4, ".........#\n.........#"));
     let w = Weights([1.0, 10.0, 100.0, 1e3, 1e4, 1e5, 1e6, 1e7]);
     let s = searcher(rules, w);
-    assert_eq!(s.leaf_value(I, pos, lines, &after), 43_860_264.0);
+    assert_eq!(s.leaf_value(I, pos, lines, &after), 44_260_264.0);
+    // Under heights=top the surfaces are row numbers, h1..h9 = 5 (the floor of an empty
+    // column), h10 = 3: roughness = 5 - 3 = 2, F6 = 38, and E = 43 860 264.
+    let top = Searcher::new(
+        rules,
+        PieceSet::tetrominoes(),
+        Settings {
+            weights: w,
+            heights: Heights::FromTop,
+            ..Settings::defaults(4)
+        },
+    );
+    assert_eq!(top.leaf_value(I, pos, lines, &after), 43_860_264.0);
 }
 
 /// 10 x 6, column 5 open down to row 5 and column 6 open down to row 6:
