@@ -263,6 +263,22 @@ fn copy_capped(mut from: impl Read, mut log: File) {
     }
 }
 
+/// `label` as part of a file name (a log's, say): letters, digits, `-`, `_` and `.`, at
+/// most 40 of them.
+pub fn file_safe(label: &str) -> String {
+    label
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "-_.".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(40)
+        .collect()
+}
+
 /// How a process ended, in words.
 fn describe_exit(status: std::process::ExitStatus) -> String {
     #[cfg(unix)]
@@ -301,6 +317,13 @@ mod tests {
         let kept = std::fs::read_to_string(&path).expect("readable");
         assert!(kept.starts_with(&"x".repeat(LOG_CAP_BYTES as usize)));
         assert!(kept.ends_with("--- 1000 more bytes of output dropped (the log keeps 4 MiB)\n"));
+    }
+
+    #[test]
+    fn labels_become_safe_file_names() {
+        assert_eq!(file_safe("tree-search@depth=1"), "tree-search_depth_1");
+        assert_eq!(file_safe("../../etc/passwd"), ".._.._etc_passwd");
+        assert_eq!(file_safe(&"x".repeat(100)).len(), 40);
     }
 
     #[test]

@@ -5,7 +5,7 @@
 pub mod messages;
 
 use super::manifest::Manifest;
-use crate::process::{ChildProcess, NoLine};
+use crate::process::{file_safe, ChildProcess, NoLine};
 use messages::{BotMessage, HostMessage, PROTOCOL_VERSION};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -207,18 +207,7 @@ pub fn log_folder() -> &'static Path {
 fn next_log(name: &str) -> PathBuf {
     static STARTED: AtomicU64 = AtomicU64::new(0);
     let number = STARTED.fetch_add(1, Ordering::Relaxed) + 1;
-    let safe: String = name
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || "-_.".contains(c) {
-                c
-            } else {
-                '_'
-            }
-        })
-        .take(40)
-        .collect();
-    log_folder().join(format!("bot-{number:04}-{safe}.log"))
+    log_folder().join(format!("bot-{number:04}-{}.log", file_safe(name)))
 }
 
 /// At most 200 characters of a line, for a message.

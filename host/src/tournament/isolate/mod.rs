@@ -18,7 +18,7 @@ mod worker;
 pub use worker::{follow_parent, serve, Channel, ServeOptions};
 
 use super::record::GameRecord;
-use crate::process::{ChildProcess, NoLine};
+use crate::process::{file_safe, ChildProcess, NoLine};
 use crate::referee::End;
 use crate::runner::GameResult;
 use protocol::{Reply, ReplyKind, Request};
@@ -149,32 +149,5 @@ impl Drop for Worker {
         // printed), then its progress file goes.
         self.process.end();
         let _ = std::fs::remove_file(&self.progress);
-    }
-}
-
-/// `label` as part of a file name: letters, digits, `-`, `_` and `.`, at most 40 of them.
-fn file_safe(label: &str) -> String {
-    label
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || "-_.".contains(c) {
-                c
-            } else {
-                '_'
-            }
-        })
-        .take(40)
-        .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn labels_become_safe_file_names() {
-        assert_eq!(file_safe("tree-search@depth=1"), "tree-search_depth_1");
-        assert_eq!(file_safe("../../etc/passwd"), ".._.._etc_passwd");
-        assert_eq!(file_safe(&"x".repeat(100)).len(), 40);
     }
 }
