@@ -9,7 +9,7 @@ use crate::engine::Game;
 use crate::input::text;
 use crate::pieces;
 use crate::replay::Replay;
-use crate::tournament::{self, csv, markdown, pairings, standings, table, Report};
+use crate::tournament::{self, csv, markdown, table, Report};
 use crate::tui::Playback;
 use crate::tune::Checkpoint;
 use std::path::Path;
@@ -83,14 +83,8 @@ pub fn results(bytes: &[u8]) -> bool {
         return false;
     };
     let labels: Vec<String> = contents.config.entrants.iter().map(|e| e.label.clone()).collect();
-    let records = contents.seats();
-    let report = Report {
-        games: records.len() as u64,
-        scheduled: contents.config.games.saturating_mul(labels.len() as u64),
-        standings: standings(&labels, &records),
-        pairings: pairings(&labels, &records),
-        sprt: None,
-    };
+    let versus = contents.config.setup.attack.is_some();
+    let report = Report::new(&labels, versus, &contents.fixtures, contents.config.games, None);
     let _ = (table(&report), markdown(&report), csv(&report));
     serde_json::to_string(&report).is_ok()
 }

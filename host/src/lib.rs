@@ -18,6 +18,7 @@ pub mod replay;
 pub mod report;
 pub mod runner;
 pub mod setup;
+pub mod stats;
 pub mod tournament;
 pub mod tui;
 pub mod tune;

@@ -32,6 +32,7 @@ fn main() -> ExitCode {
         Command::Plugins(args) => commands::plugins(args),
         Command::Check(args) => commands::check(args),
         Command::Tournament(args) => commands::tournament(args),
+        Command::Versus(args) => commands::versus(args),
         Command::Merge(args) => commands::merge(args),
         Command::Report(args) => commands::report(args),
         Command::Tune(args) => commands::tune(args),

@@ -36,11 +36,13 @@ pub enum End {
     Violation,
     /// The plugin took its worker process down (isolation only).
     Crashed,
+    /// In versus: the opponent's game ended first, by a top-out or a forfeit.
+    Won,
 }
 
 impl End {
     /// Every way a game can end, in report order.
-    pub const ALL: [End; 7] = [
+    pub const ALL: [End; 8] = [
         End::ToppedOut,
         End::Capped,
         End::PluginError,
@@ -48,6 +50,7 @@ impl End {
         End::Timeout,
         End::Violation,
         End::Crashed,
+        End::Won,
     ];
 
     /// The name used in reports.
@@ -60,6 +63,7 @@ impl End {
             End::Timeout => "timeout",
             End::Violation => "violation",
             End::Crashed => "crashed",
+            End::Won => "won",
         }
     }
 
@@ -74,7 +78,12 @@ impl End {
 
     /// Whether the plugin forfeited the game, rather than playing it out.
     pub fn is_forfeit(self) -> bool {
-        !matches!(self, End::ToppedOut | End::Capped)
+        !matches!(self, End::ToppedOut | End::Capped | End::Won)
+    }
+
+    /// Whether the game was lost: topped out or forfeited.
+    pub fn is_loss(self) -> bool {
+        !matches!(self, End::Capped | End::Won)
     }
 }
 

@@ -106,6 +106,7 @@ impl ReplayV1 {
                 max_pieces: self.max_pieces,
                 think_limit_us: None,
                 max_violations: None,
+                attack: None,
             },
             seed: self.seed,
             seats: vec![SeatRecord {
@@ -185,6 +186,8 @@ pub enum RecordedEnd {
     Violation,
     /// The plugin took its worker process down.
     Crashed,
+    /// In versus: the opponent's game ended first.
+    Won,
     /// Someone stopped or restarted the game before it ended.
     Unfinished,
 }
@@ -199,6 +202,7 @@ impl From<End> for RecordedEnd {
             End::Timeout => RecordedEnd::Timeout,
             End::Violation => RecordedEnd::Violation,
             End::Crashed => RecordedEnd::Crashed,
+            End::Won => RecordedEnd::Won,
         }
     }
 }
@@ -214,6 +218,7 @@ impl RecordedEnd {
             RecordedEnd::Timeout => "timeout",
             RecordedEnd::Violation => "violation",
             RecordedEnd::Crashed => "crashed",
+            RecordedEnd::Won => "won",
             RecordedEnd::Unfinished => "unfinished",
         }
     }

@@ -8,6 +8,7 @@ mod records;
 
 pub use records::{PieceRecord, RulesRecord};
 
+use crate::engine::AttackTable;
 use crate::referee::Limits;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -28,6 +29,8 @@ pub struct Setup {
     pub max_pieces: Option<u64>,
     /// What ends a game early as a forfeit.
     pub limits: Limits,
+    /// In a versus game, the garbage a clear sends; `None` for solo games.
+    pub attack: Option<AttackTable>,
 }
 
 /// Piece sequences by content, not by file name: a copy of the file elsewhere is the same
@@ -59,6 +62,9 @@ pub struct SetupRecord {
     /// Violations allowed per game.
     #[serde(default)]
     pub max_violations: Option<u64>,
+    /// The attack table of a versus game.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attack: Option<AttackTable>,
 }
 
 impl From<Setup> for SetupRecord {
@@ -70,6 +76,7 @@ impl From<Setup> for SetupRecord {
             max_pieces: setup.max_pieces,
             think_limit_us: setup.limits.think_limit_ns.map(|ns| ns / 1000),
             max_violations: setup.limits.max_violations,
+            attack: setup.attack,
         }
     }
 }
@@ -90,6 +97,7 @@ impl TryFrom<SetupRecord> for Setup {
                 think_limit_ns: record.think_limit_us.map(|us| us.saturating_mul(1000)),
                 max_violations: record.max_violations,
             },
+            attack: record.attack,
         })
     }
 }
@@ -104,6 +112,7 @@ impl Setup {
             sequence: None,
             max_pieces: None,
             limits: Limits::default(),
+            attack: None,
         })
     }
 
@@ -118,15 +127,22 @@ impl Setup {
             ("piece caps", a.max_pieces == b.max_pieces),
             ("think limits", a.think_limit_us == b.think_limit_us),
             ("violation limits", a.max_violations == b.max_violations),
+            ("attack tables", a.attack == b.attack),
         ];
         checks.iter().filter(|(_, same)| !same).map(|(what, _)| *what).collect()
     }
 
-    /// One line for people: `classic 10x20, preview 1, uniform pieces`.
+    /// One line for people: `classic 10x20, preview 1, uniform pieces` (and `, attack
+    /// 0,1,2,4` in versus).
     pub fn rules_text(&self) -> String {
         let rules = &self.rules;
+        let attack = self
+            .attack
+            .as_ref()
+            .map(|a| format!(", attack {a}"))
+            .unwrap_or_default();
         format!(
-            "{} {}x{}, preview {}, {} pieces",
+            "{} {}x{}, preview {}, {} pieces{attack}",
             rules.preset,
             rules.width,
             rules.height,

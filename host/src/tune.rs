@@ -298,7 +298,7 @@ pub fn tune(
         };
         let (records, _) = tournament.play(Vec::new(), &mut Writer::none(), |_| {})?;
         let labels: Vec<String> = tournament.entrants.iter().map(|e| e.label.clone()).collect();
-        let table = standings(&labels, &records);
+        let table = standings(&labels, &crate::tournament::seats_of(&records));
         let mut ranked: Vec<(f64, &Vec<f64>)> = table.iter().map(|s| s.lines.mean).zip(&candidates).collect();
         ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
         let best = &ranked[..elite];

@@ -18,3 +18,4 @@ mod trust_inputs;
 mod trust_isolation;
 mod trust_plugins;
 mod tune;
+mod versus;

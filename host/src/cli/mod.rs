@@ -35,6 +35,9 @@ pub enum Command {
     Check(CheckArgs),
     /// Several plugins on the same seeded games: standings and pairwise results.
     Tournament(TournamentArgs),
+    /// Two plugins play each other with garbage: each game's winner, then the score, an
+    /// Elo difference with its 95% interval, and the likelihood of superiority.
+    Versus(TournamentArgs),
     /// Combine results files (shards of one tournament) into one set of standings.
     Merge(MergeArgs),
     /// Draw a results file as one self-contained HTML page of charts.
@@ -125,6 +128,14 @@ pub struct TournamentArgs {
     /// Play only share K of N (games whose index is K-1 modulo N).
     #[arg(long, value_name = "K/N", value_parser = parse_shard)]
     pub shard: Option<(u64, u64)>,
+    /// Entrants play each other (every pair on the same seeds) with garbage, and are
+    /// rated by their wins; `tetrad versus` always does.
+    #[arg(long)]
+    pub versus: bool,
+    /// In versus, the rows of garbage sent for clearing 1, 2, 3, 4 (...) lines at once;
+    /// a larger clear sends the last entry [default: 0,1,2,4].
+    #[arg(long, value_name = "ROWS,...")]
+    pub attack: Option<crate::engine::AttackTable>,
     /// Report format.
     #[arg(long, value_enum, default_value_t = ReportFormat::Table)]
     pub format: ReportFormat,

@@ -9,8 +9,9 @@ use crate::runner::RunSpec;
 use crate::setup::args::{play_sequence, setup};
 use crate::setup::Setup;
 use crate::tournament::{
-    self, csv, follow_parent, markdown, pairings, standings, table, Entrant, FixtureRecord, GameRecord, Isolation,
-    Report, ServeOptions, Shard, Sprt, Tournament, WorkerChannel, Writer, DEFAULT_WORKER_THINK_LIMIT_US,
+    self, csv, fixture_line, follow_parent, markdown, match_csv, match_report, match_table, table, Entrant,
+    FixtureRecord, Isolation, Report, ServeOptions, Shard, Sprt, SprtResult, Tournament, WorkerChannel, Writer,
+    DEFAULT_WORKER_THINK_LIMIT_US,
 };
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -73,6 +74,46 @@ fn print_report(report: &Report, format: ReportFormat) -> Result<()> {
 
 /// `tetrad tournament`.
 pub fn tournament(args: TournamentArgs) -> Result<ExitCode> {
+    let played = play(&args, args.versus)?;
+    let labels: Vec<String> = played.tournament.entrants.iter().map(|e| e.label.clone()).collect();
+    let versus = played.tournament.is_versus();
+    let report = Report::new(&labels, versus, &played.fixtures, played.total, played.sprt);
+    print_report(&report, args.format)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `tetrad versus`: a versus tournament of two entrants, reported as a match.
+pub fn versus(args: TournamentArgs) -> Result<ExitCode> {
+    if args.plugins.len() != 2 {
+        bail!(
+            "tetrad versus plays exactly two plugins; {} given (for a rated round robin of more, use tetrad tournament --versus)",
+            args.plugins.len()
+        );
+    }
+    let played = play(&args, true)?;
+    let labels: Vec<&str> = played.tournament.entrants.iter().map(|e| e.label.as_str()).collect();
+    let report = match_report(labels[0], labels[1], &played.fixtures, played.total, played.sprt);
+    let text = match args.format {
+        ReportFormat::Table | ReportFormat::Markdown => match_table(&report),
+        ReportFormat::Csv => match_csv(&report),
+        ReportFormat::Json => serde_json::to_string_pretty(&report)? + "\n",
+    };
+    crate::output::reports().write_all(text.as_bytes())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A tournament played: its fixtures (resumed and new), how many its share holds, and the
+/// SPRT's state.
+struct Played {
+    tournament: Tournament,
+    fixtures: Vec<FixtureRecord>,
+    total: u64,
+    sprt: Option<SprtResult>,
+}
+
+/// Sets up the tournament of `args` (versus if `versus`), resumes its results file if
+/// asked, and plays what is left, showing progress.
+fn play(args: &TournamentArgs, versus: bool) -> Result<Played> {
     let limits = Limits {
         think_limit_ns: args.think_limit_us.map(|us| us.saturating_mul(1000)),
         max_violations: Some(args.max_violations),
@@ -81,7 +122,18 @@ pub fn tournament(args: TournamentArgs) -> Result<ExitCode> {
     if args.sprt.is_some() && args.plugins.len() != 2 {
         bail!("--sprt compares exactly two plugins; {} given", args.plugins.len());
     }
-    let entrants = entrants(&args)?;
+    match (versus, &args.attack) {
+        (true, attack) => setup.attack = Some(attack.clone().unwrap_or_default()),
+        (false, Some(_)) => bail!("--attack sets the garbage of versus games: add --versus (or use tetrad versus)"),
+        (false, None) => {}
+    }
+    if versus && args.plugins.len() < 2 {
+        bail!("versus needs at least two plugins; {} given", args.plugins.len());
+    }
+    if versus && args.isolate {
+        bail!("--isolate does not seat versus games yet: play them without it");
+    }
+    let entrants = entrants(args)?;
     let sequences = play_sequence(&mut setup, args.sequence.as_deref(), None)?;
     let games = match &sequences {
         Some(sequences) => sequences.games(args.games, crate::cli::MAX_GAMES)?,
@@ -99,7 +151,7 @@ pub fn tournament(args: TournamentArgs) -> Result<ExitCode> {
     };
     let isolation = if args.isolate {
         let exe = std::env::current_exe().context("locating the tetrad binary for worker processes")?;
-        let logs = worker_logs(&args)?;
+        let logs = worker_logs(args)?;
         eprintln!("worker logs in {}", logs.display());
         Some(Isolation {
             exe,
@@ -137,14 +189,7 @@ pub fn tournament(args: TournamentArgs) -> Result<ExitCode> {
         bar
     });
     let (records, sprt) = tournament.play(done, &mut writer, |progress| {
-        let result = &progress.record.result;
-        let line = format!(
-            "{} game {}: {}, {}",
-            progress.label,
-            result.index,
-            crate::report::plural(result.lines, "line"),
-            result.end.name()
-        );
+        let line = fixture_line(&progress.labels, progress.fixture);
         match &bar {
             Some(bar) => {
                 bar.set_position(progress.finished);
@@ -156,16 +201,12 @@ pub fn tournament(args: TournamentArgs) -> Result<ExitCode> {
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    let labels: Vec<String> = tournament.entrants.iter().map(|e| e.label.clone()).collect();
-    let report = Report {
-        games: records.len() as u64,
-        scheduled: total,
-        standings: standings(&labels, &records),
-        pairings: pairings(&labels, &records),
+    Ok(Played {
+        tournament,
+        fixtures: records,
+        total,
         sprt,
-    };
-    print_report(&report, args.format)?;
-    Ok(ExitCode::SUCCESS)
+    })
 }
 
 /// Creates one instance of every entrant before any game, so a bad option is one clear
@@ -316,16 +357,11 @@ pub fn merge(args: MergeArgs) -> Result<ExitCode> {
         }
     }
     let config = config.expect("at least one file");
-    let mut records: Vec<GameRecord> = fixtures.into_iter().flat_map(|fixture| fixture.seats).collect();
-    records.sort_by_key(|r| (r.result.index, r.entrant));
+    fixtures.sort_by_key(FixtureRecord::key);
     let labels: Vec<String> = config.entrants.iter().map(|e| e.label.clone()).collect();
-    let report = Report {
-        games: records.len() as u64,
-        scheduled: config.games.saturating_mul(labels.len() as u64),
-        standings: standings(&labels, &records),
-        pairings: pairings(&labels, &records),
-        sprt: None,
-    };
+    let versus = config.setup.attack.is_some();
+    let seatings = tournament::seatings(labels.len(), versus).len() as u64;
+    let report = Report::new(&labels, versus, &fixtures, config.games.saturating_mul(seatings), None);
     print_report(&report, args.format)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -1,14 +1,16 @@
 //! The rules engine: one game under a `Rules` value, tick by tick, reporting what happened
 //! as data. Movement itself is the shared model's [`step`], so plugins predict it exactly.
 
+mod garbage;
 mod queue;
 mod sequence;
 
+pub use garbage::{AttackTable, Garbage};
 pub use queue::PieceQueue;
 pub use sequence::{SequenceError, Sequences, SEQUENCE_CAP};
 
 use std::sync::Arc;
-use tetrad_plugin_api::{step, Actions, Board, PieceId, PiecePos, PieceSet, Rules};
+use tetrad_plugin_api::{step, Actions, Board, Lock, PieceId, PiecePos, PieceSet, Rules};
 
 /// Points for clearing 0, 1, 2, 3 and 4 rows at level 0; multiplied by level + 1. More
 /// than four rows at once (possible with larger pieces) score 1200 per row beyond three.
@@ -88,6 +90,8 @@ pub struct Game {
     over: bool,
     /// The last piece of a given sequence locked, and the game did not end.
     exhausted: bool,
+    /// Garbage sent and received, in a versus game.
+    garbage: Option<Box<Garbage>>,
 }
 
 impl Game {
@@ -119,6 +123,7 @@ impl Game {
             new_piece: true,
             over: false,
             exhausted: false,
+            garbage: None,
         };
         match first {
             Some(first) => game.enter(first),
@@ -139,6 +144,30 @@ impl Game {
             self.current = None;
             self.over = true;
         }
+    }
+
+    /// Makes this a versus game: its locks attack by `attack`, and it takes garbage, with
+    /// hole columns drawn from `seed` (give both players' games the same seed).
+    pub fn enable_garbage(&mut self, attack: AttackTable, seed: u64) {
+        self.garbage = Some(Box::new(Garbage::new(attack, seed, self.rules.width)));
+    }
+
+    /// `rows` rows of garbage arrive, to rise when this game's piece next locks (ignored
+    /// outside a versus game).
+    pub fn receive(&mut self, rows: u32) {
+        if let Some(garbage) = &mut self.garbage {
+            garbage.receive(rows);
+        }
+    }
+
+    /// The rows this game sent since the last call, for delivery to its opponent.
+    pub fn take_outgoing(&mut self) -> u32 {
+        self.garbage.as_mut().map_or(0, |garbage| garbage.take_outgoing())
+    }
+
+    /// The garbage, in a versus game.
+    pub fn garbage(&self) -> Option<&Garbage> {
+        self.garbage.as_deref()
     }
 
     /// Replaces the falling piece with `piece` at its spawn position (for puzzles and
@@ -173,7 +202,16 @@ impl Game {
             pos: falling.pos,
             lines: lock.lines,
         });
-        if self.rules.lock_ends_game(&lock, &self.board) {
+        let mut ends = self.rules.lock_ends_game(&lock, &self.board);
+        if let Some(garbage) = self.garbage.as_mut().filter(|_| !ends) {
+            let kept = garbage.settle(lock.lines, &mut self.board);
+            let risen = Lock {
+                lines: 0,
+                above_board: !kept,
+            };
+            ends = self.rules.lock_ends_game(&risen, &self.board);
+        }
+        if ends {
             self.current = None;
             self.over = true;
             return TickReport {

@@ -340,3 +340,62 @@ proptest! {
         }
     }
 }
+
+/// Drops the falling piece straight down until it locks (simplified: one tick).
+fn lock_one(game: &mut Game) -> TickReport {
+    loop {
+        let report = game.tick(Actions::DROP);
+        if report.locked.is_some() || game.is_over() {
+            return report;
+        }
+    }
+}
+
+#[test]
+fn garbage_waits_for_the_lock_then_rises_under_the_piece() {
+    let mut g = game(Preset::Simplified, "");
+    g.enable_garbage(AttackTable::default(), 4);
+    g.set_current(O);
+    g.receive(2);
+    assert_eq!(g.garbage().map(Garbage::pending), Some(2));
+    assert_eq!(g.board().surface(), 20, "nothing rises before the lock");
+    lock_one(&mut g);
+    let rows = g.board().rows();
+    // The O landed on the floor, then two garbage rows (9 cells, one hole, the same
+    // column in both) pushed it up two rows.
+    assert_eq!(rows[19].count_ones(), 9);
+    assert_eq!(rows[18], rows[19]);
+    assert_eq!(rows[17].count_ones() + rows[16].count_ones(), 4);
+    assert_eq!((g.garbage().unwrap().received, g.garbage().unwrap().pending()), (2, 0));
+    assert!(!g.is_over());
+}
+
+#[test]
+fn a_clear_cancels_waiting_garbage_before_it_rises() {
+    // Two rows wait for an I that completes a double: the double's one row cancels one,
+    // the other rises, and nothing goes out.
+    let mut g = game(Preset::Simplified, "#########.\n#########.");
+    g.enable_garbage(AttackTable::default(), 4);
+    g.receive(2);
+    g.set_current(I);
+    // A vertical I in the last column: turn, then move right until it stops.
+    g.tick(Actions::CW);
+    for _ in 0..6 {
+        g.tick(Actions::RIGHT);
+    }
+    let report = lock_one(&mut g);
+    assert_eq!(report.locked.map(|l| l.lines), Some(2));
+    let garbage = g.garbage().unwrap();
+    assert_eq!((garbage.sent, garbage.received, garbage.pending()), (0, 1, 0));
+    assert_eq!(g.take_outgoing(), 0);
+}
+
+#[test]
+fn garbage_that_pushes_a_cell_off_the_top_ends_the_game() {
+    let mut g = game(Preset::Simplified, "#.........\n#.........\n#.........");
+    g.enable_garbage(AttackTable::default(), 4);
+    g.receive(18);
+    g.set_current(O);
+    let report = lock_one(&mut g);
+    assert!(report.topped_out && g.is_over());
+}

@@ -6,7 +6,7 @@ use super::{GameResult, RunSpec};
 use crate::engine::{Game, PieceQueue};
 use crate::player::{CreateError, Player};
 use crate::plugin::Plugin;
-use crate::referee::End;
+use crate::referee::{End, Ending};
 use crate::watch::clock;
 use tetrad_plugin_api::derive_seed;
 
@@ -28,46 +28,83 @@ pub fn play_game_recorded(
     index: u64,
     record: Option<&mut Vec<u32>>,
 ) -> Result<GameResult, CreateError> {
+    let [result] = play_fixture([(plugin, spec.options.as_str())], spec, index, [record])?;
+    Ok(result)
+}
+
+/// Plays game `index` with one seat per `(plugin, options)`, every seat dealt the same
+/// pieces, and returns each seat's result in seat order. With the setup's attack table the
+/// seats play versus: garbage goes from each seat to the next, and the first game to end
+/// ends the others (see [`exchange`]). A seat whose player could not be created forfeits
+/// (a versus opponent then wins without playing); a plugin that refuses the setup is an
+/// error for the caller.
+pub fn play_fixture<const SEATS: usize>(
+    entrants: [(&Plugin, &str); SEATS],
+    spec: &RunSpec,
+    index: u64,
+    records: [Option<&mut Vec<u32>>; SEATS],
+) -> Result<[GameResult; SEATS], CreateError> {
     let seed = game_seed(spec.seed, index);
     if let Some(watch) = &spec.watch {
         watch.begin_game(index);
     }
     let setup = &spec.setup;
     let think_limit = setup.limits.think_limit_ns;
-    let created = Player::create(plugin, &setup.rules, &setup.pieces, seed, &spec.options, think_limit);
+    let created = entrants
+        .map(|(plugin, options)| Player::create(plugin, &setup.rules, &setup.pieces, seed, options, think_limit));
     if let Some(watch) = &spec.watch {
         watch.created();
     }
-    let player = match created {
-        Ok(player) => player,
-        Err(CreateError {
-            message,
-            forfeit: Some(kind),
-            ..
-        }) => {
-            return Ok(GameResult {
+    if created
+        .iter()
+        .any(|c| matches!(c, Err(CreateError { forfeit: None, .. })))
+    {
+        let refused = created
+            .into_iter()
+            .find_map(|c| c.err().filter(|e| e.forfeit.is_none()));
+        return Err(refused.expect("a refusal was found"));
+    }
+    if created.iter().any(Result::is_err) {
+        return Ok(created.map(|created| match created {
+            Err(CreateError {
+                message,
+                forfeit: Some(kind),
+                ..
+            }) => GameResult {
                 error: Some(message),
                 ..GameResult::unplayed(index, seed, End::of_failure(kind))
-            })
-        }
-        Err(refused) => return Err(refused),
-    };
-    let mut seats = [Seat::new(deal(spec, index, seed), player, setup, record)];
+            },
+            // Only a versus opponent can be left: it wins without playing.
+            _ => GameResult::unplayed(index, seed, End::Won),
+        }));
+    }
+    let mut seats = Vec::with_capacity(SEATS);
+    for (created, record) in created.into_iter().zip(records) {
+        let player = created.unwrap_or_else(|_| unreachable!("every player was created"));
+        seats.push(Seat::new(deal(spec, index, seed), player, setup, record));
+    }
+    let mut seats: [Seat<'_>; SEATS] = seats
+        .try_into()
+        .unwrap_or_else(|_| unreachable!("one seat per entrant"));
     play(&mut seats, spec);
-    let [seat] = seats;
-    Ok(seat.result(index, seed))
+    Ok(seats.map(|seat| seat.result(index, seed)))
 }
 
-/// The game `index` of the run, with seed `seed`: its sequence line, or seeded pieces.
+/// The game `index` of the run, with seed `seed`: its sequence line, or seeded pieces; in
+/// versus, taking garbage with hole columns drawn from the seed.
 fn deal(spec: &RunSpec, index: u64, seed: u64) -> Game {
     let setup = &spec.setup;
-    match &spec.sequences {
+    let mut game = match &spec.sequences {
         Some(sequences) => {
             let queue = PieceQueue::given(sequences.game(index));
             Game::with_queue(setup.rules, setup.pieces.clone(), queue, None)
         }
         None => Game::new(setup.rules, setup.pieces.clone(), seed),
+    };
+    if let Some(attack) = &setup.attack {
+        game.enable_garbage(attack.clone(), seed);
     }
+    game
 }
 
 /// Ticks every seat in lockstep until every seat's game has ended. The seat count is a
@@ -76,6 +113,7 @@ fn play<const SEATS: usize>(seats: &mut [Seat<'_>; SEATS], spec: &RunSpec) {
     let clock = clock();
     let watch = spec.watch.as_deref();
     let pieces_played = spec.pieces_played.as_deref();
+    let versus = SEATS > 1 && spec.setup.attack.is_some();
     let mut playing = [true; SEATS];
     while playing.contains(&true) {
         for (seat, playing) in seats.iter_mut().zip(playing.iter_mut()) {
@@ -87,5 +125,28 @@ fn play<const SEATS: usize>(seats: &mut [Seat<'_>; SEATS], spec: &RunSpec) {
                 *playing = false;
             }
         }
+        if versus {
+            exchange(seats, &mut playing);
+        }
+    }
+}
+
+/// The end of a versus tick, once every seat has played it: the garbage each seat sent
+/// goes to the next seat, and if a game ended, every game still playing ends with it: as
+/// won when the one that ended lost (topped out or forfeited), as capped when it reached
+/// the piece cap. Games that end in the same tick keep their own ends: a draw.
+fn exchange<const SEATS: usize>(seats: &mut [Seat<'_>; SEATS], playing: &mut [bool; SEATS]) {
+    let sent: [u32; SEATS] = std::array::from_fn(|seat| seats[seat].game_mut().take_outgoing());
+    for (seat, rows) in sent.into_iter().enumerate() {
+        seats[(seat + 1) % SEATS].game_mut().receive(rows);
+    }
+    if playing.iter().all(|&p| p) {
+        return;
+    }
+    let lost = seats.iter().any(|seat| seat.ending().is_some_and(|e| e.end.is_loss()));
+    let end = if lost { End::Won } else { End::Capped };
+    for (seat, playing) in seats.iter_mut().zip(playing.iter_mut()).filter(|(_, p)| **p) {
+        seat.end(Ending { end, error: None });
+        *playing = false;
     }
 }

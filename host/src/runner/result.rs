@@ -26,6 +26,12 @@ pub struct GameResult {
     pub error: Option<String>,
     /// Updates whose bits broke the protocol (not applied).
     pub violations: u64,
+    /// In versus: rows of garbage sent to the opponent (after cancelling).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub sent: u64,
+    /// In versus: rows of garbage risen into this board.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub received: u64,
     /// Calls to `update` (one per tick, plus the failed one of a plugin error).
     pub updates: u64,
     /// Mean microseconds per `update`.
@@ -54,6 +60,8 @@ impl GameResult {
             end,
             error: None,
             violations: 0,
+            sent: 0,
+            received: 0,
             updates: 0,
             update_us_mean: 0.0,
             update_us_p99: 0.0,
@@ -61,6 +69,10 @@ impl GameResult {
             update_ns: new_histogram(),
         }
     }
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// An empty update-time histogram: 1% precision, growing to fit any value.

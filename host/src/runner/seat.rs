@@ -93,11 +93,22 @@ impl<'r> Seat<'r> {
         self.ending = Some(ending);
     }
 
+    /// How the seat's game ended, once it has.
+    pub fn ending(&self) -> Option<&Ending> {
+        self.ending.as_ref()
+    }
+
+    /// The game, for the exchange of garbage between seats.
+    pub fn game_mut(&mut self) -> &mut Game {
+        &mut self.game
+    }
+
     /// The result of the seat's game, index `index` with seed `seed`, once it has ended.
     pub fn result(self, index: u64, seed: u64) -> GameResult {
         let Ending { end, error } = self.ending.expect("the seat's game has ended");
         let stats = self.game.stats();
         let updates = self.update_ns.len();
+        let (sent, received) = self.game.garbage().map_or((0, 0), |g| (g.sent, g.received));
         GameResult {
             index,
             seed,
@@ -108,6 +119,8 @@ impl<'r> Seat<'r> {
             end,
             error,
             violations: self.referee.violations(),
+            sent,
+            received,
             updates,
             update_us_mean: self.total_ns as f64 / updates.max(1) as f64 / 1000.0,
             update_us_p99: self.update_ns.value_at_quantile(0.99) as f64 / 1000.0,

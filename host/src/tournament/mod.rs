@@ -4,15 +4,17 @@
 
 mod isolate;
 mod output;
+mod rated;
 pub mod record;
 mod standings;
 
 pub use isolate::{
     follow_parent, serve as serve_worker, Channel as WorkerChannel, ServeOptions, DEFAULT_WORKER_THINK_LIMIT_US,
 };
-pub use output::{csv, markdown, table, Report};
+pub use output::{csv, fixture_line, markdown, table, Report};
+pub use rated::{match_csv, match_report, match_table, rated, rated_table, GameOutcome, MatchReport, Rated};
 pub use record::{read, Config, EntrantConfig, FixtureRecord, GameRecord, Line, RecordError, Writer};
-pub use standings::{pairings, sign_test, sprt_bounds, sprt_llr, standings, Pairing, Standing};
+pub use standings::{pairings, sign_test, sprt_bounds, sprt_llr, standings, versus_pairings, Pairing, Standing};
 
 use crate::plugin::Plugin;
 use crate::runner::{self, game_seed, RunSpec};
@@ -107,16 +109,16 @@ pub struct Tournament {
     pub sprt: Option<Sprt>,
 }
 
-/// What a game's completion looks like to whoever watches progress.
+/// What a fixture's completion looks like to whoever watches progress.
 pub struct Progress<'a> {
-    /// Games finished so far (including resumed ones).
+    /// Fixtures finished so far (including resumed ones).
     pub finished: u64,
-    /// Games in this share.
+    /// Fixtures in this share.
     pub total: u64,
-    /// The entrant's label.
-    pub label: &'a str,
-    /// The game just finished.
-    pub record: &'a GameRecord,
+    /// The seated entrants' labels, in seat order.
+    pub labels: Vec<&'a str>,
+    /// The fixture just finished.
+    pub fixture: &'a FixtureRecord,
 }
 
 impl Tournament {
@@ -138,35 +140,45 @@ impl Tournament {
         }
     }
 
-    /// Games in this share, times entrants.
-    pub fn total(&self) -> u64 {
-        (0..self.spec.games).filter(|&g| self.shard.contains(g)).count() as u64 * self.entrants.len() as u64
+    /// Whether entrants play each other (the setup has an attack table) rather than alone.
+    pub fn is_versus(&self) -> bool {
+        self.spec.setup.attack.is_some()
     }
 
-    /// Plays every game not in `done`, writing each to `writer` as a fixture of one seat
-    /// as it finishes, and returns every seat's record (old and new) and the SPRT's state.
+    /// Who plays together on each seed: every entrant alone, or in versus every pair.
+    pub fn seatings(&self) -> Vec<Vec<usize>> {
+        seatings(self.entrants.len(), self.is_versus())
+    }
+
+    /// Fixtures in this share: its games times the seatings.
+    pub fn total(&self) -> u64 {
+        (0..self.spec.games).filter(|&g| self.shard.contains(g)).count() as u64 * self.seatings().len() as u64
+    }
+
+    /// Plays every fixture not in `done`, writing each to `writer` as it finishes, and
+    /// returns every fixture (old and new, by game and seating) and the SPRT's state.
     pub fn play(
         &self,
         done: Vec<FixtureRecord>,
         writer: &mut Writer,
         mut on_progress: impl FnMut(Progress<'_>),
-    ) -> anyhow::Result<(Vec<GameRecord>, Option<SprtResult>)> {
-        let done: Vec<GameRecord> = done.into_iter().flat_map(|fixture| fixture.seats).collect();
-        let finished: HashSet<(usize, u64)> = done.iter().map(|r| (r.entrant, r.result.index)).collect();
-        let queue: VecDeque<(u64, usize)> = (0..self.spec.games)
+    ) -> anyhow::Result<(Vec<FixtureRecord>, Option<SprtResult>)> {
+        let finished: HashSet<(u64, Vec<usize>)> = done.iter().map(FixtureRecord::key).collect();
+        let seatings = self.seatings();
+        let queue: VecDeque<(u64, Vec<usize>)> = (0..self.spec.games)
             .filter(|&g| self.shard.contains(g))
-            .flat_map(|g| (0..self.entrants.len()).map(move |e| (g, e)))
-            .filter(|&(g, e)| !finished.contains(&(e, g)))
+            .flat_map(|g| seatings.iter().map(move |seats| (g, seats.clone())))
+            .filter(|key| !finished.contains(key))
             .collect();
         let queue = Mutex::new(queue);
         let stop = AtomicBool::new(false);
-        let mut records = done;
+        let mut fixtures = done;
         let total = self.total();
-        let mut sprt = self.sprt_state(&records);
+        let mut sprt = self.sprt_state(&fixtures);
         if sprt.as_ref().is_some_and(|s| s.verdict != "undecided") {
-            return Ok((records, sprt));
+            return Ok((fixtures, sprt));
         }
-        let (sender, receiver) = mpsc::channel::<anyhow::Result<GameRecord>>();
+        let (sender, receiver) = mpsc::channel::<anyhow::Result<FixtureRecord>>();
         let mut failure = None;
         let writer = Mutex::new(writer);
         std::thread::scope(|scope| {
@@ -176,16 +188,16 @@ impl Tournament {
                 scope.spawn(move || {
                     let mut workers: Vec<Option<Worker>> = (0..self.entrants.len()).map(|_| None).collect();
                     while !stop.load(Ordering::Relaxed) {
-                        let Some((game, entrant)) = queue.lock().expect("queue lock").pop_front() else {
+                        let Some((game, seats)) = queue.lock().expect("queue lock").pop_front() else {
                             break;
                         };
-                        // The thread that played a game writes it before it starts another,
-                        // so a finished game is on disk even if the next one takes the
-                        // whole process down (a plugin's exit() without isolation).
-                        let outcome = self.play_one(game, entrant, &mut workers[entrant]).and_then(|record| {
+                        // The thread that played a fixture writes it before it starts
+                        // another, so a finished game is on disk even if the next one takes
+                        // the whole process down (a plugin's exit() without isolation).
+                        let outcome = self.play_one(game, &seats, &mut workers).and_then(|fixture| {
                             let mut writer = writer.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-                            writer.write(&Line::Fixture(FixtureRecord::solo(record.clone())))?;
-                            Ok(record)
+                            writer.write(&Line::Fixture(fixture.clone()))?;
+                            Ok(fixture)
                         });
                         if outcome.is_err() {
                             stop.store(true, Ordering::Relaxed);
@@ -198,22 +210,26 @@ impl Tournament {
             }
             drop(sender);
             for outcome in receiver {
-                let record = match outcome {
-                    Ok(record) => record,
+                let fixture = match outcome {
+                    Ok(fixture) => fixture,
                     Err(err) => {
                         failure.get_or_insert(err);
                         continue;
                     }
                 };
-                records.push(record);
-                let last = records.last().expect("just pushed");
+                fixtures.push(fixture);
+                let last = fixtures.last().expect("just pushed");
                 on_progress(Progress {
-                    finished: records.len() as u64,
+                    finished: fixtures.len() as u64,
                     total,
-                    label: &self.entrants[last.entrant].label,
-                    record: last,
+                    labels: last
+                        .seats
+                        .iter()
+                        .map(|s| self.entrants[s.entrant].label.as_str())
+                        .collect(),
+                    fixture: last,
                 });
-                sprt = self.sprt_state(&records);
+                sprt = self.sprt_state(&fixtures);
                 if sprt.as_ref().is_some_and(|s| s.verdict != "undecided") {
                     stop.store(true, Ordering::Relaxed);
                 }
@@ -222,12 +238,28 @@ impl Tournament {
         if let Some(err) = failure {
             return Err(err);
         }
-        records.sort_by_key(|r| (r.result.index, r.entrant));
-        Ok((records, sprt))
+        fixtures.sort_by_key(FixtureRecord::key);
+        Ok((fixtures, sprt))
     }
 
-    /// Plays one game of one entrant, in process or in its worker.
-    fn play_one(&self, game: u64, entrant: usize, worker: &mut Option<Worker>) -> anyhow::Result<GameRecord> {
+    /// Plays one fixture: a versus game of two entrants in process, or one entrant's solo
+    /// game in process or in its worker.
+    fn play_one(&self, game: u64, seats: &[usize], workers: &mut [Option<Worker>]) -> anyhow::Result<FixtureRecord> {
+        let seed = game_seed(self.spec.seed, game);
+        if let &[a, b] = seats {
+            let (a_who, b_who) = (&self.entrants[a], &self.entrants[b]);
+            let entrants = [
+                (&*a_who.plugin, a_who.options.as_str()),
+                (&*b_who.plugin, b_who.options.as_str()),
+            ];
+            let [a_result, b_result] = runner::play_fixture(entrants, &self.spec, game, [None, None])?;
+            return Ok(FixtureRecord {
+                game,
+                seed,
+                seats: vec![GameRecord::new(a, &a_result), GameRecord::new(b, &b_result)],
+            });
+        }
+        let entrant = seats[0];
         let who = &self.entrants[entrant];
         let spec = RunSpec {
             options: who.options.clone(),
@@ -235,8 +267,9 @@ impl Tournament {
         };
         let Some(isolation) = &self.isolation else {
             let result = runner::play_game(&who.plugin, &spec, game)?;
-            return Ok(GameRecord::new(entrant, &result));
+            return Ok(FixtureRecord::solo(GameRecord::new(entrant, &result)));
         };
+        let worker = &mut workers[entrant];
         if worker.is_none() {
             let mut args = isolation.args.clone();
             args.extend(["--plugin".to_string(), who.plugin.path().display().to_string()]);
@@ -246,21 +279,27 @@ impl Tournament {
             *worker = Some(spawned);
         }
         let running = worker.as_mut().expect("spawned above");
-        match running.play(entrant, game, game_seed(self.spec.seed, game)) {
-            Ok(Played::Record(record)) => Ok(GameRecord { entrant, ..*record }),
+        let record = match running.play(entrant, game, seed) {
+            Ok(Played::Record(record)) => GameRecord { entrant, ..*record },
             Ok(Played::CreateFailed(message)) => anyhow::bail!("{message}"),
             Err(forfeit) => {
                 *worker = None;
-                Ok(GameRecord::new(entrant, &forfeit))
+                GameRecord::new(entrant, &forfeit)
             }
-        }
+        };
+        Ok(FixtureRecord::solo(record))
+    }
+
+    /// The pairwise results of `fixtures` (see [`pairings_of`]).
+    pub fn pairings(&self, fixtures: &[FixtureRecord]) -> Vec<Pairing> {
+        let labels: Vec<String> = self.entrants.iter().map(|e| e.label.clone()).collect();
+        pairings_of(&labels, self.is_versus(), fixtures)
     }
 
     /// The SPRT's state over the seeds both entrants have finished.
-    fn sprt_state(&self, records: &[GameRecord]) -> Option<SprtResult> {
+    fn sprt_state(&self, fixtures: &[FixtureRecord]) -> Option<SprtResult> {
         let test = self.sprt?;
-        let labels: Vec<String> = self.entrants.iter().map(|e| e.label.clone()).collect();
-        let pair = pairings(&labels, records).into_iter().next()?;
+        let pair = self.pairings(fixtures).into_iter().next()?;
         let llr = sprt_llr(pair.wins, pair.draws, pair.losses, test.elo0, test.elo1);
         let bounds = sprt_bounds();
         let verdict = if llr >= bounds.1 {
@@ -278,4 +317,31 @@ impl Tournament {
             verdict,
         })
     }
+}
+
+/// Who plays together on each seed among `entrants`: each alone, or in versus every pair
+/// (the lower index in seat 0).
+pub fn seatings(entrants: usize, versus: bool) -> Vec<Vec<usize>> {
+    match versus {
+        true => (0..entrants)
+            .flat_map(|a| (a + 1..entrants).map(move |b| vec![a, b]))
+            .collect(),
+        false => (0..entrants).map(|e| vec![e]).collect(),
+    }
+}
+
+/// The pairwise results of `fixtures`: by the versus games' winners, or, solo, by who
+/// cleared more lines on each seed.
+pub fn pairings_of(labels: &[String], versus: bool, fixtures: &[FixtureRecord]) -> Vec<Pairing> {
+    match versus {
+        true => versus_pairings(labels, fixtures),
+        false => pairings(labels, &seats_of(fixtures)),
+    }
+}
+
+/// Every seat's game of `fixtures`, by game and entrant.
+pub fn seats_of(fixtures: &[FixtureRecord]) -> Vec<GameRecord> {
+    let mut seats: Vec<GameRecord> = fixtures.iter().flat_map(|f| f.seats.iter().cloned()).collect();
+    seats.sort_by_key(|r| (r.result.index, r.entrant));
+    seats
 }

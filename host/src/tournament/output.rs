@@ -1,14 +1,16 @@
 //! The tournament report as text, markdown, CSV or JSON.
 
-use super::{Pairing, SprtResult, Standing};
+use super::rated::{rated_table, Rated};
+use super::{FixtureRecord, Pairing, SprtResult, Standing};
+use crate::referee::End;
 use std::fmt::Write as _;
 
 /// Everything a tournament report shows.
 #[derive(serde::Serialize)]
 pub struct Report {
-    /// Games finished, over all entrants.
+    /// Fixtures finished: games, over all entrants (solo) or all pairs (versus).
     pub games: u64,
-    /// Games in the tournament's share, over all entrants.
+    /// Fixtures in the tournament's share.
     pub scheduled: u64,
     /// Per entrant.
     pub standings: Vec<Standing>,
@@ -17,6 +19,31 @@ pub struct Report {
     /// The SPRT, for two entrants when asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sprt: Option<SprtResult>,
+    /// In versus, the rated table: points and Elo ratings, best first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rated: Option<Vec<Rated>>,
+}
+
+impl Report {
+    /// The report of `fixtures` of a tournament of `labels` (versus if `versus`), with
+    /// `scheduled` fixtures in its share.
+    pub fn new(
+        labels: &[String],
+        versus: bool,
+        fixtures: &[FixtureRecord],
+        scheduled: u64,
+        sprt: Option<SprtResult>,
+    ) -> Report {
+        let pairings = super::pairings_of(labels, versus, fixtures);
+        Report {
+            games: fixtures.len() as u64,
+            scheduled,
+            standings: super::standings(labels, &super::seats_of(fixtures)),
+            rated: versus.then(|| super::rated(labels, &pairings)),
+            pairings,
+            sprt,
+        }
+    }
 }
 
 fn forfeits(standing: &Standing) -> String {
@@ -37,7 +64,7 @@ fn lines(standing: &Standing) -> String {
     format!("{:.2} ± {:.2}", standing.lines.mean, standing.lines.ci95)
 }
 
-fn sprt_line(sprt: &SprtResult) -> String {
+pub(super) fn sprt_line(sprt: &SprtResult) -> String {
     format!(
         "SPRT elo0={} elo1={}: LLR {:.3} in ({:.3}, {:.3}): {}",
         sprt.elo0, sprt.elo1, sprt.llr, sprt.bounds.0, sprt.bounds.1, sprt.verdict
@@ -85,8 +112,14 @@ pub fn table(report: &Report) -> String {
         .max()
         .unwrap_or(5)
         .max(5);
-    let mut out = format!(
-        "{:<width$}  {:>6}  {:>18}  {:>8}  {:>8}  {:>10}  {:>9}  {:>7}  {:>9}  {:>9}  forfeits\n",
+    let mut out = report
+        .rated
+        .as_deref()
+        .map(|r| rated_table(r) + "\n")
+        .unwrap_or_default();
+    let _ = writeln!(
+        out,
+        "{:<width$}  {:>6}  {:>18}  {:>8}  {:>8}  {:>10}  {:>9}  {:>7}  {:>9}  {:>9}  forfeits",
         "plugin", "games", "lines (95% CI)", "median", "max", "pieces", "points", "topped", "µs/upd", "p99 µs"
     );
     for s in &report.standings {
@@ -120,7 +153,8 @@ pub fn table(report: &Report) -> String {
             .max()
             .unwrap_or(1)
             .max(3);
-        let _ = write!(out, "\nseeds won-drawn-lost, row against column\n{:label_width$}", "");
+        let unit = if report.rated.is_some() { "games" } else { "seeds" };
+        let _ = write!(out, "\n{unit} won-drawn-lost, row against column\n{:label_width$}", "");
         for j in 1..=rows.len() {
             let _ = write!(out, "  {j:>cell_width$}");
         }
@@ -134,7 +168,8 @@ pub fn table(report: &Report) -> String {
         }
     }
     if !report.pairings.is_empty() {
-        out.push_str("\npairs (seeds won-drawn-lost by the first, sign test p-value)\n");
+        let unit = if report.rated.is_some() { "games" } else { "seeds" };
+        let _ = writeln!(out, "\npairs ({unit} won-drawn-lost by the first, sign test p-value)");
         for p in &report.pairings {
             let _ = writeln!(
                 out,
@@ -157,7 +192,19 @@ pub fn table(report: &Report) -> String {
 
 /// Markdown tables.
 pub fn markdown(report: &Report) -> String {
-    let mut out = String::from(
+    let mut out = String::new();
+    if let Some(rated) = &report.rated {
+        out.push_str("| rated | games | points | elo | ± 95% |\n|---|---|---|---|---|\n");
+        for r in rated {
+            let _ = writeln!(
+                out,
+                "| {} | {} | {:.1} | {:.1} | {:.1} |",
+                r.label, r.games, r.points, r.elo, r.ci95
+            );
+        }
+        out.push('\n');
+    }
+    out.push_str(
         "| plugin | games | lines (95% CI) | median | max | pieces | points | topped out | capped | µs/update | p99 µs | violations | forfeits |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
     );
     for s in &report.standings {
@@ -233,6 +280,20 @@ pub fn csv(report: &Report) -> String {
             s.forfeits.values().sum::<u64>()
         );
     }
+    if let Some(rated) = &report.rated {
+        out.push_str("\nrated,games,points,elo,elo_ci95\n");
+        for r in rated {
+            let _ = writeln!(
+                out,
+                "\"{}\",{},{:.1},{:.4},{:.4}",
+                r.label.replace('"', "\"\""),
+                r.games,
+                r.points,
+                r.elo,
+                r.ci95
+            );
+        }
+    }
     out.push_str("\na,b,wins,draws,losses,p_value\n");
     for p in &report.pairings {
         let _ = writeln!(
@@ -242,4 +303,26 @@ pub fn csv(report: &Report) -> String {
         );
     }
     out
+}
+
+/// A finished fixture in one line, for progress: `bcts game 3: 120 lines, topped_out`
+/// solo, `bcts against chasm game 3: bcts won (chasm topped_out)` in versus.
+pub fn fixture_line(labels: &[&str], fixture: &FixtureRecord) -> String {
+    let game = fixture.game;
+    match (labels, fixture.seats.as_slice()) {
+        ([a, b], [x, y]) => {
+            let verdict = match (x.result.end, y.result.end) {
+                (End::Won, end) => format!("{a} won ({b} {})", end.name()),
+                (end, End::Won) => format!("{b} won ({a} {})", end.name()),
+                (p, q) => format!("draw ({a} {}, {b} {})", p.name(), q.name()),
+            };
+            format!("{a} against {b} game {game}: {verdict}")
+        }
+        _ => {
+            let label = labels.first().copied().unwrap_or_default();
+            let result = fixture.seats.first().map(|s| &s.result);
+            let (lines, end) = result.map_or((0, "unplayed"), |r| (r.lines, r.end.name()));
+            format!("{label} game {game}: {}, {end}", crate::report::plural(lines, "line"))
+        }
+    }
 }

@@ -386,6 +386,18 @@ fn check_fixture(config: &Config, shard: Shard, fixture: &FixtureRecord) -> Resu
             ));
         }
     }
+    let seated: Vec<usize> = fixture.seats.iter().map(|s| s.entrant).collect();
+    let versus = config.setup.attack.is_some();
+    if !super::seatings(config.entrants.len(), versus).contains(&seated) {
+        let kind = match versus {
+            true => "a versus tournament seats two entrants, the lower index first",
+            false => "a solo tournament seats one entrant a game",
+        };
+        return Err(format!(
+            "{} is not a seating of this tournament ({kind})",
+            seating(config, fixture)
+        ));
+    }
     Ok(())
 }
 

@@ -1,10 +1,11 @@
 //! Standings: each entrant's statistics, the pairwise matrix on common seeds with a paired
 //! sign test, and the sequential probability ratio test for two entrants.
 
-use super::record::GameRecord;
+use super::record::{FixtureRecord, GameRecord};
 use crate::referee::End;
 use crate::report::{mean_ci95, median, LinesSummary};
 use crate::runner::new_histogram;
+pub use crate::stats::sign_test;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 
@@ -62,26 +63,6 @@ pub fn outcome(a: (End, u64), b: (End, u64)) -> std::cmp::Ordering {
         (true, true) => std::cmp::Ordering::Equal,
         (false, false) => a.1.cmp(&b.1),
     }
-}
-
-/// Two-sided exact sign test: the chance of a split at least this uneven between wins
-/// and losses if each were equally likely (draws are left out).
-pub fn sign_test(wins: u64, losses: u64) -> f64 {
-    let n = wins + losses;
-    if n == 0 {
-        return 1.0;
-    }
-    let k = wins.min(losses);
-    let ln2 = std::f64::consts::LN_2;
-    let mut ln_choose = 0.0; // ln C(n, 0)
-    let mut tail = 0.0;
-    for i in 0..=k {
-        if i > 0 {
-            ln_choose += ((n - i + 1) as f64).ln() - (i as f64).ln();
-        }
-        tail += (ln_choose - n as f64 * ln2).exp();
-    }
-    (2.0 * tail).min(1.0)
 }
 
 /// The GSPRT log-likelihood ratio of Elo `elo1` against `elo0` for a win/draw/loss
@@ -210,18 +191,42 @@ pub fn pairings(labels: &[String], records: &[GameRecord]) -> Vec<Pairing> {
     out
 }
 
+/// The pairwise results of versus fixtures: for each pair, the games the first entrant
+/// won (the other's game ended first), drew, and lost.
+pub fn versus_pairings(labels: &[String], fixtures: &[FixtureRecord]) -> Vec<Pairing> {
+    let mut score: HashMap<(usize, usize), (u64, u64, u64)> = HashMap::new();
+    for fixture in fixtures {
+        let [x, y] = fixture.seats.as_slice() else {
+            continue;
+        };
+        let (a, b) = if x.entrant < y.entrant { (x, y) } else { (y, x) };
+        let tally = score.entry((a.entrant, b.entrant)).or_default();
+        match (a.result.end, b.result.end) {
+            (End::Won, _) => tally.0 += 1,
+            (_, End::Won) => tally.2 += 1,
+            _ => tally.1 += 1,
+        }
+    }
+    let mut out = Vec::new();
+    for a in 0..labels.len() {
+        for b in a + 1..labels.len() {
+            let (wins, draws, losses) = score.get(&(a, b)).copied().unwrap_or_default();
+            out.push(Pairing {
+                a: labels[a].clone(),
+                b: labels[b].clone(),
+                wins,
+                draws,
+                losses,
+                p_value: sign_test(wins, losses),
+            });
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn sign_test_matches_the_binomial_by_hand() {
-        // 9 wins, 1 loss: P(X <= 1) for Binomial(10, 1/2) = 11/1024; two-sided 22/1024.
-        assert!((sign_test(9, 1) - 22.0 / 1024.0).abs() < 1e-12);
-        assert_eq!(sign_test(5, 5), 1.0);
-        assert_eq!(sign_test(0, 0), 1.0);
-        assert!(sign_test(1000, 0) < 1e-300);
-    }
 
     #[test]
     fn forfeits_lose_to_games_played_out() {

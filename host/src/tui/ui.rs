@@ -220,6 +220,7 @@ fn end_text(end: RecordedEnd) -> &'static str {
         RecordedEnd::Timeout => "GAME OVER: too slow",
         RecordedEnd::Violation => "GAME OVER: protocol violations",
         RecordedEnd::Crashed => "GAME OVER: plugin crashed",
+        RecordedEnd::Won => "WON: the opponent is out",
         RecordedEnd::Unfinished => "END: stopped unfinished",
     }
 }

@@ -280,6 +280,24 @@ impl Board {
             .collect()
     }
 
+    /// Pushes `count` rows up from the floor, each full but for column `hole`: how
+    /// garbage arrives in a versus game. Returns false if a filled cell was pushed off the
+    /// top (it is gone, and the game over), true otherwise.
+    pub fn rise(&mut self, count: usize, hole: usize) -> bool {
+        let height = self.height();
+        let count = count.min(height);
+        if count == 0 {
+            return true;
+        }
+        let kept = self.rows[..count].iter().all(|&r| r == 0);
+        self.rows.copy_within(count..height, 0);
+        let garbage = self.full_row() & !(1u32.checked_shl(hole as u32).unwrap_or(0));
+        self.rows[height - count..height].fill(garbage);
+        let filled = self.rows[..height].iter().position(|&r| r != 0);
+        self.surface = filled.unwrap_or(height) as u8;
+        kept
+    }
+
     /// Empty cells with a filled cell somewhere above them in the same column.
     pub fn holes(&self) -> u32 {
         let mut covered = 0u32;
@@ -309,6 +327,24 @@ impl fmt::Debug for Board {
 mod tests {
     use super::*;
     use crate::model::piece::{PieceId, PieceSet};
+
+    #[test]
+    fn rising_rows_push_the_stack_up_with_one_hole_each() {
+        let mut board = Board::from_text(4, 4, ".#..\n##.#");
+        assert!(board.rise(1, 2));
+        assert_eq!(board.rows(), &[0, 0b0010, 0b1011, 0b1011]);
+        assert_eq!(board.surface(), 1);
+        // Two more push column 1's top cell off the board.
+        assert!(!board.rise(2, 0));
+        assert_eq!(board.rows(), &[0b1011, 0b1011, 0b1110, 0b1110]);
+        assert_eq!(board.surface(), 0);
+        // A hole beyond the width leaves the row full; no rows, no change.
+        let mut empty = Board::new(3, 2);
+        assert!(empty.rise(0, 1));
+        assert_eq!(empty.surface(), 2);
+        assert!(empty.rise(1, 7));
+        assert_eq!(empty.rows(), &[0, 0b111]);
+    }
 
     #[test]
     fn drawing_round_trips_and_counts_holes() {

@@ -39,6 +39,8 @@ fn result(index: u64, seed: u64) -> GameResult {
         end: End::ToppedOut,
         error: None,
         violations: 0,
+        sent: 0,
+        received: 0,
         updates: 4,
         update_us_mean: 1.0,
         update_us_p99: 1.0,

@@ -1,0 +1,214 @@
+//! `tetrad versus` and `tetrad tournament --versus`: two bots on one seeded sequence,
+//! garbage between them, winners, Elo and ratings; results files resumed and merged.
+
+use crate::common::*;
+use serde_json::Value;
+use std::path::Path;
+
+fn versus(extra: &[&str]) -> std::process::Output {
+    let mut args = vec!["versus", "--format", "json"];
+    args.extend_from_slice(extra);
+    run(&args)
+}
+
+/// Every fixture line of a results file, without timings, in file order.
+fn fixtures_in(path: &Path) -> Vec<Value> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut fixtures: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|l| l["kind"] == "fixture")
+        .map(|mut fixture| {
+            for seat in fixture["seats"].as_array_mut().unwrap() {
+                seat.as_object_mut().unwrap().remove("update_ns");
+                let result = seat["result"].as_object_mut().unwrap();
+                for timing in ["update_us_mean", "update_us_p99", "update_us_max"] {
+                    result.remove(timing);
+                }
+            }
+            fixture
+        })
+        .collect();
+    fixtures.sort_by_key(|f| {
+        (
+            f["game"].as_u64(),
+            f["seats"][0]["entrant"].as_u64(),
+            f["seats"][1]["entrant"].as_u64(),
+        )
+    });
+    fixtures
+}
+
+#[test]
+fn a_strong_bot_sweeps_a_random_one() {
+    let report = json(&versus(&["--plugins", "tree-search@depth=1", "random", "--games", "6"]));
+    assert_eq!(report["score"], serde_json::json!({"wins": 6, "draws": 0, "losses": 0}));
+    assert_eq!(report["elo"], Value::Null, "an infinite difference is written as null");
+    assert!(report["los"].as_f64().unwrap() > 0.99, "{report}");
+    for game in report["games"].as_array().unwrap() {
+        assert_eq!(game["winner"], "tree-search@depth=1");
+        assert!(game["why"].as_str().unwrap().starts_with("random "), "{game}");
+    }
+    // The winner cleared lines; the loser none.
+    let lines = |seat: usize| -> u64 {
+        report["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| g["lines"][seat].as_u64().unwrap())
+            .sum()
+    };
+    assert!(lines(0) > 0 && lines(1) == 0, "{report}");
+}
+
+#[test]
+fn twins_top_out_in_the_same_tick_and_draw() {
+    // The same deterministic bot in both seats: the same pieces, the same garbage holes,
+    // so the same boards tick for tick, and both games end in the same tick.
+    let report = json(&versus(&["--plugins", "bcts", "bcts", "--games", "3"]));
+    assert_eq!(report["score"], serde_json::json!({"wins": 0, "draws": 3, "losses": 0}));
+    for game in report["games"].as_array().unwrap() {
+        assert_eq!(game["winner"], Value::Null);
+        assert_eq!(game["why"], "bcts topped_out, bcts#2 topped_out");
+        assert_eq!(game["lines"][0], game["lines"][1]);
+        assert!(game["sent"][0].as_u64().unwrap() > 0, "{game}");
+    }
+    assert_eq!(report["elo"], 0.0);
+    // The piece cap is a draw too.
+    let capped = json(&versus(&[
+        "--plugins",
+        "bcts",
+        "random",
+        "--games",
+        "2",
+        "--max-pieces",
+        "3",
+    ]));
+    assert_eq!(capped["score"]["draws"], 2);
+    assert_eq!(capped["games"][0]["why"], "bcts capped, random capped");
+}
+
+#[test]
+fn the_same_seed_replays_the_same_match_and_another_does_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let play = |name: &str, seed: &str| {
+        let out = dir.path().join(name);
+        let args = [
+            "--plugins",
+            "tree-search@depth=1",
+            "bcts",
+            "--games",
+            "4",
+            "--seed",
+            seed,
+            "--max-pieces",
+            "400",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        assert!(versus(&args).status.success());
+        fixtures_in(&out)
+    };
+    let first = play("a.jsonl", "9");
+    assert_eq!(first.len(), 4);
+    assert_eq!(
+        first,
+        play("b.jsonl", "9"),
+        "garbage holes and every decision come from the seed"
+    );
+    assert_ne!(first, play("c.jsonl", "10"));
+    // Garbage arrived: some seat received rows, and no seat received more than the other sent.
+    let received: u64 = first
+        .iter()
+        .map(|f| f["seats"][0]["result"]["received"].as_u64().unwrap_or(0))
+        .sum();
+    assert!(received > 0);
+    for fixture in &first {
+        let rows = |seat: usize, what: &str| fixture["seats"][seat]["result"][what].as_u64().unwrap_or(0);
+        assert!(rows(0, "received") <= rows(1, "sent") && rows(1, "received") <= rows(0, "sent"));
+    }
+}
+
+#[test]
+fn a_versus_tournament_resumes_and_merges_to_the_same_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).display().to_string();
+    let args = |out: &str, extra: &[&str]| -> Vec<String> {
+        let mut args: Vec<String> = [
+            "tournament",
+            "--versus",
+            "--plugins",
+            "bcts",
+            "tree-search@depth=1",
+            "random",
+            "--games",
+            "4",
+            "--max-pieces",
+            "300",
+            "--format",
+            "json",
+            "--out",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        args.push(out.to_string());
+        args.extend(extra.iter().map(|s| s.to_string()));
+        args
+    };
+    let run_args = |args: Vec<String>| run(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    let whole = json(&run_args(args(&path("whole.jsonl"), &[])));
+    assert_eq!(whole["games"], 12, "4 games for each of 3 pairs");
+    let rated = whole["rated"].as_array().unwrap();
+    assert_eq!(rated.len(), 3);
+    assert_eq!(rated.iter().map(|r| r["games"].as_u64().unwrap()).sum::<u64>(), 24);
+    assert_eq!(rated.iter().map(|r| r["points"].as_f64().unwrap()).sum::<f64>(), 12.0);
+
+    // Cut the file after its first 5 fixtures, as a kill would, and resume it.
+    let text = std::fs::read_to_string(path("whole.jsonl")).unwrap();
+    let cut: Vec<&str> = text.lines().take(6).collect();
+    std::fs::write(path("cut.jsonl"), cut.join("\n") + "\n").unwrap();
+    let resumed = json(&run_args(args(&path("cut.jsonl"), &["--resume"])));
+    assert_eq!(
+        fixtures_in(Path::new(&path("cut.jsonl"))),
+        fixtures_in(Path::new(&path("whole.jsonl")))
+    );
+    assert_eq!(resumed["pairings"], whole["pairings"]);
+    assert_eq!(resumed["rated"], whole["rated"]);
+
+    // Two shards merge into the whole.
+    for shard in ["1/2", "2/2"] {
+        let out = path(&format!("shard{}.jsonl", &shard[..1]));
+        assert!(run_args(args(&out, &["--shard", shard])).status.success());
+    }
+    let merged = json(&run(&[
+        "merge",
+        &path("shard1.jsonl"),
+        &path("shard2.jsonl"),
+        "--format",
+        "json",
+    ]));
+    assert_eq!(merged["games"], 12);
+    assert_eq!(merged["pairings"], whole["pairings"]);
+    assert_eq!(merged["rated"], whole["rated"]);
+}
+
+#[test]
+fn versus_refuses_what_it_cannot_play_in_one_line() {
+    assert_one_line_error(
+        &run(&["versus", "--plugins", "bcts", "random", "chasm"]),
+        "tetrad versus plays exactly two plugins; 3 given",
+    );
+    assert_one_line_error(
+        &run(&["tournament", "--plugins", "bcts", "random", "--attack", "0,1,2,4"]),
+        "--attack sets the garbage of versus games",
+    );
+    assert_one_line_error(
+        &run(&["versus", "--plugins", "bcts", "random", "--attack", "0,one"]),
+        "`one` is not a number of rows",
+    );
+    assert_one_line_error(
+        &run(&["versus", "--plugins", "bcts", "random", "--isolate"]),
+        "--isolate does not seat versus games yet",
+    );
+}
