@@ -16,10 +16,10 @@ fn main() -> ExitCode {
     let level = if cli.verbose { "info" } else { "warn" };
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or(level)).init();
     // Reports keep standard output to themselves; plugin code prints to standard error.
-    // The screens and the worker handle their own output.
+    // The screens, the worker and the seat handle their own output.
     let keeps_own_output = matches!(
         cli.command,
-        Command::Demo(_) | Command::Play(_) | Command::Replay(_) | Command::Worker(_)
+        Command::Demo(_) | Command::Play(_) | Command::Replay(_) | Command::Worker(_) | Command::Seat(_)
     );
     if !keeps_own_output {
         if let Err(err) = tetrad::output::keep_for_reports() {
@@ -37,6 +37,7 @@ fn main() -> ExitCode {
         Command::Report(args) => commands::report(args),
         Command::Tune(args) => commands::tune(args),
         Command::Worker(args) => commands::worker(args),
+        Command::Seat(args) => commands::seat(args),
         Command::Install(args) => commands::install(args),
         Command::Demo(args) => commands::demo(args),
         Command::Play(args) => commands::play(args),

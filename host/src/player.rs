@@ -159,6 +159,18 @@ impl Player {
         }
     }
 
+    /// A player of the library `plugin`, its own randomness seeded with `plugin_seed` as
+    /// given (a library served as a bot gets the seed its host derived).
+    pub fn library(
+        plugin: &Plugin,
+        rules: &Rules,
+        pieces: &PieceSet,
+        plugin_seed: u64,
+        options: &str,
+    ) -> Result<Player, CreateError> {
+        Library::create(plugin, rules, pieces, plugin_seed, options).map(Player::Library)
+    }
+
     /// The player's reply to `observation`, timed on `clock` (fetched once per game by
     /// the caller). `watch`, if given, shows the thinking to a watchdog on another thread.
     #[inline(always)]

@@ -207,8 +207,42 @@ fn versus_refuses_what_it_cannot_play_in_one_line() {
         &run(&["versus", "--plugins", "bcts", "random", "--attack", "0,one"]),
         "`one` is not a number of rows",
     );
-    assert_one_line_error(
-        &run(&["versus", "--plugins", "bcts", "random", "--isolate"]),
-        "--isolate does not seat versus games yet",
-    );
+}
+
+#[test]
+fn an_isolated_seat_that_crashes_or_hangs_loses_and_the_match_goes_on() {
+    let kit = testkit();
+    for (mode, end) in [("segfault", "crashed"), ("exit", "crashed"), ("hang", "timeout")] {
+        let misbehaving = format!("{kit}@mode={mode},after=5");
+        let output = versus(&[
+            "--plugins",
+            "bcts",
+            &misbehaving,
+            "--games",
+            "2",
+            "--max-pieces",
+            "100",
+            "--isolate",
+            "--think-limit-us",
+            "200000",
+        ]);
+        let report = json(&output);
+        assert_eq!(report["score"]["wins"], 2, "{mode}: {report}");
+        for game in report["games"].as_array().unwrap() {
+            assert_eq!(game["why"], format!("testkit@mode={mode},after=5 {end}"), "{mode}");
+        }
+    }
+    // Isolated or not, a well-behaved match is the same match.
+    let plain = [
+        "--plugins",
+        "bcts",
+        "tree-search@depth=1",
+        "--games",
+        "2",
+        "--max-pieces",
+        "200",
+    ];
+    let isolated: Vec<&str> = plain.iter().copied().chain(["--isolate"]).collect();
+    let games = |args: &[&str]| json(&versus(args))["games"].clone();
+    assert_eq!(games(&plain), games(&isolated));
 }

@@ -62,6 +62,10 @@ else.\n\nExample: tetrad report results.jsonl --html results.html"
     /// Play games for a tournament parent process (used by --isolate).
     #[command(hide = true)]
     Worker(WorkerArgs),
+    /// Serve a library as a bot over the bot protocol, for one versus seat (used by
+    /// --isolate in versus).
+    #[command(hide = true)]
+    Seat(SeatArgs),
 }
 
 /// Formats of a tournament report.
@@ -241,6 +245,17 @@ pub struct WorkerArgs {
     /// The file the worker keeps its progress in, for the parent to read if it dies.
     #[arg(long)]
     pub progress: Option<PathBuf>,
+}
+
+/// Options of the hidden `tetrad seat`.
+#[derive(Debug, Args)]
+pub struct SeatArgs {
+    /// The plugin library.
+    #[arg(long)]
+    pub plugin: String,
+    /// The tournament's process: the seat ends when it is gone.
+    #[arg(long)]
+    pub parent_pid: u32,
 }
 
 /// Output formats.

@@ -10,7 +10,7 @@ mod tune;
 pub use install::install;
 pub use report::report;
 pub use screens::{demo, play, replay};
-pub use tournament::{merge, tournament, versus, worker};
+pub use tournament::{merge, seat, tournament, versus, worker};
 pub use tune::tune;
 
 use crate::cli::{CheckArgs, Format, PluginsArgs, RunArgs};

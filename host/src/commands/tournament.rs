@@ -1,7 +1,7 @@
 //! `tetrad tournament`, `tetrad merge` and the hidden `tetrad worker`.
 
 use super::load;
-use crate::cli::{MergeArgs, ReportFormat, TournamentArgs, WorkerArgs};
+use crate::cli::{MergeArgs, ReportFormat, SeatArgs, TournamentArgs, WorkerArgs};
 use crate::player::Player;
 use crate::plugin::looks_like_path;
 use crate::referee::Limits;
@@ -130,9 +130,6 @@ fn play(args: &TournamentArgs, versus: bool) -> Result<Played> {
     if versus && args.plugins.len() < 2 {
         bail!("versus needs at least two plugins; {} given", args.plugins.len());
     }
-    if versus && args.isolate {
-        bail!("--isolate does not seat versus games yet: play them without it");
-    }
     let entrants = entrants(args)?;
     let sequences = play_sequence(&mut setup, args.sequence.as_deref(), None)?;
     let games = match &sequences {
@@ -152,7 +149,11 @@ fn play(args: &TournamentArgs, versus: bool) -> Result<Played> {
     let isolation = if args.isolate {
         let exe = std::env::current_exe().context("locating the tetrad binary for worker processes")?;
         let logs = worker_logs(args)?;
-        eprintln!("worker logs in {}", logs.display());
+        match versus {
+            // Seats are bot processes, which log where every bot does.
+            true => eprintln!("seat logs in {}", crate::plugin::bot::log_folder().display()),
+            false => eprintln!("worker logs in {}", logs.display()),
+        }
         Some(Isolation {
             exe,
             args: worker_args(&spec, sequences.as_deref())?,
@@ -308,6 +309,16 @@ pub fn worker(args: WorkerArgs) -> Result<ExitCode> {
         progress: args.progress.as_deref(),
     };
     tournament::serve_worker(channel, &plugin, &spec, options)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `tetrad seat`: serves one library to a versus game over the stdin and stdout it was
+/// started with, which it takes for itself before the library is loaded.
+pub fn seat(args: SeatArgs) -> Result<ExitCode> {
+    let channel = WorkerChannel::take_stdio().context("taking the seat's channel")?;
+    follow_parent(args.parent_pid);
+    let plugin = load(&args.plugin)?;
+    tournament::serve_seat(channel, &plugin)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -6,6 +6,7 @@ use crate::plugin::bot::messages::{Answers, BotMessage, Falling, HostMessage, St
 use crate::plugin::bot::{BotProcess, Failure, FailureKind};
 use crate::plugin::{Manifest, Plugin};
 use crate::watch::Watch;
+use std::borrow::Cow;
 use std::time::Duration;
 use tetrad_plugin_api::{Actions, PieceSet, Rules};
 
@@ -82,7 +83,7 @@ impl Process {
         let (message, awaited) = match self.answers {
             Answers::Tick => (
                 HostMessage::Tick {
-                    field,
+                    field: Cow::Borrowed(field),
                     current,
                     next,
                     new_piece: seen.new_piece,
@@ -91,7 +92,7 @@ impl Process {
             ),
             Answers::Placement => (
                 HostMessage::Piece {
-                    field,
+                    field: Cow::Borrowed(field),
                     current,
                     next,
                     new_piece: true,

@@ -216,6 +216,16 @@ impl Plugin {
         })
     }
 
+    /// The same plugin, played as the bot process `manifest` starts (a library served as a
+    /// bot, for an isolated versus seat): its info and path stay the library's.
+    pub fn played_by(&self, manifest: Manifest) -> Plugin {
+        Plugin {
+            info: self.info.clone(),
+            path: self.path.clone(),
+            backend: Backend::Process(manifest),
+        }
+    }
+
     /// The manifest of a process bot; `None` for a library.
     pub fn manifest(&self) -> Option<&Manifest> {
         match &self.backend {

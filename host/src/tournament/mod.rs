@@ -9,7 +9,8 @@ pub mod record;
 mod standings;
 
 pub use isolate::{
-    follow_parent, serve as serve_worker, Channel as WorkerChannel, ServeOptions, DEFAULT_WORKER_THINK_LIMIT_US,
+    follow_parent, seated, serve as serve_worker, serve_seat, Channel as WorkerChannel, ServeOptions,
+    DEFAULT_WORKER_THINK_LIMIT_US,
 };
 pub use output::{csv, fixture_line, markdown, table, Report};
 pub use rated::{match_csv, match_report, match_table, rated, rated_table, GameOutcome, MatchReport, Rated};
@@ -247,11 +248,17 @@ impl Tournament {
     fn play_one(&self, game: u64, seats: &[usize], workers: &mut [Option<Worker>]) -> anyhow::Result<FixtureRecord> {
         let seed = game_seed(self.spec.seed, game);
         if let &[a, b] = seats {
-            let (a_who, b_who) = (&self.entrants[a], &self.entrants[b]);
-            let entrants = [
-                (&*a_who.plugin, a_who.options.as_str()),
-                (&*b_who.plugin, b_who.options.as_str()),
-            ];
+            // Isolated, a library takes its seat as a bot process that serves it.
+            let seat = |entrant: usize| -> Arc<Plugin> {
+                let plugin = &self.entrants[entrant].plugin;
+                match &self.isolation {
+                    Some(isolation) if plugin.manifest().is_none() => Arc::new(seated(plugin, &isolation.exe)),
+                    _ => Arc::clone(plugin),
+                }
+            };
+            let (a_plugin, b_plugin) = (seat(a), seat(b));
+            let options = |entrant: usize| self.entrants[entrant].options.as_str();
+            let entrants = [(&*a_plugin, options(a)), (&*b_plugin, options(b))];
             let [a_result, b_result] = runner::play_fixture(entrants, &self.spec, game, [None, None])?;
             return Ok(FixtureRecord {
                 game,

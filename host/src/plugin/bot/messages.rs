@@ -1,14 +1,17 @@
 //! The bot protocol's messages, version [`PROTOCOL_VERSION`]: one JSON object a line, each
-//! with a `type`. Unknown fields are ignored both ways, so the protocol can grow.
+//! with a `type`. Unknown fields are ignored both ways, so the protocol can grow. Each
+//! message reads and writes both ways: the host sends [`HostMessage`]s and reads
+//! [`BotMessage`]s, and a library served as a bot (isolated versus seats) does the reverse.
 
 use serde::{Deserialize, Serialize};
-use tetrad_plugin_api::{PieceSet, Rules};
+use std::borrow::Cow;
+use tetrad_plugin_api::{PieceKind, PieceSet, Rules};
 
 /// The bot protocol's version; a bot that speaks another is refused.
 pub const PROTOCOL_VERSION: u32 = 1;
 
 /// What tetrad sends.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum HostMessage<'a> {
     /// The first message.
@@ -21,7 +24,7 @@ pub enum HostMessage<'a> {
     /// One clock tick, for a bot that answers ticks.
     Tick {
         /// One integer per row, row 0 at the top, bit x for column x.
-        field: &'a [u32],
+        field: Cow<'a, [u32]>,
         /// The falling piece.
         current: Option<Falling>,
         /// The next piece's index, if the preview shows one.
@@ -32,7 +35,7 @@ pub enum HostMessage<'a> {
     /// A new piece, for a bot that answers placements.
     Piece {
         /// One integer per row, row 0 at the top, bit x for column x.
-        field: &'a [u32],
+        field: Cow<'a, [u32]>,
         /// The falling piece.
         current: Option<Falling>,
         /// The next piece's index, if the preview shows one.
@@ -45,10 +48,10 @@ pub enum HostMessage<'a> {
 }
 
 /// The game a bot is about to play, as the C ABI's game info has it.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, Deserialize)]
 pub struct Start<'a> {
     /// `classic`, `leiden` or `simplified`.
-    pub preset: &'static str,
+    pub preset: Cow<'a, str>,
     /// Board columns.
     pub width: usize,
     /// Board rows.
@@ -60,11 +63,11 @@ pub struct Start<'a> {
     /// Seed for the bot's own randomness.
     pub seed: u64,
     /// The user's options, verbatim.
-    pub options: &'a str,
+    pub options: Cow<'a, str>,
 }
 
 /// One piece of the set.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, Deserialize)]
 pub struct PieceInfo {
     /// Its name.
     pub name: String,
@@ -78,7 +81,7 @@ pub struct PieceInfo {
 }
 
 /// The falling piece.
-#[derive(Clone, Copy, Debug, Serialize)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
 pub struct Falling {
     /// Its index in the piece set.
     pub piece: u8,
@@ -94,7 +97,7 @@ impl<'a> Start<'a> {
     /// The start of a game under `rules` with `pieces`.
     pub fn new(rules: &Rules, pieces: &PieceSet, seed: u64, options: &'a str) -> Start<'a> {
         Start {
-            preset: rules.preset.name(),
+            preset: Cow::Borrowed(rules.preset.name()),
             width: rules.width,
             height: rules.height,
             preview: rules.preview,
@@ -116,13 +119,37 @@ impl<'a> Start<'a> {
                 })
                 .collect(),
             seed,
-            options,
+            options: Cow::Borrowed(options),
         }
+    }
+
+    /// The rules and the piece set of the game, as a bot rebuilds them: each piece from
+    /// its first orientation, the rules checked against the pieces.
+    pub fn setup(&self) -> Result<(Rules, PieceSet), String> {
+        let mut kinds = Vec::with_capacity(self.pieces.len());
+        for piece in &self.pieces {
+            let first = piece
+                .orientations
+                .first()
+                .ok_or(format!("piece `{}` has no orientation", piece.name))?;
+            let cells = first.iter().map(|&[x, y]| (x, y)).collect();
+            kinds.push(PieceKind::in_box(piece.name.clone(), piece.box_size, cells));
+        }
+        let pieces = PieceSet::new(kinds);
+        let rules = Rules {
+            preset: self.preset.parse().map_err(|e| format!("{e}"))?,
+            width: self.width,
+            height: self.height,
+            preview: self.preview,
+            ..Rules::default()
+        };
+        rules.validate(&pieces).map_err(|e| e.to_string())?;
+        Ok((rules, pieces))
     }
 }
 
 /// What a bot says.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum BotMessage {
     /// Its answer to hello.
@@ -165,7 +192,7 @@ impl BotMessage {
 }
 
 /// A bot's info.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Serialize, Deserialize)]
 pub struct Info {
     /// The protocol version it speaks.
     pub protocol: u32,
@@ -182,7 +209,7 @@ pub struct Info {
 }
 
 /// The question a bot answers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Answers {
     /// Every tick, with action bits.
@@ -198,7 +225,7 @@ mod tests {
     #[test]
     fn messages_are_json_lines_with_a_type_and_unknown_fields_are_ignored() {
         let tick = HostMessage::Tick {
-            field: &[0, 3],
+            field: Cow::Borrowed(&[0, 3]),
             current: Some(Falling {
                 piece: 2,
                 orientation: 1,
@@ -246,5 +273,21 @@ mod tests {
         assert_eq!(text["pieces"][0]["orientations"].as_array().unwrap().len(), 2);
         assert_eq!(text["pieces"][0]["spawn"], serde_json::json!([3, -1]));
         assert_eq!(text["options"], "a=1");
+        // A bot reads it back to the same rules and pieces.
+        let read: HostMessage<'_> = serde_json::from_value(text).unwrap();
+        let HostMessage::Start(start) = read else {
+            panic!("a start")
+        };
+        let (rules_back, pieces) = start.setup().unwrap();
+        assert_eq!(
+            (
+                rules_back.preset,
+                rules_back.width,
+                rules_back.height,
+                rules_back.preview
+            ),
+            (rules.preset, 10, 20, 1)
+        );
+        assert_eq!(pieces, PieceSet::tetrominoes());
     }
 }

@@ -13,8 +13,10 @@
 
 mod progress;
 mod protocol;
+mod seat;
 mod worker;
 
+pub use seat::{seated, serve_seat};
 pub use worker::{follow_parent, serve, Channel, ServeOptions};
 
 use super::record::GameRecord;

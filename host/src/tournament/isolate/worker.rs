@@ -37,6 +37,11 @@ impl Channel {
             replies: Arc::new(Mutex::new(replies)),
         })
     }
+
+    /// The requests to read and the replies to write (one whole line a write).
+    pub fn into_parts(self) -> (BufReader<File>, Arc<Mutex<File>>) {
+        (self.requests, self.replies)
+    }
 }
 
 /// Ends this process when `parent` is no longer its parent: at once on Linux, through a
