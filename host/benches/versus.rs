@@ -44,6 +44,7 @@ fn tournament(entrants: &[(&Arc<Plugin>, &str)], rules: Rules, games: u64, jobs:
         shard: Shard::ALL,
         isolation: None,
         sprt: None,
+        record: None,
     }
 }
 

@@ -60,7 +60,7 @@ pub struct Replay {
     pub setup: Setup,
     /// The game's seed (it decides the pieces).
     pub seed: u64,
-    /// Each seat's players, actions and result (one seat today).
+    /// Each seat's players, actions and result: one seat alone, two in versus.
     pub seats: Vec<SeatRecord>,
 }
 
@@ -253,35 +253,56 @@ impl Outcome {
 }
 
 impl Replay {
-    /// An empty recording of a one-seat game under `setup`, with this game seed.
+    /// An empty recording of a game under `setup` (two seats in versus, else one), with
+    /// this game seed.
     pub fn new(setup: &Setup, seed: u64) -> Replay {
-        Replay {
+        let seat = SeatRecord {
+            players: Vec::new(),
+            actions: Vec::new(),
+            result: Outcome::new(Stats::default(), RecordedEnd::Unfinished),
+        };
+        let mut replay = Replay {
             format: FORMAT.to_string(),
             version: VERSION,
             setup: setup.clone(),
             seed,
-            seats: vec![SeatRecord {
-                players: Vec::new(),
-                actions: Vec::new(),
-                result: Outcome::new(Stats::default(), RecordedEnd::Unfinished),
-            }],
+            seats: Vec::new(),
+        };
+        replay.seats = vec![seat; replay.seats()];
+        replay
+    }
+
+    /// How many seats a game of this setup has: two in versus, one alone.
+    pub fn seats(&self) -> usize {
+        if self.setup.attack.is_some() {
+            2
+        } else {
+            1
         }
     }
 
     /// The recording of game 0 of a run: `actions` as collected by
     /// [`crate::runner::run_recorded`], `result` that game's result.
     pub fn of_run_game(plugin: &Plugin, spec: &RunSpec, result: &GameResult, actions: Vec<u32>) -> Replay {
-        let mut replay = Replay::new(&spec.setup, result.seed);
-        let seat = replay.seat_mut();
-        seat.players.push(PlayerRecord::plugin(plugin, &spec.options, 0));
-        seat.actions = actions;
-        seat.result = Outcome {
-            lines: result.lines,
-            pieces: result.pieces,
-            score: result.score,
-            ticks: result.ticks,
-            end: result.end.into(),
-        };
+        let player = PlayerRecord::plugin(plugin, &spec.options, 0);
+        Replay::of_played(&spec.setup, result.seed, vec![(player, actions, result)])
+    }
+
+    /// The recording of a game played headless under `setup` with seed `seed`: each seat's
+    /// player, the actions applied at its ticks, and its result, in seat order.
+    pub fn of_played(setup: &Setup, seed: u64, seats: Vec<(PlayerRecord, Vec<u32>, &GameResult)>) -> Replay {
+        let mut replay = Replay::new(setup, seed);
+        for (seat, (player, actions, result)) in replay.seats.iter_mut().zip(seats) {
+            seat.players.push(player);
+            seat.actions = actions;
+            seat.result = Outcome {
+                lines: result.lines,
+                pieces: result.pieces,
+                score: result.score,
+                ticks: result.ticks,
+                end: result.end.into(),
+            };
+        }
         replay
     }
 
@@ -324,21 +345,23 @@ impl Replay {
             seed: record.seed,
             seats: record.seats,
         };
-        if replay.seats.len() != 1 {
+        let seats = replay.seats();
+        if replay.seats.len() != seats {
             return Err(invalid(format!(
-                "{} seats; this tetrad plays back fixtures of one seat",
-                replay.seats.len()
+                "{} seats; a {} game has {seats}",
+                replay.seats.len(),
+                if seats == 1 { "solo" } else { "versus" }
             )));
         }
         Ok(replay)
     }
 
-    /// The one seat of a solo fixture.
+    /// The first seat (the only one of a solo fixture).
     pub fn seat(&self) -> &SeatRecord {
         &self.seats[0]
     }
 
-    /// The one seat of a solo fixture, to record into.
+    /// The first seat (the only one of a solo fixture), to record into.
     pub fn seat_mut(&mut self) -> &mut SeatRecord {
         &mut self.seats[0]
     }
@@ -359,67 +382,135 @@ impl Replay {
         self.seat().players.iter().rev().find(|p| p.from_tick <= tick)
     }
 
-    /// Re-simulates the game and checks that it gives the recorded result.
-    pub fn verify(&self) -> Result<Outcome, ReplayError> {
+    /// Re-simulates every seat's game, in lockstep and with garbage between versus seats as
+    /// they were played, and checks that each gives its recorded result. Returns each
+    /// seat's re-simulated result.
+    pub fn verify(&self) -> Result<Vec<Outcome>, ReplayError> {
         let setup = &self.setup;
-        let mut game = Game::new(setup.rules, setup.pieces.clone(), self.seed);
-        let seat = self.seat();
-        let total = seat.actions.len();
-        for (tick, &bits) in seat.actions.iter().enumerate() {
-            if let Some(end) = ended(&game, setup.max_pieces) {
-                return Err(ReplayError::Mismatch(format!(
-                    "the game ended ({}) after tick {tick}, but the replay has {total} ticks",
-                    end.name()
-                )));
+        let seats = self.seats.len();
+        let mismatch = |seat: usize, problem: String| {
+            ReplayError::Mismatch(match seats {
+                1 => problem,
+                _ => format!("seat {}: {problem}", seat + 1),
+            })
+        };
+        let mut games: Vec<Game> = (0..seats)
+            .map(|_| {
+                let mut game = Game::new(setup.rules, setup.pieces.clone(), self.seed);
+                if let Some(attack) = &setup.attack {
+                    game.enable_garbage(attack.clone(), self.seed);
+                }
+                game
+            })
+            .collect();
+        let longest = self.seats.iter().map(|s| s.actions.len()).max().unwrap_or(0);
+        for tick in 0..longest {
+            for (index, (game, seat)) in games.iter_mut().zip(&self.seats).enumerate() {
+                let Some(&bits) = seat.actions.get(tick) else {
+                    continue;
+                };
+                if let Some(end) = ended(game, setup.max_pieces) {
+                    return Err(mismatch(
+                        index,
+                        format!(
+                            "the game ended ({}) after tick {tick}, but the replay has {} ticks",
+                            end.name(),
+                            seat.actions.len()
+                        ),
+                    ));
+                }
+                let actions = Actions(bits);
+                if actions.is_violation() {
+                    return Err(mismatch(
+                        index,
+                        format!("tick {tick} holds {actions:?}, which no player can have applied"),
+                    ));
+                }
+                game.tick(actions);
             }
-            let actions = Actions(bits);
-            if actions.is_violation() {
-                return Err(ReplayError::Mismatch(format!(
-                    "tick {tick} holds {actions:?}, which no player can have applied"
-                )));
-            }
-            game.tick(actions);
-        }
-        let replayed = Outcome::new(game.stats(), self.replayed_end(&game));
-        let recorded = seat.result;
-        let mut differences = Vec::new();
-        for (what, r, s) in [
-            ("lines", recorded.lines, replayed.lines),
-            ("pieces", recorded.pieces, replayed.pieces),
-            ("points", recorded.score, replayed.score),
-            ("ticks", recorded.ticks, replayed.ticks),
-        ] {
-            if r != s {
-                differences.push(format!("recorded {r} {what}, re-simulated {s}"));
+            // As the game loop does at the end of every versus tick.
+            let sent: Vec<u32> = games.iter_mut().map(Game::take_outgoing).collect();
+            for (index, rows) in sent.into_iter().enumerate() {
+                games[(index + 1) % seats].receive(rows);
             }
         }
-        if recorded.end != replayed.end {
-            differences.push(format!(
-                "recorded end {}, re-simulated {}",
-                recorded.end.name(),
-                replayed.end.name()
-            ));
+        let ends = self.replayed_ends(&games);
+        let mut outcomes = Vec::with_capacity(seats);
+        for (index, (game, seat)) in games.iter().zip(&self.seats).enumerate() {
+            let replayed = Outcome::new(game.stats(), ends[index]);
+            let recorded = seat.result;
+            let mut differences = Vec::new();
+            for (what, r, s) in [
+                ("lines", recorded.lines, replayed.lines),
+                ("pieces", recorded.pieces, replayed.pieces),
+                ("points", recorded.score, replayed.score),
+                ("ticks", recorded.ticks, replayed.ticks),
+            ] {
+                if r != s {
+                    differences.push(format!("recorded {r} {what}, re-simulated {s}"));
+                }
+            }
+            if recorded.end != replayed.end {
+                differences.push(format!(
+                    "recorded end {}, re-simulated {}",
+                    recorded.end.name(),
+                    replayed.end.name()
+                ));
+            }
+            if !differences.is_empty() {
+                return Err(mismatch(index, differences.join("; ")));
+            }
+            outcomes.push(replayed);
         }
-        if differences.is_empty() {
-            Ok(replayed)
-        } else {
-            Err(ReplayError::Mismatch(differences.join("; ")))
-        }
+        Ok(outcomes)
     }
 
-    /// How the re-simulated game ended. The rules decide a top-out and the cap; a plugin
+    /// How each re-simulated game ended. The rules decide a top-out and the cap; a plugin
     /// error or an unfinished game leaves the game running, so the record decides those,
-    /// and a stall must show in the piece's ticks.
-    fn replayed_end(&self, game: &Game) -> RecordedEnd {
+    /// and a stall must show in the piece's ticks. In versus, a seat whose game went on is
+    /// `won` when another seat's game was lost, and `capped` when another reached the cap.
+    fn replayed_ends(&self, games: &[Game]) -> Vec<RecordedEnd> {
+        let own: Vec<RecordedEnd> = games
+            .iter()
+            .zip(&self.seats)
+            .map(|(game, seat)| self.replayed_end(game, seat.result.end))
+            .collect();
+        let lost = |end: RecordedEnd| !matches!(end, RecordedEnd::Capped | RecordedEnd::Won | RecordedEnd::Unfinished);
+        own.iter()
+            .enumerate()
+            .map(|(index, &end)| {
+                let recorded = self.seats[index].result.end;
+                let others = || {
+                    own.iter()
+                        .enumerate()
+                        .filter(move |&(other, _)| other != index)
+                        .map(|(_, &e)| e)
+                };
+                match (end, recorded) {
+                    (RecordedEnd::Unfinished, RecordedEnd::Won) if others().any(lost) => RecordedEnd::Won,
+                    (RecordedEnd::Unfinished, RecordedEnd::Capped) if others().any(|e| e == RecordedEnd::Capped) => {
+                        RecordedEnd::Capped
+                    }
+                    _ => end,
+                }
+            })
+            .collect()
+    }
+
+    /// How one re-simulated game ended by itself, its seat's recorded end `recorded`.
+    fn replayed_end(&self, game: &Game, recorded: RecordedEnd) -> RecordedEnd {
         if let Some(end) = ended(game, self.setup.max_pieces) {
             return end.into();
         }
         let referee = Referee::new(game.rules(), self.setup.max_pieces, Limits::default());
         let stalled = referee.after_tick(game).is_some();
-        let recorded = self.seat().result.end;
         match recorded {
             RecordedEnd::Stalled if stalled => RecordedEnd::Stalled,
-            RecordedEnd::PluginError | RecordedEnd::Unfinished => recorded,
+            RecordedEnd::PluginError
+            | RecordedEnd::Timeout
+            | RecordedEnd::Violation
+            | RecordedEnd::Crashed
+            | RecordedEnd::Unfinished => recorded,
             _ => RecordedEnd::Unfinished,
         }
     }

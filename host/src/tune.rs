@@ -295,6 +295,7 @@ pub fn tune(
             shard: crate::tournament::Shard::ALL,
             isolation: None,
             sprt: None,
+            record: None,
         };
         let (records, _) = tournament.play(Vec::new(), &mut Writer::none(), |_| {})?;
         let labels: Vec<String> = tournament.entrants.iter().map(|e| e.label.clone()).collect();

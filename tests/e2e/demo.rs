@@ -87,7 +87,7 @@ fn tab_hands_the_game_to_the_next_plugin_which_plays_on_from_the_same_board() {
         .map(|p| (p.from_tick, p.name.as_str()))
         .collect();
     assert_eq!(names, vec![(0, "random"), (30, "tree-search")]);
-    let outcome = replay.verify().unwrap();
+    let outcome = replay.verify().unwrap()[0];
     assert_eq!((outcome.ticks, outcome.end), (60, RecordedEnd::Unfinished));
 }
 
@@ -359,7 +359,7 @@ fn the_demo_runs_on_a_pseudo_terminal_and_restores_it() {
         .collect();
     assert_eq!(players, vec![(0, "random"), (3, "tree-search")]);
     assert!(replay.seats[0].actions.len() >= 4);
-    assert_eq!(replay.verify().unwrap().end, RecordedEnd::Unfinished);
+    assert_eq!(replay.verify().unwrap()[0].end, RecordedEnd::Unfinished);
 
     let Some(tmux) = Tmux::start("replay", &format!("{tetrad} replay {}", quoted(&record))) else {
         return;

@@ -246,3 +246,45 @@ fn an_isolated_seat_that_crashes_or_hangs_loses_and_the_match_goes_on() {
     let games = |args: &[&str]| json(&versus(args))["games"].clone();
     assert_eq!(games(&plain), games(&isolated));
 }
+
+#[test]
+fn a_recorded_versus_game_verifies_and_a_tampered_one_does_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("versus.json");
+    let path = file.to_str().unwrap();
+    for isolate in [false, true] {
+        let mut args = vec![
+            "--plugins",
+            "bcts",
+            "tree-search@depth=1",
+            "--games",
+            "2",
+            "--record",
+            path,
+        ];
+        if isolate {
+            args.push("--isolate");
+        }
+        let report = json(&versus(&args));
+        let verified = run(&["replay", "--verify", path]);
+        assert!(verified.status.success(), "{}", stderr(&verified));
+        let line = stdout(&verified);
+        // Both seats, in order, with the ends the match reported for game 0.
+        let game = &report["games"][0];
+        let (first, second) = line.split_once(" | ").expect("two seats");
+        assert!(first.contains(&format!("{} lines", game["lines"][0])), "{line}");
+        assert!(second.contains(&format!("{} lines", game["lines"][1])), "{line}");
+        let winner_first = game["winner"] == "bcts";
+        assert_eq!(first.contains("ended won"), winner_first, "{line}");
+    }
+    // A changed result does not replay, and the error names the seat.
+    let mut replay: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    replay["seats"][1]["result"]["lines"] = (replay["seats"][1]["result"]["lines"].as_u64().unwrap() + 1).into();
+    std::fs::write(&file, replay.to_string()).unwrap();
+    assert_one_line_error(&run(&["replay", "--verify", path]), "does not replay: seat 2: recorded");
+    // A solo tournament has no versus game to record.
+    assert_one_line_error(
+        &run(&["tournament", "--plugins", "bcts", "random", "--record", path]),
+        "--record saves a versus game",
+    );
+}

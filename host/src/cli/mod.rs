@@ -136,6 +136,10 @@ pub struct TournamentArgs {
     /// rated by their wins; `tetrad versus` always does.
     #[arg(long)]
     pub versus: bool,
+    /// In versus, save a replay of game 0 of the first pair (when this run plays it), for
+    /// `tetrad replay` and `tetrad replay --verify`.
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
     /// In versus, the rows of garbage sent for clearing 1, 2, 3, 4 (...) lines at once;
     /// a larger clear sends the last entry [default: 0,1,2,4].
     #[arg(long, value_name = "ROWS,...")]

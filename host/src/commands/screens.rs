@@ -61,18 +61,29 @@ pub fn play(args: PlayArgs) -> Result<ExitCode> {
 pub fn replay(args: ReplayArgs) -> Result<ExitCode> {
     if args.verify {
         let replay = Replay::load(&args.file)?;
-        let outcome = replay.verify().with_context(|| args.file.display().to_string())?;
-        let players: Vec<String> = replay.seat().players.iter().map(|p| p.label()).collect();
+        let outcomes = replay.verify().with_context(|| args.file.display().to_string())?;
+        let seats: Vec<String> = outcomes
+            .iter()
+            .zip(&replay.seats)
+            .map(|(outcome, seat)| {
+                let players: Vec<String> = seat.players.iter().map(|p| p.label()).collect();
+                format!(
+                    "{}, {}, {} points, {} ticks, ended {} ({})",
+                    crate::report::plural(outcome.lines, "line"),
+                    crate::report::plural(outcome.pieces, "piece"),
+                    outcome.score,
+                    outcome.ticks,
+                    outcome.end.name(),
+                    players.join(", ")
+                )
+            })
+            .collect();
+        // One line a file: in versus, the seats in order, each after a bar.
         writeln!(
             crate::output::reports(),
-            "ok  {}: {}, {}, {} points, {} ticks, ended {} ({})",
+            "ok  {}: {}",
             args.file.display(),
-            crate::report::plural(outcome.lines, "line"),
-            crate::report::plural(outcome.pieces, "piece"),
-            outcome.score,
-            outcome.ticks,
-            outcome.end.name(),
-            players.join(", ")
+            seats.join(" | ")
         )?;
         return Ok(ExitCode::SUCCESS);
     }

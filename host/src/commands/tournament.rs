@@ -122,6 +122,11 @@ fn play(args: &TournamentArgs, versus: bool) -> Result<Played> {
     if args.sprt.is_some() && args.plugins.len() != 2 {
         bail!("--sprt compares exactly two plugins; {} given", args.plugins.len());
     }
+    if args.record.is_some() && !versus {
+        bail!(
+            "--record saves a versus game: add --versus (or use tetrad versus); tetrad run --record saves a solo game"
+        );
+    }
     match (versus, &args.attack) {
         (true, attack) => setup.attack = Some(attack.clone().unwrap_or_default()),
         (false, Some(_)) => bail!("--attack sets the garbage of versus games: add --versus (or use tetrad versus)"),
@@ -169,6 +174,7 @@ fn play(args: &TournamentArgs, versus: bool) -> Result<Played> {
         shard,
         isolation,
         sprt: args.sprt.map(|(elo0, elo1)| Sprt { elo0, elo1 }),
+        record: args.record.clone(),
     };
     if tournament.isolation.is_none() {
         probe(&tournament)?;

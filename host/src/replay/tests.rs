@@ -52,7 +52,7 @@ fn a_game_survives_the_file_and_verifies() {
     replay.save(&path).unwrap();
     let loaded = Replay::load(&path).unwrap();
     assert_eq!(loaded, replay);
-    assert_eq!(loaded.verify().unwrap(), replay.seats[0].result);
+    assert_eq!(loaded.verify().unwrap(), [replay.seats[0].result]);
     let text = std::fs::read_to_string(&path).unwrap();
     assert!(text.starts_with(r#"{"format":"tetrad-replay","version":2,"setup":{"rules":{"preset":"classic""#));
 }
@@ -61,10 +61,10 @@ fn a_game_survives_the_file_and_verifies() {
 fn every_preset_and_a_cap_verify() {
     for preset in Preset::ALL {
         let replay = recorded(Rules::preset(preset), PieceSet::tetrominoes(), 3, None);
-        assert_eq!(replay.verify().unwrap().end, RecordedEnd::ToppedOut, "{preset}");
+        assert_eq!(replay.verify().unwrap()[0].end, RecordedEnd::ToppedOut, "{preset}");
     }
     let capped = recorded(Rules::default(), PieceSet::tetrominoes(), 3, Some(4));
-    assert_eq!(capped.verify().unwrap().end, RecordedEnd::Capped);
+    assert_eq!(capped.verify().unwrap()[0].end, RecordedEnd::Capped);
     assert_eq!(capped.seats[0].result.pieces, 4);
 }
 
@@ -134,9 +134,9 @@ fn an_unfinished_game_or_a_plugin_error_verifies_where_it_stopped() {
         game.tick(Actions(bits));
     }
     replay.seats[0].result = Outcome::new(game.stats(), RecordedEnd::Unfinished);
-    assert_eq!(replay.verify().unwrap().end, RecordedEnd::Unfinished);
+    assert_eq!(replay.verify().unwrap()[0].end, RecordedEnd::Unfinished);
     replay.seats[0].result.end = RecordedEnd::PluginError;
-    assert_eq!(replay.verify().unwrap().end, RecordedEnd::PluginError);
+    assert_eq!(replay.verify().unwrap()[0].end, RecordedEnd::PluginError);
     replay.seats[0].result.end = RecordedEnd::Stalled;
     assert!(replay.verify().is_err(), "a classic piece never stalls");
     replay.seats[0].result.end = RecordedEnd::ToppedOut;
@@ -156,7 +156,7 @@ fn a_stall_shows_in_the_piece_ticks() {
         ticks: u64::from(limit),
         end: RecordedEnd::Stalled,
     };
-    assert_eq!(replay.verify().unwrap().end, RecordedEnd::Stalled);
+    assert_eq!(replay.verify().unwrap()[0].end, RecordedEnd::Stalled);
     replay.seats[0].actions.pop();
     replay.seats[0].result.ticks -= 1;
     assert!(replay.verify().is_err());
@@ -217,5 +217,5 @@ fn a_version_1_file_reads_as_a_fixture_of_one_seat_and_verifies() {
     });
     let read = Replay::parse(Path::new("old.json"), &old.to_string()).unwrap();
     assert_eq!(read, replay);
-    assert_eq!(read.verify().unwrap(), seat.result);
+    assert_eq!(read.verify().unwrap(), [seat.result]);
 }

@@ -35,7 +35,7 @@ pub fn play_game_recorded(
 /// Plays game `index` with one seat per `(plugin, options)`, every seat dealt the same
 /// pieces, and returns each seat's result in seat order. With the setup's attack table the
 /// seats play versus: garbage goes from each seat to the next, and the first game to end
-/// ends the others (see [`exchange`]). A seat whose player could not be created forfeits
+/// ends the others (see `exchange`). A seat whose player could not be created forfeits
 /// (a versus opponent then wins without playing); a plugin that refuses the setup is an
 /// error for the caller.
 pub fn play_fixture<const SEATS: usize>(

@@ -18,6 +18,7 @@ pub use record::{read, Config, EntrantConfig, FixtureRecord, GameRecord, Line, R
 pub use standings::{pairings, sign_test, sprt_bounds, sprt_llr, standings, versus_pairings, Pairing, Standing};
 
 use crate::plugin::Plugin;
+use crate::replay::{PlayerRecord, Replay};
 use crate::runner::{self, game_seed, RunSpec};
 use anyhow::Context;
 use isolate::{Played, Worker};
@@ -108,6 +109,8 @@ pub struct Tournament {
     pub isolation: Option<Isolation>,
     /// Early stop for two entrants.
     pub sprt: Option<Sprt>,
+    /// In versus, save a replay of game 0 of the first pair here when it is played.
+    pub record: Option<PathBuf>,
 }
 
 /// What a fixture's completion looks like to whoever watches progress.
@@ -259,7 +262,21 @@ impl Tournament {
             let (a_plugin, b_plugin) = (seat(a), seat(b));
             let options = |entrant: usize| self.entrants[entrant].options.as_str();
             let entrants = [(&*a_plugin, options(a)), (&*b_plugin, options(b))];
-            let [a_result, b_result] = runner::play_fixture(entrants, &self.spec, game, [None, None])?;
+            let record = self.record.as_ref().filter(|_| game == 0 && seats == [0, 1]);
+            let (mut a_actions, mut b_actions) = (Vec::new(), Vec::new());
+            let records = match record {
+                Some(_) => [Some(&mut a_actions), Some(&mut b_actions)],
+                None => [None, None],
+            };
+            let [a_result, b_result] = runner::play_fixture(entrants, &self.spec, game, records)?;
+            if let Some(path) = record {
+                let player = |plugin: &Plugin, entrant: usize| PlayerRecord::plugin(plugin, options(entrant), 0);
+                let played = vec![
+                    (player(&a_plugin, a), a_actions, &a_result),
+                    (player(&b_plugin, b), b_actions, &b_result),
+                ];
+                Replay::of_played(&self.spec.setup, seed, played).save(path)?;
+            }
             return Ok(FixtureRecord {
                 game,
                 seed,

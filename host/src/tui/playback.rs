@@ -24,6 +24,11 @@ impl Playback {
     /// Re-simulates `replay` once. A replay that does not verify still plays, up to the
     /// tick where its game ended; [`Playback::problem`] says what is wrong.
     pub fn new(replay: Replay) -> Result<Playback, ReplayError> {
+        if replay.seats.len() > 1 {
+            return Err(ReplayError::Invalid(
+                "a versus replay: the screen plays back one board; check it with `tetrad replay --verify`".to_string(),
+            ));
+        }
         let setup = &replay.setup;
         let mut tracked = Tracked::new(Game::new(setup.rules, setup.pieces.clone(), replay.seed));
         let mut checkpoints = vec![tracked.clone()];

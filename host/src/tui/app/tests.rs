@@ -130,7 +130,7 @@ fn a_recorded_game_replays_and_verifies() {
     let replay = Replay::load(&path).unwrap();
     assert_eq!(replay.seats[0].players, vec![PlayerRecord::human(0)]);
     assert_eq!(replay.seed, app.game_seed());
-    let outcome = replay.verify().unwrap();
+    let outcome = replay.verify().unwrap()[0];
     assert_eq!(outcome, Outcome::new(app.stats(), RecordedEnd::ToppedOut));
 
     // A game stopped half way is saved as unfinished when the screen closes.
