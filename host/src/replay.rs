@@ -4,7 +4,7 @@
 //! result. Files of format version 1 (one player, written before fixtures had seats) are
 //! still read, as a fixture of one seat.
 
-use crate::engine::{Game, Stats};
+use crate::engine::{pass_garbage, Game, Stats};
 use crate::input::{self, InputError, REPLAY_CAP};
 use crate::plugin::Plugin;
 use crate::referee::{ended, End, Limits, Referee};
@@ -73,6 +73,13 @@ pub struct SeatRecord {
     pub actions: Vec<u32>,
     /// How the seat's game ended.
     pub result: Outcome,
+}
+
+impl SeatRecord {
+    /// The player who chose the action at tick `tick`.
+    pub fn player_at(&self, tick: u64) -> Option<&PlayerRecord> {
+        self.players.iter().rev().find(|p| p.from_tick <= tick)
+    }
 }
 
 /// A replay file as read, its setup not yet checked.
@@ -208,6 +215,12 @@ impl From<End> for RecordedEnd {
 }
 
 impl RecordedEnd {
+    /// Whether the seat lost: its rules or its player ended its game, rather than the cap,
+    /// the opponent, or someone at the keyboard.
+    pub fn is_loss(self) -> bool {
+        !matches!(self, RecordedEnd::Capped | RecordedEnd::Won | RecordedEnd::Unfinished)
+    }
+
     /// The name in the file and in reports.
     pub fn name(self) -> &'static str {
         match self {
@@ -237,10 +250,20 @@ pub struct Outcome {
     pub ticks: u64,
     /// How it ended.
     pub end: RecordedEnd,
+    /// In versus, garbage rows sent to the opponent after cancelling.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub sent: u64,
+    /// In versus, garbage rows risen into this seat's board.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub received: u64,
+}
+
+fn is_zero(count: &u64) -> bool {
+    *count == 0
 }
 
 impl Outcome {
-    /// The totals of `stats`, ended as `end`.
+    /// The totals of `stats`, ended as `end`, with no garbage.
     pub fn new(stats: Stats, end: RecordedEnd) -> Outcome {
         Outcome {
             lines: stats.lines,
@@ -248,6 +271,18 @@ impl Outcome {
             score: stats.score,
             ticks: stats.ticks,
             end,
+            sent: 0,
+            received: 0,
+        }
+    }
+
+    /// The totals of `game`, its garbage included, ended as `end`.
+    pub fn of_game(game: &Game, end: RecordedEnd) -> Outcome {
+        let (sent, received) = game.garbage().map_or((0, 0), |g| (g.sent, g.received));
+        Outcome {
+            sent,
+            received,
+            ..Outcome::new(game.stats(), end)
         }
     }
 }
@@ -301,6 +336,8 @@ impl Replay {
                 score: result.score,
                 ticks: result.ticks,
                 end: result.end.into(),
+                sent: result.sent,
+                received: result.received,
             };
         }
         replay
@@ -377,11 +414,6 @@ impl Replay {
         std::fs::write(path, text).map_err(io)
     }
 
-    /// The player who chose the actions of `tick`.
-    pub fn player_at(&self, tick: u64) -> Option<&PlayerRecord> {
-        self.seat().players.iter().rev().find(|p| p.from_tick <= tick)
-    }
-
     /// Re-simulates every seat's game, in lockstep and with garbage between versus seats as
     /// they were played, and checks that each gives its recorded result. Returns each
     /// seat's re-simulated result.
@@ -428,16 +460,14 @@ impl Replay {
                 }
                 game.tick(actions);
             }
-            // As the game loop does at the end of every versus tick.
-            let sent: Vec<u32> = games.iter_mut().map(Game::take_outgoing).collect();
-            for (index, rows) in sent.into_iter().enumerate() {
-                games[(index + 1) % seats].receive(rows);
+            if seats > 1 {
+                pass_garbage(games.iter_mut());
             }
         }
         let ends = self.replayed_ends(&games);
         let mut outcomes = Vec::with_capacity(seats);
         for (index, (game, seat)) in games.iter().zip(&self.seats).enumerate() {
-            let replayed = Outcome::new(game.stats(), ends[index]);
+            let replayed = Outcome::of_game(game, ends[index]);
             let recorded = seat.result;
             let mut differences = Vec::new();
             for (what, r, s) in [
@@ -445,6 +475,8 @@ impl Replay {
                 ("pieces", recorded.pieces, replayed.pieces),
                 ("points", recorded.score, replayed.score),
                 ("ticks", recorded.ticks, replayed.ticks),
+                ("rows of garbage sent", recorded.sent, replayed.sent),
+                ("rows of garbage received", recorded.received, replayed.received),
             ] {
                 if r != s {
                     differences.push(format!("recorded {r} {what}, re-simulated {s}"));
@@ -475,7 +507,6 @@ impl Replay {
             .zip(&self.seats)
             .map(|(game, seat)| self.replayed_end(game, seat.result.end))
             .collect();
-        let lost = |end: RecordedEnd| !matches!(end, RecordedEnd::Capped | RecordedEnd::Won | RecordedEnd::Unfinished);
         own.iter()
             .enumerate()
             .map(|(index, &end)| {
@@ -487,7 +518,9 @@ impl Replay {
                         .map(|(_, &e)| e)
                 };
                 match (end, recorded) {
-                    (RecordedEnd::Unfinished, RecordedEnd::Won) if others().any(lost) => RecordedEnd::Won,
+                    (RecordedEnd::Unfinished, RecordedEnd::Won) if others().any(RecordedEnd::is_loss) => {
+                        RecordedEnd::Won
+                    }
                     (RecordedEnd::Unfinished, RecordedEnd::Capped) if others().any(|e| e == RecordedEnd::Capped) => {
                         RecordedEnd::Capped
                     }

@@ -56,7 +56,7 @@ fn tab_hands_the_game_to_the_next_plugin_which_plays_on_from_the_same_board() {
     let plugins = vec![random(), plugin("tetrad-plugin-tree-search", "")];
     let mut app = App::demo(setup(2, Some(path.clone())), plugins).unwrap();
     assert_eq!(
-        (app.player(), app.plugin_slot()),
+        (app.player(0), app.plugin_slot(0)),
         ("random 0.1.0".to_string(), Some((0, 2)))
     );
     for _ in 0..30 {
@@ -66,7 +66,7 @@ fn tab_hands_the_game_to_the_next_plugin_which_plays_on_from_the_same_board() {
     let before = app.tracked().game().clone();
     press(&mut app, KeyCode::Tab);
     assert_eq!(
-        (app.player(), app.plugin_slot()),
+        (app.player(0), app.plugin_slot(0)),
         ("tree-search 0.1.0".to_string(), Some((1, 2)))
     );
     assert_eq!(app.status(), Some("tree-search 0.1.0 plays on"));
@@ -76,7 +76,7 @@ fn tab_hands_the_game_to_the_next_plugin_which_plays_on_from_the_same_board() {
         press(&mut app, KeyCode::Char('s'));
     }
     assert_eq!(app.stats().ticks, 60);
-    assert!(app.update_us().is_some());
+    assert!(app.sides()[0].update_us().is_some());
     press(&mut app, KeyCode::Char('q'));
     assert!(app.should_quit());
 
@@ -132,14 +132,14 @@ fn plugins_open_by_path_from_the_keyboard_and_a_refusal_keeps_the_player() {
     );
     press(&mut app, KeyCode::Enter);
     assert_eq!(
-        (app.player(), app.plugin_slot()),
+        (app.player(0), app.plugin_slot(0)),
         ("tree-search 0.1.0".to_string(), Some((1, 2)))
     );
 
     let plugins = vec![random(), plugin("tetrad-testkit", "mode=fail-create")];
     let mut app = App::demo(setup(1, None), plugins).unwrap();
     press(&mut app, KeyCode::Tab);
-    assert_eq!(app.player(), "random 0.1.0");
+    assert_eq!(app.player(0), "random 0.1.0");
     let status = app.status().unwrap();
     assert!(
         status.ends_with("create failed: testkit was told to fail at create"),
@@ -398,10 +398,197 @@ fn the_demo_swaps_live_to_a_process_bot_opened_by_its_manifest() {
         press(&mut app, KeyCode::Char('s'));
     }
     assert!(app.stats().pieces > before.stats().pieces + 5, "the bot places pieces");
-    assert_eq!(app.violations(), 0);
+    assert_eq!(app.sides()[0].violations(), 0);
     press(&mut app, KeyCode::Char('q'));
     let replay = Replay::load(&path).unwrap();
     let names: Vec<&str> = replay.seats[0].players.iter().map(|p| p.name.as_str()).collect();
     assert_eq!(names, ["random", "greedy-py"]);
     replay.verify().unwrap();
+}
+
+fn versus_setup(seed: u64, record: Option<PathBuf>) -> Session {
+    let mut session = setup(seed, record);
+    session.setup.attack = Some(Default::default());
+    session
+}
+
+#[test]
+fn a_versus_demo_plays_the_game_of_tetrad_versus_with_the_same_seed() {
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("versus.json");
+    let report = json(&run(&[
+        "versus",
+        "--plugins",
+        "bcts",
+        "tree-search",
+        "--games",
+        "1",
+        "--seed",
+        "4",
+        "--format",
+        "json",
+    ]));
+    let game = &report["games"][0];
+    let plugins = vec![
+        plugin("tetrad-plugin-bcts", ""),
+        plugin("tetrad-plugin-tree-search", ""),
+    ];
+    let mut app = App::demo(versus_setup(4, Some(record.clone())), plugins).unwrap();
+    assert_eq!(app.sides().len(), 2);
+    assert_eq!(
+        (app.player(0), app.player(1)),
+        ("bcts 0.1.0".to_string(), "tree-search 0.1.0".to_string())
+    );
+    play_out(&mut app);
+    // Both boards end in the same tick, as the headless match did, with its totals.
+    for (seat, side) in app.sides().iter().enumerate() {
+        let garbage = side.garbage().unwrap();
+        let got = [side.stats().lines, side.stats().pieces, garbage.sent];
+        let want = ["lines", "pieces", "sent"].map(|key| game[key][seat].as_u64().unwrap());
+        assert_eq!(got, want, "seat {seat}");
+    }
+    let winner = app.sides().iter().position(|side| side.end() == Some(RecordedEnd::Won));
+    let names = ["bcts", "tree-search"];
+    assert_eq!(winner.map(|w| names[w]), game["winner"].as_str());
+    // The recording holds both seats and re-simulates to the same ends.
+    let replay = Replay::load(&record).unwrap();
+    let outcomes = replay.verify().unwrap();
+    let ends: Vec<_> = app.sides().iter().map(|side| side.end().unwrap()).collect();
+    assert_eq!(outcomes.iter().map(|o| o.end).collect::<Vec<_>>(), ends);
+    // Played back, the replay ends where the game did, and seeks in both boards.
+    let mut playback = App::replay(tetrad::tui::Playback::new(replay).unwrap());
+    assert_eq!(playback.sides().len(), 2);
+    press(&mut playback, KeyCode::End);
+    let finals: Vec<_> = playback.sides().iter().map(|side| (side.stats(), side.end())).collect();
+    let played: Vec<_> = app.sides().iter().map(|side| (side.stats(), side.end())).collect();
+    assert_eq!(finals, played);
+    press(&mut playback, KeyCode::Home);
+    assert!(playback
+        .sides()
+        .iter()
+        .all(|side| side.stats().ticks == 0 && side.end().is_none()));
+    play_out(&mut playback);
+    let finals: Vec<_> = playback.sides().iter().map(|side| (side.stats(), side.end())).collect();
+    assert_eq!(finals, played, "playing through gives what seeking gave");
+}
+
+#[test]
+fn either_versus_board_swaps_its_plugin_live_and_the_other_plays_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("swap.json");
+    let plugins = vec![random(), plugin("tetrad-plugin-tree-search", "")];
+    let mut app = App::demo(versus_setup(2, Some(record.clone())), plugins).unwrap();
+    for _ in 0..20 {
+        press(&mut app, KeyCode::Char('s'));
+    }
+    // Tab acts on the left board first; 2 selects the right one.
+    press(&mut app, KeyCode::Char('2'));
+    assert_eq!(app.selected(), 1);
+    press(&mut app, KeyCode::Tab);
+    assert_eq!(app.status(), Some("random 0.1.0 plays on"));
+    assert_eq!(
+        (app.player(0), app.player(1)),
+        ("random 0.1.0".to_string(), "random 0.1.0".to_string())
+    );
+    press(&mut app, KeyCode::Char('1'));
+    press(&mut app, KeyCode::Tab);
+    assert_eq!(app.player(0), "tree-search 0.1.0");
+    for _ in 0..20 {
+        press(&mut app, KeyCode::Char('s'));
+    }
+    assert!(app.sides().iter().all(|side| side.stats().ticks == 40), "lockstep");
+    press(&mut app, KeyCode::Char('q'));
+    let replay = Replay::load(&record).unwrap();
+    let players = |seat: usize| -> Vec<(u64, String)> {
+        replay.seats[seat]
+            .players
+            .iter()
+            .map(|p| (p.from_tick, p.name.clone()))
+            .collect()
+    };
+    assert_eq!(players(0), [(0, "random".to_string()), (20, "tree-search".to_string())]);
+    assert_eq!(players(1), [(0, "tree-search".to_string()), (20, "random".to_string())]);
+    let outcomes = replay.verify().unwrap();
+    assert!(outcomes
+        .iter()
+        .all(|o| o.end == RecordedEnd::Unfinished && o.ticks == 40));
+}
+
+#[test]
+fn a_person_plays_versus_a_plugin_in_lockstep() {
+    let mut app = App::play_versus(versus_setup(3, None), random()).unwrap();
+    assert_eq!(
+        (app.player(0), app.player(1)),
+        ("you".to_string(), "random 0.1.0".to_string())
+    );
+    // Each key is one tick of both games; random's pieces lock as it drops them.
+    for _ in 0..10 {
+        press(&mut app, KeyCode::Char(' '));
+    }
+    let ticks: Vec<u64> = app.sides().iter().map(|side| side.stats().ticks).collect();
+    assert_eq!(ticks, [10, 10]);
+    assert!(app.sides()[1].stats().pieces > 0);
+    // Dropping to the end: once one board is out, both games are over.
+    for _ in 0..10_000 {
+        if app.end().is_some() {
+            break;
+        }
+        press(&mut app, KeyCode::Char(' '));
+    }
+    let ends: Vec<_> = app.sides().iter().map(|side| side.end()).collect();
+    assert!(ends.iter().all(Option::is_some), "{ends:?}");
+    assert!(ends.iter().any(|end| end.unwrap().is_loss()), "{ends:?}");
+}
+
+#[test]
+fn versus_on_a_pseudo_terminal_two_boards_a_live_swap_and_the_replay() {
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("versus.json");
+    let tetrad = quoted(Path::new(env!("CARGO_BIN_EXE_tetrad")));
+    let demo = format!(
+        "{tetrad} demo --versus --plugin bcts --plugin tree-search --seed 3 --record {}",
+        quoted(&record)
+    );
+    let Some(tmux) = Tmux::start("versus", &demo) else {
+        return;
+    };
+    let screen = tmux.wait("tree-search 0.1.0", true);
+    assert!(screen.contains("demo versus · classic 10x20"), "{screen}");
+    for label in ["┌ bcts 0.1.0", "waiting", "received", "plugin 2 of 2"] {
+        tmux.wait(label, true);
+    }
+    // Pause, then hand the right board to bcts: the left plays on unchanged.
+    tmux.keys(&["p", "2", "Tab"]);
+    tmux.wait("bcts 0.1.0 plays on", true);
+    tmux.keys(&["s", "s", "q"]);
+    tmux.wait("exited 0", true);
+    drop(tmux);
+    let replay = Replay::load(&record).unwrap();
+    assert_eq!(replay.seats.len(), 2);
+    assert_eq!(replay.seats[1].players.len(), 2, "tree-search, then bcts");
+    assert!(replay
+        .verify()
+        .unwrap()
+        .iter()
+        .all(|o| o.end == RecordedEnd::Unfinished));
+
+    let Some(tmux) = Tmux::start("versus-replay", &format!("{tetrad} replay {}", quoted(&record))) else {
+        return;
+    };
+    tmux.wait("replay versus", true);
+    tmux.keys(&["End"]);
+    let ticks = replay.seats[0].actions.len();
+    let screen = tmux.wait(&format!("tick {ticks} of {ticks}"), true);
+    assert_eq!(screen.matches("STOPPED").count(), 2, "{screen}");
+    tmux.keys(&["q"]);
+    tmux.wait("exited 0", true);
+
+    let play = format!("{tetrad} play --versus --plugin random --seed 3");
+    let Some(tmux) = Tmux::start("versus-play", &play) else {
+        return;
+    };
+    let screen = tmux.wait("random 0.1.0", true);
+    assert!(screen.contains("┌ you "), "{screen}");
+    tmux.keys(&["q"]);
+    tmux.wait("exited 0", true);
 }

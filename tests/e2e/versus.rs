@@ -207,6 +207,15 @@ fn versus_refuses_what_it_cannot_play_in_one_line() {
         &run(&["versus", "--plugins", "bcts", "random", "--attack", "0,one"]),
         "`one` is not a number of rows",
     );
+    // The screens check their versus options before they look for a terminal.
+    assert_one_line_error(
+        &run(&["demo", "--plugin", "bcts", "--attack", "1,2"]),
+        "--attack sets the garbage of versus games: add --versus",
+    );
+    assert_one_line_error(
+        &run(&["play", "--plugin", "random"]),
+        "--plugin picks your opponent in `tetrad play --versus`",
+    );
 }
 
 #[test]

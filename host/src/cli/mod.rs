@@ -428,6 +428,21 @@ pub struct DemoArgs {
     /// Save a replay of the last game played to this file.
     #[arg(long, value_name = "FILE")]
     pub record: Option<std::path::PathBuf>,
+    /// Versus: two boards side by side.
+    #[command(flatten)]
+    pub versus: ScreenVersus,
+}
+
+/// `--versus` on the screens.
+#[derive(Debug, Args)]
+pub struct ScreenVersus {
+    /// Two boards play each other with garbage, on the same pieces.
+    #[arg(long)]
+    pub versus: bool,
+    /// In versus, the rows of garbage sent for clearing 1, 2, 3, 4 (...) lines at once;
+    /// a larger clear sends the last entry [default: 0,1,2,4].
+    #[arg(long, value_name = "ROWS,...")]
+    pub attack: Option<crate::engine::AttackTable>,
 }
 
 /// Options of `tetrad play`.
@@ -445,6 +460,16 @@ pub struct PlayArgs {
     /// Save a replay of the last game played to this file.
     #[arg(long, value_name = "FILE")]
     pub record: Option<std::path::PathBuf>,
+    /// Versus: you on the left board, a plugin on the right.
+    #[command(flatten)]
+    pub versus: ScreenVersus,
+    /// In versus, the opponent: a bundled plugin's name or any plugin's path [default:
+    /// tree-search].
+    #[arg(long)]
+    pub plugin: Option<String>,
+    /// In versus, the opponent's options, as 'key=value,key=value'.
+    #[arg(long, default_value = "")]
+    pub options: String,
 }
 
 /// Options of `tetrad replay`.

@@ -2,7 +2,7 @@
 //! setup, and `replay --verify`, which needs no screen.
 
 use super::load;
-use crate::cli::{DemoArgs, GameArgs, PlayArgs, ReplayArgs};
+use crate::cli::{DemoArgs, GameArgs, PlayArgs, ReplayArgs, ScreenVersus};
 use crate::plugin::{bundled_plugins, Plugin};
 use crate::referee::Limits;
 use crate::replay::Replay;
@@ -13,18 +13,26 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-fn session(game: &GameArgs, seed: u64, max_pieces: Option<u64>, record: Option<PathBuf>) -> Result<Session> {
-    Ok(Session {
-        setup: setup(game, max_pieces, Limits::default())?,
-        seed,
-        record,
-    })
+fn session(
+    game: &GameArgs,
+    seed: u64,
+    max_pieces: Option<u64>,
+    record: Option<PathBuf>,
+    versus: ScreenVersus,
+) -> Result<Session> {
+    let mut setup = setup(game, max_pieces, Limits::default())?;
+    setup.attack = match versus {
+        ScreenVersus { versus: true, attack } => Some(attack.unwrap_or_default()),
+        ScreenVersus { attack: Some(_), .. } => bail!("--attack sets the garbage of versus games: add --versus"),
+        _ => None,
+    };
+    Ok(Session { setup, seed, record })
 }
 
 /// `tetrad demo`.
 pub fn demo(args: DemoArgs) -> Result<ExitCode> {
+    let session = session(&args.game, args.seed, args.max_pieces, args.record, args.versus)?;
     need_terminal("demo needs a terminal; use `tetrad run` for headless games")?;
-    let session = session(&args.game, args.seed, args.max_pieces, args.record)?;
     let plugins = if args.plugin.is_empty() {
         // Every bundled plugin that loads.
         let found: Vec<Plugin> = bundled_plugins()
@@ -52,9 +60,19 @@ pub fn demo(args: DemoArgs) -> Result<ExitCode> {
 
 /// `tetrad play`.
 pub fn play(args: PlayArgs) -> Result<ExitCode> {
+    let versus = args.versus.versus;
+    let session = session(&args.game, args.seed, args.max_pieces, args.record, args.versus)?;
+    if !versus && args.plugin.is_some() {
+        bail!("--plugin picks your opponent in `tetrad play --versus`: add --versus");
+    }
     need_terminal("play needs a terminal")?;
-    let session = session(&args.game, args.seed, args.max_pieces, args.record)?;
-    show(App::play(session))
+    match (versus, args.plugin) {
+        (true, plugin) => {
+            let opponent = load(plugin.as_deref().unwrap_or("tree-search"))?;
+            show(App::play_versus(session, (opponent, args.options))?)
+        }
+        (false, _) => show(App::play(session)),
+    }
 }
 
 /// `tetrad replay`: plays a replay back, or with `--verify` re-simulates it headless.

@@ -176,6 +176,25 @@ impl Garbage {
     }
 }
 
+/// The end of a versus tick, once every game has played it: the rows each game sent go
+/// to the next game, and the last game's to the first. The game loop, replay checks and
+/// the screens all deliver garbage through this one function. Takes two games or more.
+pub fn pass_garbage<'a>(games: impl IntoIterator<Item = &'a mut super::Game>) {
+    let mut games = games.into_iter();
+    let Some(first) = games.next() else {
+        return;
+    };
+    // Each game draws its hole columns from its own stream, so the order of arrival
+    // between games changes nothing.
+    let mut carried = first.take_outgoing();
+    for game in games {
+        let sent = game.take_outgoing();
+        game.receive(carried);
+        carried = sent;
+    }
+    first.receive(carried);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

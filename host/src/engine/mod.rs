@@ -5,7 +5,7 @@ mod garbage;
 mod queue;
 mod sequence;
 
-pub use garbage::{AttackTable, Garbage};
+pub use garbage::{pass_garbage, AttackTable, Garbage};
 pub use queue::PieceQueue;
 pub use sequence::{SequenceError, Sequences, SEQUENCE_CAP};
 

@@ -150,11 +150,8 @@ fn a_stall_shows_in_the_piece_ticks() {
     let limit = stall_limit(&rules);
     replay.seats[0].actions = vec![Actions::LEFT.0; limit as usize];
     replay.seats[0].result = Outcome {
-        lines: 0,
-        pieces: 0,
-        score: 0,
         ticks: u64::from(limit),
-        end: RecordedEnd::Stalled,
+        ..Outcome::new(Stats::default(), RecordedEnd::Stalled)
     };
     assert_eq!(replay.verify().unwrap()[0].end, RecordedEnd::Stalled);
     replay.seats[0].actions.pop();

@@ -3,7 +3,7 @@
 
 use super::seat::Seat;
 use super::{GameResult, RunSpec};
-use crate::engine::{Game, PieceQueue};
+use crate::engine::{pass_garbage, Game, PieceQueue};
 use crate::player::{CreateError, Player};
 use crate::plugin::Plugin;
 use crate::referee::{End, Ending};
@@ -136,10 +136,7 @@ fn play<const SEATS: usize>(seats: &mut [Seat<'_>; SEATS], spec: &RunSpec) {
 /// won when the one that ended lost (topped out or forfeited), as capped when it reached
 /// the piece cap. Games that end in the same tick keep their own ends: a draw.
 fn exchange<const SEATS: usize>(seats: &mut [Seat<'_>; SEATS], playing: &mut [bool; SEATS]) {
-    let sent: [u32; SEATS] = std::array::from_fn(|seat| seats[seat].game_mut().take_outgoing());
-    for (seat, rows) in sent.into_iter().enumerate() {
-        seats[(seat + 1) % SEATS].game_mut().receive(rows);
-    }
+    pass_garbage(seats.iter_mut().map(Seat::game_mut));
     if playing.iter().all(|&p| p) {
         return;
     }

@@ -1,18 +1,18 @@
-//! The screen's state: the game, who plays it (plugins, a person, or a replay), pause and
-//! speed, the overlays and the recording. [`App::on_key`] and [`App::on_tick`] change it;
+//! The screen's state: the boards (one, or two in versus), who plays each (a plugin, a
+//! person, or a replay), pause and speed, the overlays and the recording. [`App::on_key`] and [`App::on_tick`] change it;
 //! there is no terminal code here, so tests drive it directly.
 
 use super::keys::{self, Command, Mode};
-use super::pilots::Pilots;
+use super::pilots::{PluginSeat, Roster};
 use super::playback::Playback;
 use super::recorder::Recorder;
 use super::speed::{Rate, Speed};
 use super::tracked::Tracked;
-use crate::engine::Game;
+use crate::engine::{pass_garbage, Game, Stats};
 use crate::player::CreateError;
 use crate::plugin::Plugin;
 use crate::referee::{ended, Referee};
-use crate::replay::{PlayerRecord, RecordedEnd, ReplayError};
+use crate::replay::{Outcome, PlayerRecord, RecordedEnd, ReplayError};
 use crate::runner;
 use crate::setup::Setup;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -24,10 +24,11 @@ use tetrad_plugin_api::{Actions, Movement};
 /// read keys; at full speed, for this long.
 const FRAME_BUDGET: Duration = Duration::from_millis(25);
 
-/// What a screen plays: the setup of its games, the seeds, and where to record.
+/// What a screen plays: the setup of its games, the seeds, and where to record. With an
+/// attack table in the setup, it plays versus: two boards, garbage between them.
 #[derive(Clone, Debug)]
 pub struct Session {
-    /// The rules, pieces, piece cap and limits of every game.
+    /// The rules, pieces, piece cap, limits and attack table of every game.
     pub setup: Setup,
     /// The session's seed: its k-th new seed plays the pieces of game k of `tetrad run`
     /// with this seed.
@@ -36,20 +37,128 @@ pub struct Session {
     pub record: Option<PathBuf>,
 }
 
-/// The referee of a screen's game: a plugin in the demo is judged as in headless games,
-/// under the setup's limits; a person, and a replay, which ends where its recorded ticks
-/// do, only by the game itself.
-fn referee_for(mode: Mode, setup: &Setup) -> Referee {
-    match mode {
-        Mode::Demo => Referee::new(&setup.rules, setup.max_pieces, setup.limits),
-        Mode::Play | Mode::Replay => Referee::for_person(setup.max_pieces),
+impl Session {
+    /// Whether the session plays versus.
+    pub fn is_versus(&self) -> bool {
+        self.setup.attack.is_some()
+    }
+
+    /// The game of seed `seed` under the session's setup, taking garbage in versus.
+    fn deal(&self, seed: u64) -> Tracked {
+        let setup = &self.setup;
+        let mut game = Game::new(setup.rules, setup.pieces.clone(), seed);
+        if let Some(attack) = &setup.attack {
+            game.enable_garbage(attack.clone(), seed);
+        }
+        Tracked::new(game)
     }
 }
 
+/// Who plays a board.
 enum Driver {
-    Demo(Box<Pilots>),
-    Play,
-    Replay(Box<Playback>),
+    /// A plugin of the roster.
+    Plugin(Box<PluginSeat>),
+    /// The person at the keyboard.
+    Person,
+    /// The recorded actions of this seat of the replay.
+    Replay(usize),
+}
+
+/// The referee of a board: a plugin is judged as in headless games, under the setup's
+/// limits; a person, and a replay, which ends where its recorded ticks do, only by the
+/// game itself.
+fn referee_for(driver: &Driver, setup: &Setup) -> Referee {
+    match driver {
+        Driver::Plugin(_) => Referee::new(&setup.rules, setup.max_pieces, setup.limits),
+        Driver::Person | Driver::Replay(_) => Referee::for_person(setup.max_pieces),
+    }
+}
+
+/// One board on the screen: its game, who plays it, and how its game ended.
+pub struct Side {
+    tracked: Tracked,
+    driver: Driver,
+    /// Decides when the game ends, as in headless games.
+    referee: Referee,
+    end: Option<RecordedEnd>,
+    error: Option<String>,
+}
+
+impl Side {
+    fn new(driver: Driver, session: &Session, seed: u64) -> Side {
+        Side {
+            tracked: session.deal(seed),
+            referee: referee_for(&driver, &session.setup),
+            driver,
+            end: None,
+            error: None,
+        }
+    }
+
+    /// The game and its cell colours.
+    pub fn tracked(&self) -> &Tracked {
+        &self.tracked
+    }
+
+    /// The game's totals.
+    pub fn stats(&self) -> Stats {
+        self.tracked.game().stats()
+    }
+
+    /// How the game ended, once it has.
+    pub fn end(&self) -> Option<RecordedEnd> {
+        self.end
+    }
+
+    /// The plugin's error, or what stalled.
+    pub fn error(&self) -> Option<&str> {
+        self.error.as_deref()
+    }
+
+    /// Mean microseconds per `update` of the playing instance, for a plugin.
+    pub fn update_us(&self) -> Option<f64> {
+        match &self.driver {
+            Driver::Plugin(seat) => seat.update_us(),
+            _ => None,
+        }
+    }
+
+    /// Protocol violations of the playing instance.
+    pub fn violations(&self) -> u64 {
+        match &self.driver {
+            Driver::Plugin(seat) => seat.violations(),
+            _ => 0,
+        }
+    }
+
+    /// The garbage rows waiting to rise, sent and received, in versus.
+    pub fn garbage(&self) -> Option<Garbage> {
+        self.tracked.game().garbage().map(|garbage| Garbage {
+            pending: garbage.pending(),
+            sent: garbage.sent,
+            received: garbage.received,
+        })
+    }
+
+    fn finish(&mut self, end: RecordedEnd, error: Option<String>) {
+        self.end = Some(end);
+        self.error = error;
+    }
+
+    fn outcome(&self) -> Outcome {
+        Outcome::of_game(self.tracked.game(), self.end.unwrap_or(RecordedEnd::Unfinished))
+    }
+}
+
+/// A board's garbage, as the screen shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Garbage {
+    /// Rows waiting to rise when the board's piece locks.
+    pub pending: u32,
+    /// Rows sent to the opponent after cancelling.
+    pub sent: u64,
+    /// Rows risen into the board.
+    pub received: u64,
 }
 
 /// The state of one screen.
@@ -58,12 +167,14 @@ pub struct App {
     session: Session,
     game_index: u64,
     game_seed: u64,
-    tracked: Tracked,
-    driver: Driver,
-    /// Decides when the game in play ends, as in headless games.
-    referee: Referee,
-    end: Option<RecordedEnd>,
-    error: Option<String>,
+    /// One board, or two in versus.
+    sides: Vec<Side>,
+    /// The board that the plugin keys act on.
+    selected: usize,
+    roster: Roster,
+    playback: Option<Box<Playback>>,
+    /// Lockstep ticks played in this game.
+    ticks: u64,
     paused: bool,
     speed: Speed,
     due: Duration,
@@ -77,18 +188,19 @@ pub struct App {
 }
 
 impl App {
-    fn new(mode: Mode, session: Session, game_seed: u64, driver: Driver) -> App {
-        let setup = &session.setup;
-        let game = Game::new(setup.rules, setup.pieces.clone(), game_seed);
+    fn new(mode: Mode, session: Session, game_seed: u64, drivers: Vec<Driver>, roster: Roster) -> App {
         App {
             mode,
             game_index: 0,
             game_seed,
-            tracked: Tracked::new(game),
-            referee: referee_for(mode, setup),
-            driver,
-            end: None,
-            error: None,
+            sides: drivers
+                .into_iter()
+                .map(|driver| Side::new(driver, &session, game_seed))
+                .collect(),
+            selected: 0,
+            roster,
+            playback: None,
+            ticks: 0,
             paused: false,
             speed: Speed::Level,
             due: Duration::ZERO,
@@ -104,26 +216,43 @@ impl App {
     }
 
     /// A demo: the first of `plugins` (each with its options) plays game 0 of
-    /// `session.seed`. Fails if it refuses to create an instance.
+    /// `session.seed`; in versus, against the second (or against itself, if it is the
+    /// only one). Fails if a plugin refuses to create an instance.
     pub fn demo(session: Session, plugins: Vec<(Plugin, String)>) -> Result<App, CreateError> {
         let seed = runner::game_seed(session.seed, 0);
-        let mut app = App::new(Mode::Demo, session, seed, Driver::Demo(Box::new(Pilots::new(plugins))));
-        if let Driver::Demo(pilots) = &mut app.driver {
-            pilots.take_over(0, app.tracked.game(), seed)?;
-        }
+        let boards = if session.is_versus() { 2 } else { 1 };
+        let last = plugins.len().saturating_sub(1);
+        let drivers = (0..boards)
+            .map(|board| Driver::Plugin(Box::new(PluginSeat::new(board.min(last)))))
+            .collect();
+        let mut app = App::new(Mode::Demo, session, seed, drivers, Roster::new(plugins));
+        app.seat_plugins()?;
         app.start_recording();
         Ok(app)
     }
 
-    /// A person plays game 0 of `session.seed`.
+    /// A person plays game 0 of `session.seed`, alone.
     pub fn play(session: Session) -> App {
         let seed = runner::game_seed(session.seed, 0);
-        let mut app = App::new(Mode::Play, session, seed, Driver::Play);
+        let mut app = App::new(Mode::Play, session, seed, vec![Driver::Person], Roster::default());
         app.start_recording();
         app
     }
 
-    /// Plays back a recorded game.
+    /// A person plays game 0 of `session.seed` (a versus session) on the left board,
+    /// against `opponent` (a plugin and its options) on the right. Fails if it refuses to
+    /// create an instance.
+    pub fn play_versus(session: Session, opponent: (Plugin, String)) -> Result<App, CreateError> {
+        let seed = runner::game_seed(session.seed, 0);
+        let drivers = vec![Driver::Person, Driver::Plugin(Box::new(PluginSeat::new(0)))];
+        let mut app = App::new(Mode::Play, session, seed, drivers, Roster::new(vec![opponent]));
+        app.selected = 1;
+        app.seat_plugins()?;
+        app.start_recording();
+        Ok(app)
+    }
+
+    /// Plays back a recorded game: one board a seat.
     pub fn replay(playback: Playback) -> App {
         let replay = playback.replay();
         let session = Session {
@@ -132,11 +261,23 @@ impl App {
             record: None,
         };
         let seed = replay.seed;
+        let drivers = (0..replay.seats.len()).map(Driver::Replay).collect();
         let status = playback.problem().map(|p| format!("warning: this replay {p}"));
-        let mut app = App::new(Mode::Replay, session, seed, Driver::Replay(Box::new(playback)));
+        let mut app = App::new(Mode::Replay, session, seed, drivers, Roster::default());
+        app.playback = Some(Box::new(playback));
         app.status = status;
         app.check_replay_end();
         app
+    }
+
+    /// Gives every plugin board's game to its plugin, with a new player.
+    fn seat_plugins(&mut self) -> Result<(), CreateError> {
+        for side in &mut self.sides {
+            if let Driver::Plugin(seat) = &mut side.driver {
+                seat.take_over(&self.roster, seat.index(), side.tracked.game(), self.game_seed)?;
+            }
+        }
+        Ok(())
     }
 
     /// Handles one key press.
@@ -177,7 +318,7 @@ impl App {
 
     /// Carries out one command.
     pub fn apply(&mut self, command: Command) {
-        let level = self.stats().level();
+        let level = self.level();
         match command {
             Command::Quit => {
                 self.save_if_unsaved();
@@ -205,24 +346,25 @@ impl App {
             Command::SeekPieces(pieces) => self.seek_pieces(pieces),
             Command::SeekStart => self.seek(0),
             Command::SeekEnd => self.seek(u64::MAX),
+            Command::Select(board) => self.select(board),
         }
     }
 
     /// Lets `elapsed` of wall-clock time pass: plays the ticks it holds at the current
     /// speed. Nothing moves while paused, over, or under an overlay.
     pub fn on_tick(&mut self, elapsed: Duration) {
-        if self.paused || self.help || self.prompt.is_some() || self.end.is_some() {
+        if self.paused || self.help || self.prompt.is_some() || self.is_over() {
             return;
         }
         // A person's game under a preset without gravity only moves on keys.
         let timer_ticks = self.mode != Mode::Play || self.session.setup.rules.movement() == Movement::Gravity;
         // A player slower than the pace gets no backlog: the frame ends after its budget.
         let started = Instant::now();
-        match self.speed.interval(self.stats().level()) {
+        match self.speed.interval(self.level()) {
             _ if !timer_ticks => {}
             Some(interval) => {
                 self.due += elapsed;
-                while self.due >= interval && self.end.is_none() {
+                while self.due >= interval && !self.is_over() {
                     self.due -= interval;
                     self.advance(Actions::NONE);
                     if started.elapsed() >= FRAME_BUDGET {
@@ -231,12 +373,22 @@ impl App {
                 }
             }
             None => {
-                while self.end.is_none() && started.elapsed() < FRAME_BUDGET {
+                while !self.is_over() && started.elapsed() < FRAME_BUDGET {
                     self.advance(Actions::NONE);
                 }
             }
         }
-        self.rate.sample(elapsed, self.stats().pieces);
+        self.rate.sample(elapsed, self.sides[0].stats().pieces);
+    }
+
+    /// Whether every board's game has ended.
+    fn is_over(&self) -> bool {
+        self.sides.iter().all(|side| side.end.is_some())
+    }
+
+    /// The highest level on the screen, which sets the pace.
+    fn level(&self) -> u32 {
+        self.sides.iter().map(|side| side.stats().level()).max().unwrap_or(0)
     }
 
     /// A person's key: plays a tick with `actions` at once, and the timer starts over.
@@ -247,48 +399,78 @@ impl App {
         }
     }
 
-    /// Plays one tick, unless the game is over; `human` is the person's action in play
-    /// mode.
+    /// Plays one tick on every board whose game goes on, in lockstep; `human` is the
+    /// person's action in play mode. In versus, garbage then passes between the boards,
+    /// and a game that ended ends the other, as the headless game loop does.
     fn advance(&mut self, human: Actions) {
-        if self.end.is_some() {
+        if self.is_over() {
             return;
         }
-        let tick = self.stats().ticks;
-        let actions = match &mut self.driver {
-            Driver::Play => human,
-            Driver::Demo(pilots) => match self.referee.judge(pilots.ask(self.tracked.game())) {
-                Ok(actions) => actions,
-                Err(ending) => {
-                    self.finish(ending.end.into(), ending.error);
-                    return;
-                }
-            },
-            Driver::Replay(playback) => match playback.action(tick) {
-                Some(actions) => actions,
-                None => {
-                    self.check_replay_end();
-                    return;
-                }
-            },
-        };
-        self.tracked.tick(actions);
-        if let Some(recorder) = &mut self.recorder {
-            recorder.tick(actions);
+        let tick = self.ticks;
+        if let Some(playback) = &self.playback {
+            if tick >= playback.len() {
+                return self.check_replay_end();
+            }
         }
-        let game = self.tracked.game();
-        if let Some(end) = self.referee.game_over(game) {
-            self.finish(end.into(), None);
-        } else if let Some(ending) = self.referee.after_tick(game) {
-            self.finish(ending.end.into(), ending.error);
-        } else if self.mode == Mode::Replay {
+        for (index, side) in self.sides.iter_mut().enumerate() {
+            if side.end.is_some() {
+                continue;
+            }
+            let actions = match &mut side.driver {
+                Driver::Person => human,
+                Driver::Plugin(seat) => match side.referee.judge(seat.ask(side.tracked.game())) {
+                    Ok(actions) => actions,
+                    Err(ending) => {
+                        side.finish(ending.end.into(), ending.error);
+                        continue;
+                    }
+                },
+                Driver::Replay(seat) => match self.playback.as_ref().and_then(|p| p.action(*seat, tick)) {
+                    Some(actions) => actions,
+                    None => continue,
+                },
+            };
+            side.tracked.tick(actions);
+            if let Some(recorder) = &mut self.recorder {
+                recorder.tick(index, actions);
+            }
+            let game = side.tracked.game();
+            if let Some(end) = side.referee.game_over(game) {
+                side.finish(end.into(), None);
+            } else if let Some(ending) = side.referee.after_tick(game) {
+                side.finish(ending.end.into(), ending.error);
+            }
+        }
+        self.ticks += 1;
+        if self.sides.len() > 1 {
+            self.exchange();
+        }
+        if self.playback.is_some() {
             self.check_replay_end();
+        }
+        if self.is_over() {
+            self.save_if_unsaved();
         }
     }
 
-    fn finish(&mut self, end: RecordedEnd, error: Option<String>) {
-        self.end = Some(end);
-        self.error = error;
-        self.save_if_unsaved();
+    /// The end of a versus tick: garbage passes, and once a game has ended the others end
+    /// with it: won when it lost, capped when it reached the cap. Games that end in the
+    /// same tick keep their own ends: a draw.
+    fn exchange(&mut self) {
+        pass_garbage(self.sides.iter_mut().map(|side| side.tracked.game_mut()));
+        let ended: Vec<RecordedEnd> = self.sides.iter().filter_map(|side| side.end).collect();
+        if ended.is_empty() || self.playback.is_some() {
+            // A replay's ends come from its own ticks and its file.
+            return;
+        }
+        let end = if ended.iter().any(|end| end.is_loss()) {
+            RecordedEnd::Won
+        } else {
+            RecordedEnd::Capped
+        };
+        for side in self.sides.iter_mut().filter(|side| side.end.is_none()) {
+            side.finish(end, None);
+        }
     }
 
     fn set_speed(&mut self, speed: Speed) {
@@ -304,49 +486,66 @@ impl App {
         self.save_if_unsaved();
         self.game_index = index;
         self.game_seed = runner::game_seed(self.session.seed, index);
-        let setup = &self.session.setup;
-        let game = Game::new(setup.rules, setup.pieces.clone(), self.game_seed);
-        self.tracked = Tracked::new(game);
-        self.referee = referee_for(self.mode, &self.session.setup);
-        self.end = None;
-        self.error = None;
+        for side in &mut self.sides {
+            side.tracked = self.session.deal(self.game_seed);
+            side.referee = referee_for(&side.driver, &self.session.setup);
+            side.end = None;
+            side.error = None;
+        }
+        self.ticks = 0;
         self.due = Duration::ZERO;
         self.rate = Rate::default();
-        if let Driver::Demo(pilots) = &mut self.driver {
-            if let Err(err) = pilots.take_over(pilots.index(), self.tracked.game(), self.game_seed) {
-                self.end = Some(RecordedEnd::PluginError);
-                self.error = Some(err.to_string());
+        for side in &mut self.sides {
+            if let Driver::Plugin(seat) = &mut side.driver {
+                if let Err(err) = seat.take_over(&self.roster, seat.index(), side.tracked.game(), self.game_seed) {
+                    side.finish(RecordedEnd::PluginError, Some(err.to_string()));
+                }
             }
         }
         self.start_recording();
     }
 
+    fn select(&mut self, board: usize) {
+        if board < self.sides.len() && matches!(self.sides[board].driver, Driver::Plugin(_)) {
+            self.selected = board;
+        }
+    }
+
     fn seek_pieces(&mut self, pieces: i32) {
-        if let Driver::Replay(playback) = &self.driver {
-            let target = playback.seek_pieces(self.stats().ticks, pieces);
+        if let Some(playback) = &self.playback {
+            let target = playback.seek_pieces(self.ticks, pieces);
             self.seek(target);
         }
     }
 
     fn seek(&mut self, tick: u64) {
-        if let Driver::Replay(playback) = &self.driver {
-            self.tracked = playback.at(tick);
-            self.due = Duration::ZERO;
-            self.rate = Rate::default();
-            self.end = None;
-            self.check_replay_end();
+        let Some(playback) = &self.playback else {
+            return;
+        };
+        let max_pieces = self.session.setup.max_pieces;
+        self.ticks = tick.min(playback.len());
+        for (side, tracked) in self.sides.iter_mut().zip(playback.at(tick)) {
+            side.end = ended(tracked.game(), max_pieces).map(RecordedEnd::from);
+            side.tracked = tracked;
         }
+        self.due = Duration::ZERO;
+        self.rate = Rate::default();
+        self.check_replay_end();
     }
 
-    /// In a replay, the game ends where the recorded ticks run out.
+    /// In a replay, the games end where the recorded ticks run out, as the file says
+    /// where the rules do not (a win, a forfeit, a game stopped unfinished).
     fn check_replay_end(&mut self) {
-        if let Driver::Replay(playback) = &self.driver {
-            let game = self.tracked.game();
-            if game.stats().ticks >= playback.len() {
-                self.end = Some(match ended(game, self.session.setup.max_pieces) {
-                    Some(end) => end.into(),
-                    None => playback.replay().seat().result.end,
-                });
+        let Some(playback) = &self.playback else {
+            return;
+        };
+        let max_pieces = self.session.setup.max_pieces;
+        let over = self.ticks >= playback.len();
+        for (seat, side) in self.sides.iter_mut().enumerate() {
+            if let Some(end) = ended(side.tracked.game(), max_pieces) {
+                side.end = Some(end.into());
+            } else if over {
+                side.end = Some(playback.replay().seats[seat].result.end);
             }
         }
     }
@@ -355,12 +554,22 @@ impl App {
         let Some(path) = &self.session.record else {
             return;
         };
-        let player = match &self.driver {
-            Driver::Demo(pilots) => PlayerRecord::plugin(pilots.current(), pilots.options(), 0),
-            _ => PlayerRecord::human(0),
-        };
-        let recorder = Recorder::new(path.clone(), &self.session.setup, self.game_seed, player);
-        self.recorder = Some(recorder);
+        let players = self
+            .sides
+            .iter()
+            .map(|side| match &side.driver {
+                Driver::Plugin(seat) => {
+                    PlayerRecord::plugin(self.roster.plugin(seat.index()), self.roster.options(seat.index()), 0)
+                }
+                _ => PlayerRecord::human(0),
+            })
+            .collect();
+        self.recorder = Some(Recorder::new(
+            path.clone(),
+            &self.session.setup,
+            self.game_seed,
+            players,
+        ));
     }
 
     /// Saves the game's replay, if recording and it holds ticks not yet saved.
@@ -368,7 +577,7 @@ impl App {
         let Some(recorder) = &mut self.recorder else {
             return;
         };
-        match recorder.save(self.tracked.game().stats(), self.end) {
+        match recorder.save(self.sides.iter().map(Side::outcome)) {
             Ok(None) => {}
             Ok(Some(path)) => self.status = Some(format!("replay saved to {}", path.display())),
             Err(err) => {

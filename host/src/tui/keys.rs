@@ -14,6 +14,17 @@ pub enum Mode {
     Replay,
 }
 
+impl Mode {
+    /// The command that opens this screen.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Demo => "demo",
+            Mode::Play => "play",
+            Mode::Replay => "replay",
+        }
+    }
+}
+
 /// What a key asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Command {
@@ -57,6 +68,8 @@ pub enum Command {
     SeekStart,
     /// Seek to the last tick (replay).
     SeekEnd,
+    /// In versus, make this board (0 the left) the one that the plugin keys act on.
+    Select(usize),
 }
 
 /// One line of help: the keys, what they do, and the command.
@@ -90,6 +103,8 @@ const DEMO: &[Binding] = &[
     bind("n", "restart, new seed", Command::NewSeed, &[Char('n')]),
     bind("tab", "switch to the next plugin", Command::NextPlugin, &[Tab]),
     bind("o", "open a plugin by path", Command::OpenPlugin, &[Char('o')]),
+    bind("1 2", "versus: board for tab and o", Command::Select(0), &[Char('1')]),
+    bind("", "", Command::Select(1), &[Char('2')]),
     bind("?", "show / hide keys", Command::Help, &[Char('?')]),
     bind("q esc", "quit", Command::Quit, &[Char('q'), Esc]),
 ];

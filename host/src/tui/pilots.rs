@@ -1,15 +1,51 @@
-//! The demo's plugins: every plugin loaded so far, and the player of the one playing now,
-//! asked tick by tick and piloted as in headless games.
+//! The screen's plugins: the roster of every plugin loaded so far, and at each board the
+//! player of the one playing it, asked tick by tick and piloted as in headless games.
 
 use crate::engine::Game;
 use crate::player::{Answer, CreateError, Failure, FailureKind, Observation, Pilot, Player};
 use crate::plugin::Plugin;
 use crate::watch::clock;
 
-/// The loaded plugins, each with its options, and the player that plays.
-pub struct Pilots {
-    plugins: Vec<(Plugin, String)>,
-    current: usize,
+/// Every plugin loaded on the screen, each with its options. Boards pick from it by index.
+#[derive(Default)]
+pub struct Roster(Vec<(Plugin, String)>);
+
+impl Roster {
+    /// The plugins with their options.
+    pub fn new(plugins: Vec<(Plugin, String)>) -> Roster {
+        Roster(plugins)
+    }
+
+    /// Plugin `index`.
+    pub fn plugin(&self, index: usize) -> &Plugin {
+        &self.0[index].0
+    }
+
+    /// The options of plugin `index`.
+    pub fn options(&self, index: usize) -> &str {
+        &self.0[index].1
+    }
+
+    /// How many plugins are loaded.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether none is.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Adds a plugin with its options and returns its index.
+    pub fn add(&mut self, plugin: Plugin, options: String) -> usize {
+        self.0.push((plugin, options));
+        self.0.len() - 1
+    }
+}
+
+/// The plugin playing one board: its index in the roster, its player, and its timings.
+pub struct PluginSeat {
+    index: usize,
     player: Option<Player>,
     pilot: Pilot,
     fresh: bool,
@@ -18,12 +54,11 @@ pub struct Pilots {
     violations: u64,
 }
 
-impl Pilots {
-    /// The plugins with their options, none playing yet.
-    pub fn new(plugins: Vec<(Plugin, String)>) -> Pilots {
-        Pilots {
-            plugins,
-            current: 0,
+impl PluginSeat {
+    /// Plugin `index` of the roster, not playing yet.
+    pub fn new(index: usize) -> PluginSeat {
+        PluginSeat {
+            index,
             player: None,
             pilot: Pilot::default(),
             fresh: false,
@@ -33,44 +68,22 @@ impl Pilots {
         }
     }
 
-    /// The plugin playing now (or about to).
-    pub fn current(&self) -> &Plugin {
-        &self.plugins[self.current].0
-    }
-
-    /// Its index among [`Pilots::count`] plugins.
+    /// The index in the roster of the plugin playing now (or about to).
     pub fn index(&self) -> usize {
-        self.current
+        self.index
     }
 
-    /// How many plugins are loaded.
-    pub fn count(&self) -> usize {
-        self.plugins.len()
-    }
-
-    /// The options of the plugin playing now.
-    pub fn options(&self) -> &str {
-        &self.plugins[self.current].1
-    }
-
-    /// Adds a plugin with its options and returns its index.
-    pub fn add(&mut self, plugin: Plugin, options: String) -> usize {
-        self.plugins.push((plugin, options));
-        self.plugins.len() - 1
-    }
-
-    /// Hands `game` (whose seed is `game_seed`) to plugin `index` with a new player.
-    /// It is told that the falling piece is new. On failure the current plugin plays on.
-    pub fn take_over(&mut self, index: usize, game: &Game, game_seed: u64) -> Result<(), CreateError> {
-        let (plugin, options) = &self.plugins[index];
+    /// Hands `game` (whose seed is `game_seed`) to plugin `index` of `roster` with a new
+    /// player. It is told that the falling piece is new. On failure the current plugin
+    /// plays on.
+    pub fn take_over(&mut self, roster: &Roster, index: usize, game: &Game, game_seed: u64) -> Result<(), CreateError> {
+        let (plugin, options) = (roster.plugin(index), roster.options(index));
         let player = Player::create(plugin, game.rules(), game.pieces(), game_seed, options, None)?;
-        self.current = index;
-        self.player = Some(player);
-        self.pilot = Pilot::default();
-        self.fresh = true;
-        self.updates = 0;
-        self.total_ns = 0;
-        self.violations = 0;
+        *self = PluginSeat {
+            player: Some(player),
+            fresh: true,
+            ..PluginSeat::new(index)
+        };
         Ok(())
     }
 

@@ -1,9 +1,10 @@
-//! Playing back a replay with seeking: the game is re-simulated once, keeping a checkpoint
-//! every thousand ticks and the tick at which each piece entered, so any tick is reached
-//! by cloning a checkpoint and playing at most a thousand ticks.
+//! Playing back a replay with seeking: the game (in versus, both games, tick by tick with
+//! the garbage between them) is re-simulated once, keeping a checkpoint every thousand
+//! ticks and the tick at which each piece entered, so any tick is reached by cloning a
+//! checkpoint and playing at most a thousand ticks.
 
 use super::tracked::Tracked;
-use crate::engine::Game;
+use crate::engine::{pass_garbage, Game};
 use crate::referee::ended;
 use crate::replay::{Replay, ReplayError};
 use tetrad_plugin_api::Actions;
@@ -14,7 +15,9 @@ const EVERY: u64 = 1000;
 /// A replay ready to play from any tick.
 pub struct Playback {
     replay: Replay,
-    checkpoints: Vec<Tracked>,
+    /// The boards of every seat, every [`EVERY`] ticks.
+    checkpoints: Vec<Vec<Tracked>>,
+    /// The ticks at which the first seat's pieces entered.
     piece_starts: Vec<u64>,
     len: u64,
     problem: Option<String>,
@@ -22,40 +25,69 @@ pub struct Playback {
 
 impl Playback {
     /// Re-simulates `replay` once. A replay that does not verify still plays, up to the
-    /// tick where its game ended; [`Playback::problem`] says what is wrong.
+    /// tick where its games ended; [`Playback::problem`] says what is wrong.
     pub fn new(replay: Replay) -> Result<Playback, ReplayError> {
-        if replay.seats.len() > 1 {
-            return Err(ReplayError::Invalid(
-                "a versus replay: the screen plays back one board; check it with `tetrad replay --verify`".to_string(),
-            ));
-        }
-        let setup = &replay.setup;
-        let mut tracked = Tracked::new(Game::new(setup.rules, setup.pieces.clone(), replay.seed));
-        let mut checkpoints = vec![tracked.clone()];
-        let mut piece_starts = vec![0];
-        let mut len = 0;
-        for &bits in &replay.seat().actions {
-            if ended(tracked.game(), setup.max_pieces).is_some() {
+        let mut playback = Playback {
+            checkpoints: Vec::new(),
+            piece_starts: vec![0],
+            len: 0,
+            problem: replay.verify().err().map(|e| e.to_string()),
+            replay,
+        };
+        let mut boards = playback.start();
+        playback.checkpoints.push(boards.clone());
+        let longest = playback.replay.seats.iter().map(|seat| seat.actions.len()).max();
+        for tick in 0..longest.unwrap_or(0) as u64 {
+            let max_pieces = playback.replay.setup.max_pieces;
+            if boards.iter().all(|board| ended(board.game(), max_pieces).is_some()) {
                 break;
             }
-            let actions = Some(Actions(bits)).filter(|a| !a.is_violation()).unwrap_or_default();
-            let report = tracked.tick(actions);
-            len += 1;
-            if report.locked.is_some() && tracked.game().current().is_some() {
-                piece_starts.push(len);
+            let entered = playback.step(&mut boards, tick);
+            playback.len += 1;
+            if entered {
+                playback.piece_starts.push(playback.len);
             }
-            if len % EVERY == 0 {
-                checkpoints.push(tracked.clone());
+            if playback.len.is_multiple_of(EVERY) {
+                playback.checkpoints.push(boards.clone());
             }
         }
-        let problem = replay.verify().err().map(|e| e.to_string());
-        Ok(Playback {
-            replay,
-            checkpoints,
-            piece_starts,
-            len,
-            problem,
-        })
+        Ok(playback)
+    }
+
+    /// Every seat's board before the first tick.
+    fn start(&self) -> Vec<Tracked> {
+        let setup = &self.replay.setup;
+        let seed = self.replay.seed;
+        let deal = || {
+            let mut game = Game::new(setup.rules, setup.pieces.clone(), seed);
+            if let Some(attack) = &setup.attack {
+                game.enable_garbage(attack.clone(), seed);
+            }
+            Tracked::new(game)
+        };
+        self.replay.seats.iter().map(|_| deal()).collect()
+    }
+
+    /// Plays tick `tick` on `boards`: each seat whose game goes on and which has an
+    /// action for it, then the garbage between them. Returns whether the first seat's
+    /// next piece entered.
+    fn step(&self, boards: &mut [Tracked], tick: u64) -> bool {
+        let max_pieces = self.replay.setup.max_pieces;
+        let mut entered = false;
+        for (seat, board) in boards.iter_mut().enumerate() {
+            let Some(actions) = self.action(seat, tick) else {
+                continue;
+            };
+            if ended(board.game(), max_pieces).is_some() {
+                continue;
+            }
+            let report = board.tick(actions);
+            entered |= seat == 0 && report.locked.is_some() && board.game().current().is_some();
+        }
+        if boards.len() > 1 {
+            pass_garbage(boards.iter_mut().map(Tracked::game_mut));
+        }
+        entered
     }
 
     /// The replay.
@@ -78,25 +110,27 @@ impl Playback {
         self.len == 0
     }
 
-    /// The actions of tick `tick` (counted from 0), if it can be played.
-    pub fn action(&self, tick: u64) -> Option<Actions> {
-        (tick < self.len).then(|| Actions(self.replay.seat().actions[tick as usize]))
+    /// The actions of seat `seat` at tick `tick` (counted from 0), if it has any: a
+    /// violating action (which no player can have applied) counts as none.
+    pub fn action(&self, seat: usize, tick: u64) -> Option<Actions> {
+        let bits = *self.replay.seats.get(seat)?.actions.get(tick as usize)?;
+        Some(Some(Actions(bits)).filter(|a| !a.is_violation()).unwrap_or_default())
     }
 
-    /// The game after `tick` ticks (at most [`Playback::len`]).
-    pub fn at(&self, tick: u64) -> Tracked {
+    /// Every seat's board after `tick` ticks (at most [`Playback::len`]).
+    pub fn at(&self, tick: u64) -> Vec<Tracked> {
         let tick = tick.min(self.len);
         let checkpoint = ((tick / EVERY) as usize).min(self.checkpoints.len() - 1);
-        let mut tracked = self.checkpoints[checkpoint].clone();
+        let mut boards = self.checkpoints[checkpoint].clone();
         for t in checkpoint as u64 * EVERY..tick {
-            tracked.tick(self.action(t).unwrap_or_default());
+            self.step(&mut boards, t);
         }
-        tracked
+        boards
     }
 
-    /// The tick `pieces` piece entries before (negative) or after `tick`; back from the
-    /// middle of a piece, the first step is that piece's own entry. Past the last piece
-    /// is the last tick.
+    /// The tick `pieces` piece entries (of the first seat) before (negative) or after
+    /// `tick`; back from the middle of a piece, the first step is that piece's own entry.
+    /// Past the last piece is the last tick.
     pub fn seek_pieces(&self, tick: u64, pieces: i32) -> u64 {
         let starts = &self.piece_starts;
         let steps = pieces.unsigned_abs() as usize;
@@ -143,14 +177,15 @@ mod tests {
         let playback = Playback::new(dropped_game()).unwrap();
         assert_eq!(playback.problem(), None);
         assert!(playback.len() > 10);
-        let mut tracked = playback.at(0);
+        let [mut tracked] = <[Tracked; 1]>::try_from(playback.at(0)).unwrap();
         for tick in 0..playback.len() {
-            assert_eq!(playback.at(tick).game().stats(), tracked.game().stats(), "tick {tick}");
-            assert_eq!(playback.at(tick).game().current(), tracked.game().current());
-            tracked.tick(playback.action(tick).unwrap());
+            let [at] = <[Tracked; 1]>::try_from(playback.at(tick)).unwrap();
+            assert_eq!(at.game().stats(), tracked.game().stats(), "tick {tick}");
+            assert_eq!(at.game().current(), tracked.game().current());
+            tracked.tick(playback.action(0, tick).unwrap());
         }
         assert!(tracked.game().is_over());
-        assert!(playback.at(playback.len()).game().is_over());
+        assert!(playback.at(playback.len())[0].game().is_over());
     }
 
     #[test]
@@ -158,8 +193,8 @@ mod tests {
         let playback = Playback::new(dropped_game()).unwrap();
         let second = playback.seek_pieces(0, 1);
         assert!(second > 0);
-        assert_eq!(playback.at(second).game().stats().pieces, 1);
-        assert!(playback.at(second).game().is_new_piece());
+        assert_eq!(playback.at(second)[0].game().stats().pieces, 1);
+        assert!(playback.at(second)[0].game().is_new_piece());
         assert_eq!(playback.seek_pieces(second, -1), 0);
         assert_eq!(
             playback.seek_pieces(second + 1, -1),
@@ -169,7 +204,7 @@ mod tests {
         assert_eq!(playback.seek_pieces(0, -5), 0);
         assert_eq!(playback.seek_pieces(0, 10_000), playback.len());
         let tenth = playback.seek_pieces(0, 10);
-        assert_eq!(playback.at(tenth).game().stats().pieces, 10);
+        assert_eq!(playback.at(tenth)[0].game().stats().pieces, 10);
     }
 
     #[test]

@@ -1,9 +1,8 @@
 //! `--record FILE` on the screens: the replay of the game in progress, saved when the
 //! game ends, when a new game starts and when the screen closes. The file holds the last
-//! game that had at least one tick.
+//! game that had at least one tick; a versus game with both its seats.
 
-use crate::engine::Stats;
-use crate::replay::{Outcome, PlayerRecord, RecordedEnd, Replay, ReplayError};
+use crate::replay::{Outcome, PlayerRecord, Replay, ReplayError};
 use crate::setup::Setup;
 use std::path::PathBuf;
 use tetrad_plugin_api::Actions;
@@ -16,10 +15,13 @@ pub struct Recorder {
 }
 
 impl Recorder {
-    /// Starts recording a game with this seed, played first by `player`, for `path`.
-    pub fn new(path: PathBuf, setup: &Setup, game_seed: u64, player: PlayerRecord) -> Recorder {
+    /// Starts recording a game with this seed for `path`, each seat played first by its
+    /// entry of `players`.
+    pub fn new(path: PathBuf, setup: &Setup, game_seed: u64, players: Vec<PlayerRecord>) -> Recorder {
         let mut replay = Replay::new(setup, game_seed);
-        replay.seat_mut().players.push(player);
+        for (seat, player) in replay.seats.iter_mut().zip(players) {
+            seat.players.push(player);
+        }
         Recorder {
             path,
             replay,
@@ -27,24 +29,26 @@ impl Recorder {
         }
     }
 
-    /// Notes the actions applied at the next tick.
-    pub fn tick(&mut self, actions: Actions) {
-        self.replay.seat_mut().actions.push(actions.0);
+    /// Notes the actions applied at seat `seat`'s next tick.
+    pub fn tick(&mut self, seat: usize, actions: Actions) {
+        self.replay.seats[seat].actions.push(actions.0);
         self.unsaved = true;
     }
 
-    /// Notes that `player` chooses the actions from now on.
-    pub fn take_over(&mut self, player: PlayerRecord) {
-        self.replay.seat_mut().players.push(player);
+    /// Notes that `player` chooses seat `seat`'s actions from now on.
+    pub fn take_over(&mut self, seat: usize, player: PlayerRecord) {
+        self.replay.seats[seat].players.push(player);
     }
 
-    /// Saves the game so far, with these totals and end, unless there is nothing new to
-    /// save. Returns the file written.
-    pub fn save(&mut self, stats: Stats, end: Option<RecordedEnd>) -> Result<Option<&PathBuf>, ReplayError> {
+    /// Saves the game so far, with each seat's totals and end, unless there is nothing
+    /// new to save. Returns the file written.
+    pub fn save(&mut self, outcomes: impl IntoIterator<Item = Outcome>) -> Result<Option<&PathBuf>, ReplayError> {
         if !self.unsaved {
             return Ok(None);
         }
-        self.replay.seat_mut().result = Outcome::new(stats, end.unwrap_or(RecordedEnd::Unfinished));
+        for (seat, outcome) in self.replay.seats.iter_mut().zip(outcomes) {
+            seat.result = outcome;
+        }
         self.replay.save(&self.path)?;
         self.unsaved = false;
         Ok(Some(&self.path))

@@ -1,5 +1,6 @@
 //! A game together with the colour of every locked cell, which the bitboard does not keep:
-//! each lock paints the piece's cells and clears full rows as the board does.
+//! each lock paints the piece's cells, clears full rows and raises garbage as the board
+//! does.
 
 use crate::engine::{Game, Locked, TickReport};
 use tetrad_plugin_api::{Actions, PieceId};
@@ -9,6 +10,8 @@ use tetrad_plugin_api::{Actions, PieceId};
 pub enum Cell {
     /// Left by a piece of this kind.
     Piece(PieceId),
+    /// A row of garbage rose under it (versus).
+    Garbage,
     /// Filled, by no known piece (the colours fell out of step with the board).
     Unknown,
 }
@@ -39,13 +42,25 @@ impl Tracked {
         &self.game
     }
 
+    /// The game, to deliver garbage to it (arrivals wait; they change no cell until the
+    /// next lock).
+    pub fn game_mut(&mut self) -> &mut Game {
+        &mut self.game
+    }
+
     /// Plays one tick and paints what locked.
     pub fn tick(&mut self, actions: Actions) -> TickReport {
+        let received = self.received();
         let report = self.game.tick(actions);
         if let Some(locked) = report.locked {
-            self.paint(locked);
+            let risen = (self.received() - received) as usize;
+            self.paint(locked, risen);
         }
         report
+    }
+
+    fn received(&self) -> u64 {
+        self.game.garbage().map_or(0, |garbage| garbage.received)
     }
 
     /// The locked cell at column `x`, row `y` (row 0 at the top), if filled.
@@ -57,7 +72,9 @@ impl Tracked {
         self.cells.get(y * width + x).copied().flatten()
     }
 
-    fn paint(&mut self, locked: Locked) {
+    /// Paints the lock, clears the full rows, and raises `risen` rows of garbage (their
+    /// holes come from the board, in `sync`).
+    fn paint(&mut self, locked: Locked, risen: usize) {
         let width = self.game.rules().width;
         let height = self.game.rules().height;
         let kind = self.game.pieces().kind(locked.piece);
@@ -84,6 +101,9 @@ impl Tracked {
             let cleared = height * width - kept.len();
             self.cells = vec![None; cleared];
             self.cells.extend(kept);
+            let risen = (risen * width).min(self.cells.len());
+            self.cells.drain(..risen);
+            self.cells.extend(std::iter::repeat_n(Some(Cell::Garbage), risen));
         }
         self.sync();
     }
@@ -135,5 +155,48 @@ mod tests {
             }
         }
         assert!(tracked.game().is_over());
+    }
+
+    #[test]
+    fn risen_garbage_is_painted_under_the_stack_with_its_hole() {
+        let rules = Rules {
+            width: 4,
+            height: 12,
+            ..Rules::preset(Preset::Classic)
+        };
+        let pieces = Arc::new(PieceSet::tetrominoes());
+        let mut sides: Vec<Tracked> = (0..2)
+            .map(|_| {
+                let mut game = Game::new(rules, pieces.clone(), 9);
+                game.enable_garbage("4".parse().unwrap(), 9);
+                Tracked::new(game)
+            })
+            .collect();
+        let mut garbage_seen = false;
+        let pattern = [
+            Actions::DROP,
+            Actions::LEFT | Actions::DROP,
+            Actions::RIGHT | Actions::DROP,
+        ];
+        for tick in 0..2000 {
+            if sides.iter().any(|side| side.game().is_over()) {
+                break;
+            }
+            for (seat, side) in sides.iter_mut().enumerate() {
+                side.tick(pattern[(tick + seat) % pattern.len()]);
+            }
+            crate::engine::pass_garbage(sides.iter_mut().map(Tracked::game_mut));
+            for side in &sides {
+                let board = side.game().board();
+                for y in 0..rules.height {
+                    for x in 0..rules.width {
+                        assert_eq!(board.filled(x, y), side.cell(x, y).is_some(), "({x}, {y})");
+                        assert_ne!(side.cell(x, y), Some(Cell::Unknown), "({x}, {y})");
+                    }
+                }
+                garbage_seen |= (0..rules.width).any(|x| side.cell(x, rules.height - 1) == Some(Cell::Garbage));
+            }
+        }
+        assert!(garbage_seen, "no garbage rose in these games");
     }
 }

@@ -1,7 +1,9 @@
 //! Drawing: the board in colour (two terminal columns per cell) beside a panel with the
-//! next piece and the numbers, a status line, and the keys on request. Draws `&App` only.
+//! next piece and the numbers, a status line, and the keys on request; in versus, two
+//! boards side by side, each with its garbage meter and a narrower panel, under a header.
+//! Draws `&App` only.
 
-use super::app::App;
+use super::app::{App, Garbage, Side};
 use super::keys::{self, Mode};
 use super::speed::{level_interval, Speed};
 use super::tracked::Cell;
@@ -17,6 +19,13 @@ use tetrad_plugin_api::{PieceId, PieceKind};
 const PANEL_WIDTH: u16 = 32;
 /// Rows the panel needs.
 const PANEL_HEIGHT: u16 = 24;
+/// Columns of each board's panel in versus: two boards of ten columns, their meters and
+/// panels fit in 80 columns.
+const VERSUS_PANEL_WIDTH: u16 = 16;
+/// Rows a versus panel needs.
+const VERSUS_PANEL_HEIGHT: u16 = 20;
+/// Columns of the garbage meter beside a versus board.
+const METER_WIDTH: u16 = 2;
 /// A filled cell.
 const FILLED: &str = "██";
 /// An empty cell.
@@ -48,7 +57,13 @@ pub fn draw(frame: &mut Frame, app: &App) {
     let area = frame.area();
     let rules = app.tracked().game().rules();
     let board_size = (rules.width as u16 * 2 + 2, rules.height as u16 + 2);
-    let needed = (board_size.0 + PANEL_WIDTH, board_size.1.max(PANEL_HEIGHT) + 1);
+    let versus = app.sides().len() > 1;
+    let needed = if versus {
+        let side = METER_WIDTH + board_size.0 + VERSUS_PANEL_WIDTH;
+        (2 * side, board_size.1.max(VERSUS_PANEL_HEIGHT) + 2)
+    } else {
+        (board_size.0 + PANEL_WIDTH, board_size.1.max(PANEL_HEIGHT) + 1)
+    };
     if area.width < needed.0 || area.height < needed.1 {
         let text = format!(
             "The terminal is {}x{}; this board needs {}x{}. Enlarge it, or press q to quit.",
@@ -58,25 +73,176 @@ pub fn draw(frame: &mut Frame, app: &App) {
         return;
     }
     let [main, status] = Layout::vertical([Constraint::Min(0), Constraint::Length(1)]).areas(area);
-    let [board, panel] =
-        Layout::horizontal([Constraint::Length(board_size.0), Constraint::Length(PANEL_WIDTH)]).areas(main);
-    draw_board(
-        frame,
-        app,
-        Rect {
-            height: board_size.1,
-            ..board
-        },
-    );
-    draw_panel(frame, app, panel);
+    if versus {
+        draw_versus(frame, app, main, board_size);
+    } else {
+        let [board, panel] =
+            Layout::horizontal([Constraint::Length(board_size.0), Constraint::Length(PANEL_WIDTH)]).areas(main);
+        let block = Block::bordered().title(format!(" tetrad {} ", app.mode().name()));
+        draw_board(
+            frame,
+            &app.sides()[0],
+            block,
+            Rect {
+                height: board_size.1,
+                ..board
+            },
+        );
+        draw_panel(frame, app, panel);
+    }
     draw_status(frame, app, status);
     if app.help_shown() {
         draw_help(frame, app.mode(), main);
     }
 }
 
-fn draw_board(frame: &mut Frame, app: &App, area: Rect) {
-    let tracked = app.tracked();
+/// Two boards side by side under a header: each with its garbage meter on its left, its
+/// player's name on its frame (the board the plugin keys act on framed in yellow), and
+/// its panel on its right.
+fn draw_versus(frame: &mut Frame, app: &App, area: Rect, board_size: (u16, u16)) {
+    let [header, boards] = Layout::vertical([Constraint::Length(1), Constraint::Min(0)]).areas(area);
+    draw_header(frame, app, header);
+    let side_width = METER_WIDTH + board_size.0 + VERSUS_PANEL_WIDTH;
+    let columns = Layout::horizontal([Constraint::Length(side_width); 2]).split(boards);
+    let choosing = app.mode() == Mode::Demo;
+    for (index, (side, &column)) in app.sides().iter().zip(columns.iter()).enumerate() {
+        let [meter, board, panel] = Layout::horizontal([
+            Constraint::Length(METER_WIDTH),
+            Constraint::Length(board_size.0),
+            Constraint::Length(VERSUS_PANEL_WIDTH),
+        ])
+        .areas(column);
+        let board = Rect {
+            height: board_size.1,
+            ..board
+        };
+        draw_meter(
+            frame,
+            side,
+            Rect {
+                height: board_size.1,
+                ..meter
+            },
+        );
+        let mut block = Block::bordered().title(format!(" {} ", app.player(index)));
+        if choosing && index == app.selected() {
+            block = block.border_style(Color::Yellow);
+        }
+        draw_board(frame, side, block, board);
+        let other = &app.sides()[1 - index];
+        draw_versus_panel(frame, app, index, other, panel);
+    }
+}
+
+/// The rows of garbage waiting to rise, as a red column from the bottom of the well.
+fn draw_meter(frame: &mut Frame, side: &Side, area: Rect) {
+    let pending = side.garbage().map_or(0, |garbage| garbage.pending) as u16;
+    let well = area.height.saturating_sub(2);
+    let lines: Vec<Line> = (0..area.height)
+        .map(|row| {
+            // Row 0 is the frame's top edge; the well's rows follow, its bottom at `well`.
+            let from_bottom = well.saturating_sub(row);
+            if row >= 1 && row <= well && from_bottom < pending {
+                Line::styled("█ ", Color::Red)
+            } else {
+                Line::from("")
+            }
+        })
+        .collect();
+    frame.render_widget(Paragraph::new(lines), area);
+}
+
+/// One line over both boards: the screen, the rules, the seed, the pace, and once the
+/// game is over, who won.
+fn draw_header(frame: &mut Frame, app: &App, area: Rect) {
+    let rules = app.tracked().game().rules();
+    let mut parts = vec![
+        format!("{} versus", app.mode().name()),
+        format!("{} {}x{}", rules.preset, rules.width, rules.height),
+        format!("seed {:#x}", app.game_seed()),
+    ];
+    if let Some((tick, len)) = app.progress() {
+        parts.push(format!("tick {tick} of {len}"));
+    }
+    parts.push(speed_text(app, app.stats().level()));
+    let bold = Style::default().add_modifier(Modifier::BOLD);
+    let alert = Style::default().fg(Color::Yellow).add_modifier(Modifier::BOLD);
+    let mut spans = vec![Span::styled(parts.join(" · "), bold)];
+    if app.paused() && app.sides().iter().any(|side| side.end().is_none()) {
+        spans.push(Span::styled("  PAUSED", alert));
+    }
+    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+fn draw_versus_panel(frame: &mut Frame, app: &App, index: usize, other: &Side, area: Rect) {
+    let side = &app.sides()[index];
+    let game = side.tracked().game();
+    let stats = side.stats();
+    let bold = Style::default().add_modifier(Modifier::BOLD);
+    let mut lines = vec![Line::styled("next", bold)];
+    match game.preview() {
+        Some(next) => lines.extend(piece_lines(game.pieces().kind(next), colour(next))),
+        None => lines.push(Line::from(" (off)")),
+    }
+    lines.push(Line::from(""));
+    let garbage = side.garbage().unwrap_or(Garbage {
+        pending: 0,
+        sent: 0,
+        received: 0,
+    });
+    lines.extend([
+        narrow_stat("lines", stats.lines.to_string()),
+        narrow_stat("pieces", stats.pieces.to_string()),
+        narrow_stat("points", stats.score.to_string()),
+        narrow_stat("sent", garbage.sent.to_string()),
+        narrow_stat("received", garbage.received.to_string()),
+        narrow_stat("waiting", garbage.pending.to_string()),
+        narrow_stat(
+            "µs/upd",
+            side.update_us().map_or("-".to_string(), |us| format!("{us:.1}")),
+        ),
+    ]);
+    if side.violations() > 0 {
+        lines.push(narrow_stat("faults", side.violations().to_string()));
+    }
+    if let Some((plugin, count)) = app.plugin_slot(index) {
+        lines.push(Line::from(format!("plugin {} of {count}", plugin + 1)));
+    }
+    lines.push(Line::from(""));
+    let alert = Style::default().fg(Color::Yellow).add_modifier(Modifier::BOLD);
+    if let Some(end) = side.end() {
+        let (verdict, cause) = versus_verdict(end, other.end());
+        lines.push(Line::styled(verdict, alert));
+        lines.extend(cause.map(Line::from));
+        if let Some(error) = side.error() {
+            lines.push(Line::from(error.to_string()));
+        }
+    }
+    let panel = Paragraph::new(lines).wrap(Wrap { trim: false });
+    frame.render_widget(
+        panel.block(Block::new().padding(ratatui::widgets::Padding::left(1))),
+        area,
+    );
+}
+
+fn narrow_stat(name: &str, value: String) -> Line<'static> {
+    Line::from(format!("{name:<8}{value:>7}"))
+}
+
+/// How one board's versus game ended, given how the other's did: the verdict, and why.
+fn versus_verdict(end: RecordedEnd, other: Option<RecordedEnd>) -> (&'static str, Option<&'static str>) {
+    let both_lost = end.is_loss() && other.is_some_and(RecordedEnd::is_loss);
+    match end {
+        RecordedEnd::Won => ("WON", None),
+        RecordedEnd::Capped => ("DRAW", Some(end_cause(end))),
+        RecordedEnd::Unfinished => ("STOPPED", None),
+        _ if both_lost => ("DRAW", Some(end_cause(end))),
+        _ => ("LOST", Some(end_cause(end))),
+    }
+}
+
+fn draw_board(frame: &mut Frame, side: &Side, block: Block, area: Rect) {
+    let tracked = side.tracked();
     let game = tracked.game();
     let rules = game.rules();
     let mut falling = vec![false; rules.width * rules.height];
@@ -97,18 +263,14 @@ fn draw_board(frame: &mut Frame, app: &App, area: Rect) {
                     (true, _) => Span::styled(FILLED, colour(current.map_or(PieceId(0), |c| c.piece))),
                     (false, Some(Cell::Piece(piece))) => Span::styled(FILLED, colour(piece)),
                     (false, Some(Cell::Unknown)) => Span::styled(FILLED, Color::Gray),
+                    (false, Some(Cell::Garbage)) => Span::styled(FILLED, Color::DarkGray),
                     (false, None) => Span::styled(EMPTY, Color::DarkGray),
                 })
                 .collect();
             Line::from(spans)
         })
         .collect();
-    let title = match app.mode() {
-        Mode::Demo => " tetrad demo ",
-        Mode::Play => " tetrad play ",
-        Mode::Replay => " tetrad replay ",
-    };
-    frame.render_widget(Paragraph::new(lines).block(Block::bordered().title(title)), area);
+    frame.render_widget(Paragraph::new(lines).block(block), area);
 }
 
 /// A piece's first orientation, drawn in its bounding box.
@@ -138,13 +300,14 @@ fn stat(name: &str, value: String) -> Line<'static> {
 }
 
 fn draw_panel(frame: &mut Frame, app: &App, area: Rect) {
-    let game = app.tracked().game();
+    let side = &app.sides()[0];
+    let game = side.tracked().game();
     let rules = game.rules();
-    let stats = app.stats();
+    let stats = side.stats();
     let bold = Style::default().add_modifier(Modifier::BOLD);
     let mut lines = vec![
-        Line::styled(app.player(), bold),
-        Line::from(match (app.plugin_slot(), app.progress()) {
+        Line::styled(app.player(0), bold),
+        Line::from(match (app.plugin_slot(0), app.progress()) {
             (Some((index, count)), _) => format!("plugin {} of {count}", index + 1),
             (_, Some((tick, len))) => format!("tick {tick} of {len}"),
             _ => "at the keyboard".to_string(),
@@ -177,18 +340,18 @@ fn draw_panel(frame: &mut Frame, app: &App, area: Rect) {
         ),
         stat(
             "µs/update",
-            app.update_us().map_or("-".to_string(), |us| format!("{us:.1}")),
+            side.update_us().map_or("-".to_string(), |us| format!("{us:.1}")),
         ),
         stat("speed", speed_text(app, level)),
     ]);
-    if app.violations() > 0 {
-        lines.push(stat("violations", app.violations().to_string()));
+    if side.violations() > 0 {
+        lines.push(stat("violations", side.violations().to_string()));
     }
     lines.push(Line::from(""));
     let alert = Style::default().fg(Color::Yellow).add_modifier(Modifier::BOLD);
-    if let Some(end) = app.end() {
+    if let Some(end) = side.end() {
         lines.push(Line::styled(end_text(end), alert));
-        if let Some(error) = app.error() {
+        if let Some(error) = side.error() {
             lines.push(Line::from(error.to_string()));
         }
         if app.mode() != Mode::Replay {
@@ -211,17 +374,26 @@ fn speed_text(app: &App, level: u32) -> String {
     }
 }
 
-fn end_text(end: RecordedEnd) -> &'static str {
+fn end_text(end: RecordedEnd) -> String {
     match end {
-        RecordedEnd::ToppedOut => "GAME OVER: topped out",
-        RecordedEnd::Capped => "GAME OVER: max pieces",
-        RecordedEnd::PluginError => "GAME OVER: plugin error",
-        RecordedEnd::Stalled => "GAME OVER: stalled",
-        RecordedEnd::Timeout => "GAME OVER: too slow",
-        RecordedEnd::Violation => "GAME OVER: protocol violations",
-        RecordedEnd::Crashed => "GAME OVER: plugin crashed",
-        RecordedEnd::Won => "WON: the opponent is out",
-        RecordedEnd::Unfinished => "END: stopped unfinished",
+        RecordedEnd::Won => "WON: the opponent is out".to_string(),
+        RecordedEnd::Unfinished => "END: stopped unfinished".to_string(),
+        _ => format!("GAME OVER: {}", end_cause(end)),
+    }
+}
+
+/// Why a game ended, in a few words.
+fn end_cause(end: RecordedEnd) -> &'static str {
+    match end {
+        RecordedEnd::ToppedOut => "topped out",
+        RecordedEnd::Capped => "max pieces",
+        RecordedEnd::PluginError => "plugin error",
+        RecordedEnd::Stalled => "stalled",
+        RecordedEnd::Timeout => "too slow",
+        RecordedEnd::Violation => "protocol violations",
+        RecordedEnd::Crashed => "plugin crashed",
+        RecordedEnd::Won => "won",
+        RecordedEnd::Unfinished => "stopped unfinished",
     }
 }
 
@@ -236,6 +408,15 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
         ]),
         (None, Some(status)) => Line::from(status.to_string()),
         (None, None) => Line::styled("? keys   q quit", Color::DarkGray),
+    };
+    // In versus the panels have no room for it.
+    let restart = app.sides().len() > 1 && app.mode() != Mode::Replay && app.sides().iter().all(|s| s.end().is_some());
+    let line = match restart {
+        true => Line::from(vec![
+            Span::styled("r restart, n new seed   ", Style::default().fg(Color::Yellow)),
+            Span::raw(line.to_string()),
+        ]),
+        false => line,
     };
     frame.render_widget(Paragraph::new(line), area);
 }

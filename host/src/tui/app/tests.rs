@@ -174,7 +174,7 @@ fn replay_app() -> App {
 fn a_replay_plays_at_the_chosen_speed_and_seeks_by_piece() {
     let mut app = replay_app();
     assert_eq!(app.status(), None, "the replay verifies");
-    assert_eq!(app.player(), "human 1.2.3");
+    assert_eq!(app.player(0), "human 1.2.3");
     let (tick, len) = app.progress().unwrap();
     assert_eq!(tick, 0);
     app.on_tick(Duration::from_millis(500));

@@ -1,6 +1,6 @@
 //! What the screen shows of the app: read-only views for the drawing code and tests.
 
-use super::{App, Driver};
+use super::{App, Driver, Side};
 use crate::engine::Stats;
 use crate::replay::{PlayerRecord, RecordedEnd};
 use crate::tui::keys::Mode;
@@ -13,14 +13,34 @@ impl App {
         self.mode
     }
 
-    /// The game and its cell colours.
-    pub fn tracked(&self) -> &Tracked {
-        &self.tracked
+    /// The boards: one, or two in versus, left to right.
+    pub fn sides(&self) -> &[Side] {
+        &self.sides
     }
 
-    /// The game's totals.
+    /// The board the plugin keys act on.
+    pub fn selected(&self) -> usize {
+        self.selected
+    }
+
+    /// The first board's game and its cell colours.
+    pub fn tracked(&self) -> &Tracked {
+        self.sides[0].tracked()
+    }
+
+    /// The first board's totals.
     pub fn stats(&self) -> Stats {
-        self.tracked.game().stats()
+        self.sides[0].stats()
+    }
+
+    /// How the first board's game ended, once it has.
+    pub fn end(&self) -> Option<RecordedEnd> {
+        self.sides[0].end()
+    }
+
+    /// The first board's plugin error, or what stalled.
+    pub fn error(&self) -> Option<&str> {
+        self.sides[0].error()
     }
 
     /// The seed of the game on screen.
@@ -28,51 +48,35 @@ impl App {
         self.game_seed
     }
 
-    /// Who plays now: the plugin's name and version, `you`, or the replay's player.
-    pub fn player(&self) -> String {
-        match &self.driver {
-            Driver::Demo(pilots) => {
-                let info = pilots.current().info();
+    /// Who plays board `board` now: the plugin's name and version, `you`, or the replay's
+    /// player.
+    pub fn player(&self, board: usize) -> String {
+        let side = &self.sides[board];
+        match &side.driver {
+            Driver::Plugin(seat) => {
+                let info = self.roster.plugin(seat.index()).info();
                 format!("{} {}", info.name, info.version)
             }
-            Driver::Play => "you".to_string(),
-            Driver::Replay(playback) => playback
-                .replay()
-                .player_at(self.stats().ticks)
+            Driver::Person => "you".to_string(),
+            Driver::Replay(seat) => self
+                .playback
+                .as_ref()
+                .and_then(|playback| playback.replay().seats[*seat].player_at(side.stats().ticks))
                 .map_or_else(|| "unknown".to_string(), PlayerRecord::label),
         }
     }
 
-    /// In a demo, the playing plugin's place among the loaded ones: (index, count).
-    pub fn plugin_slot(&self) -> Option<(usize, usize)> {
-        match &self.driver {
-            Driver::Demo(pilots) => Some((pilots.index(), pilots.count())),
+    /// For a plugin's board, the plugin's place among the loaded ones: (index, count).
+    pub fn plugin_slot(&self, board: usize) -> Option<(usize, usize)> {
+        match &self.sides[board].driver {
+            Driver::Plugin(seat) => Some((seat.index(), self.roster.len())),
             _ => None,
-        }
-    }
-
-    /// Mean microseconds per `update` of the playing instance.
-    pub fn update_us(&self) -> Option<f64> {
-        match &self.driver {
-            Driver::Demo(pilots) => pilots.update_us(),
-            _ => None,
-        }
-    }
-
-    /// Protocol violations of the playing instance.
-    pub fn violations(&self) -> u64 {
-        match &self.driver {
-            Driver::Demo(pilots) => pilots.violations(),
-            _ => 0,
         }
     }
 
     /// In a replay: the tick on screen and the number of ticks.
     pub fn progress(&self) -> Option<(u64, u64)> {
-        match &self.driver {
-            Driver::Replay(playback) => Some((self.stats().ticks, playback.len())),
-            _ => None,
-        }
+        self.playback.as_ref().map(|playback| (self.ticks, playback.len()))
     }
 
     /// Pieces per second of play, over the last two seconds.
@@ -88,16 +92,6 @@ impl App {
     /// Whether the game is paused.
     pub fn paused(&self) -> bool {
         self.paused
-    }
-
-    /// How the game ended, once it has.
-    pub fn end(&self) -> Option<RecordedEnd> {
-        self.end
-    }
-
-    /// The plugin's error, or what stalled.
-    pub fn error(&self) -> Option<&str> {
-        self.error.as_deref()
     }
 
     /// Whether the keys are shown.

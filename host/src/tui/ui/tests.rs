@@ -162,3 +162,92 @@ fn a_small_terminal_gets_a_message_instead_of_a_broken_board() {
         "{lines}"
     );
 }
+
+/// A versus game on a narrow well, where lines clear often and garbage flies: each seat
+/// drops by its own pattern, recorded as the game loop plays it.
+fn versus_replay() -> Replay {
+    let mut setup = Setup::default();
+    setup.rules.width = 4;
+    setup.rules.height = 12;
+    setup.attack = Some("4".parse().unwrap());
+    let seed = 9;
+    let mut replay = Replay::new(&setup, seed);
+    let mut games: Vec<crate::engine::Game> = (0..2)
+        .map(|_| {
+            let mut game = crate::engine::Game::new(setup.rules, setup.pieces.clone(), seed);
+            game.enable_garbage(setup.attack.clone().unwrap(), seed);
+            game
+        })
+        .collect();
+    let pattern = [
+        Actions::DROP,
+        Actions::LEFT | Actions::DROP,
+        Actions::RIGHT | Actions::DROP,
+    ];
+    let mut tick = 0;
+    while games.iter().all(|game| !game.is_over()) {
+        for (seat, game) in games.iter_mut().enumerate() {
+            let actions = pattern[(tick + seat) % pattern.len()];
+            replay.seats[seat].actions.push(actions.0);
+            game.tick(actions);
+        }
+        crate::engine::pass_garbage(games.iter_mut());
+        tick += 1;
+    }
+    let lost: Vec<bool> = games.iter().map(|game| game.is_over()).collect();
+    for (seat, game) in games.iter().enumerate() {
+        let end = if lost[seat] {
+            RecordedEnd::ToppedOut
+        } else {
+            RecordedEnd::Won
+        };
+        replay.seats[seat].players.push(PlayerRecord::human(0));
+        replay.seats[seat].result = Outcome::of_game(game, end);
+    }
+    replay
+}
+
+#[test]
+fn versus_shows_two_boards_their_garbage_meters_and_the_verdict() {
+    let playback = Playback::new(versus_replay()).unwrap();
+    assert_eq!(playback.problem(), None, "the recording verifies");
+    let mut app = App::replay(playback);
+    assert_eq!(app.sides().len(), 2);
+    // Step until garbage waits under one board: the meter shows one red cell a row.
+    let waiting = loop {
+        press(&mut app, KeyCode::Char('s'));
+        if let Some(board) = app.sides().iter().position(|side| side.garbage().unwrap().pending > 0) {
+            break board;
+        }
+        assert!(app.sides().iter().all(|side| side.end().is_none()), "no garbage waited");
+    };
+    let pending = app.sides()[waiting].garbage().unwrap().pending as u16;
+    let buffer = render(&app, 80, 24);
+    let screen = text(&buffer).join("\n");
+    for expected in ["replay versus", "classic 4x12", "tick ", "waiting", "sent", "received"] {
+        assert!(screen.contains(expected), "`{expected}` missing from:\n{screen}");
+    }
+    // Each board is 2 (meter) + 10 (well and walls) + 16 (panel) columns wide.
+    let meter_x = 28 * waiting as u16;
+    let bottom = 1 + 12; // the header, then the frame's top edge, then 12 rows
+    let red: Vec<u16> = (2..=bottom)
+        .filter(|&y| buffer[(meter_x, y)].symbol() == "█" && buffer[(meter_x, y)].fg == Color::Red)
+        .collect();
+    assert_eq!(red.len() as u16, pending.min(12), "{screen}");
+    assert_eq!(red.last(), Some(&bottom), "the meter fills from the bottom");
+    // At the end, one board won and the other lost.
+    press(&mut app, KeyCode::End);
+    let screen = text(&render(&app, 80, 24)).join("\n");
+    assert!(screen.contains("WON") && screen.contains("LOST"), "{screen}");
+    assert!(screen.contains("topped out"), "{screen}");
+}
+
+#[test]
+fn versus_needs_room_for_both_boards() {
+    let app = App::replay(Playback::new(versus_replay()).unwrap());
+    let lines = text(&render(&app, 50, 24)).join("");
+    assert!(
+        lines.contains("The terminal is 50x24; this board needs 56x22."),
+        "{lines}"
+    );
+}
