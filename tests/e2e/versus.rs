@@ -297,3 +297,39 @@ fn a_recorded_versus_game_verifies_and_a_tampered_one_does_not() {
         "--record saves a versus game",
     );
 }
+
+#[test]
+fn sprt_stops_a_match_at_the_same_game_whatever_the_jobs() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut reports = Vec::new();
+    for jobs in ["1", "2"] {
+        let out = dir.path().join(format!("jobs{jobs}.jsonl"));
+        let args = [
+            "--plugins",
+            "tree-search@depth=1",
+            "random",
+            "--games",
+            "1000",
+            "--sprt",
+            "0,50",
+            "--jobs",
+            jobs,
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        let report = json(&versus(&args));
+        // The test counts games in order, and stops at the first that decides it.
+        assert_eq!(report["sprt"]["verdict"], "H1", "{report}");
+        let games = report["games"].as_array().unwrap();
+        let indices: Vec<u64> = games.iter().map(|g| g["game"].as_u64().unwrap()).collect();
+        assert_eq!(indices, (0..games.len() as u64).collect::<Vec<_>>());
+        assert!(games.len() < 100, "stopped early: {}", games.len());
+        // A resume of the decided file plays nothing more and reports the same.
+        let mut resumed = args.to_vec();
+        resumed.push("--resume");
+        assert_eq!(json(&versus(&resumed))["sprt"], report["sprt"]);
+        reports.push(report);
+    }
+    assert_eq!(reports[0]["games"], reports[1]["games"]);
+    assert_eq!(reports[0]["sprt"], reports[1]["sprt"]);
+}

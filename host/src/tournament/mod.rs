@@ -6,6 +6,7 @@ mod isolate;
 mod output;
 mod rated;
 pub mod record;
+mod sprt;
 mod standings;
 
 pub use isolate::{
@@ -15,6 +16,7 @@ pub use isolate::{
 pub use output::{csv, fixture_line, markdown, table, Report};
 pub use rated::{match_csv, match_report, match_table, rated, rated_table, GameOutcome, MatchReport, Rated};
 pub use record::{read, Config, EntrantConfig, FixtureRecord, GameRecord, Line, RecordError, Writer};
+pub use sprt::{Sprt, SprtResult};
 pub use standings::{pairings, sign_test, sprt_bounds, sprt_llr, standings, versus_pairings, Pairing, Standing};
 
 use crate::plugin::Plugin;
@@ -22,6 +24,7 @@ use crate::replay::{PlayerRecord, Replay};
 use crate::runner::{self, game_seed, RunSpec};
 use anyhow::Context;
 use isolate::{Played, Worker};
+use sprt::InOrder;
 use std::collections::{HashSet, VecDeque};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -71,30 +74,6 @@ pub struct Isolation {
     pub args: Vec<String>,
     /// Where each worker's log (what its plugin printed) goes.
     pub logs: PathBuf,
-}
-
-/// Sequential test between the two entrants of a two-plugin tournament.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Sprt {
-    /// Elo of the null hypothesis.
-    pub elo0: f64,
-    /// Elo of the alternative.
-    pub elo1: f64,
-}
-
-/// The SPRT's state when the tournament ended.
-#[derive(Clone, Debug, serde::Serialize)]
-pub struct SprtResult {
-    /// Elo bounds tested.
-    pub elo0: f64,
-    /// Elo bounds tested.
-    pub elo1: f64,
-    /// The log-likelihood ratio.
-    pub llr: f64,
-    /// Bounds for alpha = beta = 0.05.
-    pub bounds: (f64, f64),
-    /// "H1" (the first entrant is stronger by elo1), "H0", or "undecided".
-    pub verdict: &'static str,
 }
 
 /// A tournament to play.
@@ -178,9 +157,14 @@ impl Tournament {
         let stop = AtomicBool::new(false);
         let mut fixtures = done;
         let total = self.total();
-        let mut sprt = self.sprt_state(&fixtures);
-        if sprt.as_ref().is_some_and(|s| s.verdict != "undecided") {
-            return Ok((fixtures, sprt));
+        let mut sprt = self.sprt.map(|test| InOrder::new(self, test));
+        if let Some(sprt) = &mut sprt {
+            fixtures.iter().for_each(|fixture| sprt.add(fixture));
+            if let Some(end) = sprt.decided_before() {
+                fixtures.retain(|fixture| fixture.game < end);
+                fixtures.sort_by_key(FixtureRecord::key);
+                return Ok((fixtures, Some(sprt.state())));
+            }
         }
         let (sender, receiver) = mpsc::channel::<anyhow::Result<FixtureRecord>>();
         let mut failure = None;
@@ -233,17 +217,24 @@ impl Tournament {
                         .collect(),
                     fixture: last,
                 });
-                sprt = self.sprt_state(&fixtures);
-                if sprt.as_ref().is_some_and(|s| s.verdict != "undecided") {
-                    stop.store(true, Ordering::Relaxed);
+                if let Some(sprt) = &mut sprt {
+                    sprt.add(fixtures.last().expect("just pushed"));
+                    if sprt.decided_before().is_some() {
+                        stop.store(true, Ordering::Relaxed);
+                    }
                 }
             }
         });
         if let Some(err) = failure {
             return Err(err);
         }
+        // Games that finished after the test decided are in the results file, but not in
+        // the tournament's result: another run may not have played them.
+        if let Some(end) = sprt.as_ref().and_then(InOrder::decided_before) {
+            fixtures.retain(|fixture| fixture.game < end);
+        }
         fixtures.sort_by_key(FixtureRecord::key);
-        Ok((fixtures, sprt))
+        Ok((fixtures, sprt.map(|sprt| sprt.state())))
     }
 
     /// Plays one fixture: a versus game of two entrants in process, or one entrant's solo
@@ -318,28 +309,6 @@ impl Tournament {
     pub fn pairings(&self, fixtures: &[FixtureRecord]) -> Vec<Pairing> {
         let labels: Vec<String> = self.entrants.iter().map(|e| e.label.clone()).collect();
         pairings_of(&labels, self.is_versus(), fixtures)
-    }
-
-    /// The SPRT's state over the seeds both entrants have finished.
-    fn sprt_state(&self, fixtures: &[FixtureRecord]) -> Option<SprtResult> {
-        let test = self.sprt?;
-        let pair = self.pairings(fixtures).into_iter().next()?;
-        let llr = sprt_llr(pair.wins, pair.draws, pair.losses, test.elo0, test.elo1);
-        let bounds = sprt_bounds();
-        let verdict = if llr >= bounds.1 {
-            "H1"
-        } else if llr <= bounds.0 {
-            "H0"
-        } else {
-            "undecided"
-        };
-        Some(SprtResult {
-            elo0: test.elo0,
-            elo1: test.elo1,
-            llr,
-            bounds,
-            verdict,
-        })
     }
 }
 
