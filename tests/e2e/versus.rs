@@ -333,3 +333,119 @@ fn sprt_stops_a_match_at_the_same_game_whatever_the_jobs() {
     assert_eq!(reports[0]["games"], reports[1]["games"]);
     assert_eq!(reports[0]["sprt"], reports[1]["sprt"]);
 }
+
+/// Replays a recorded match seat by seat and checks each lock against the garbage rules:
+/// an attack cancels waiting rows before any go out, what still waits rises on the lock
+/// and only then, each batch full but for one hole in one column.
+#[test]
+fn in_real_games_garbage_cancels_first_and_rises_on_the_lock_one_hole_a_batch() {
+    use tetrad::engine::Game;
+    use tetrad::replay::Replay;
+    use tetrad_plugin_api::Actions;
+
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("match.json");
+    let path = file.to_str().unwrap();
+    // A generous table, so that the bots' singles and doubles send garbage too.
+    let args = [
+        "--plugins",
+        "bcts",
+        "tree-search@depth=1",
+        "--games",
+        "1",
+        "--attack",
+        "1,2,3,4",
+    ];
+    versus(&[&args[..], &["--record", path]].concat());
+    let replay = Replay::load(&file).unwrap();
+    let setup = &replay.setup;
+    let attack = setup.attack.clone().unwrap();
+    let mut games: Vec<Game> = (0..2)
+        .map(|_| {
+            let mut game = Game::new(setup.rules, setup.pieces.clone(), replay.seed);
+            game.enable_garbage(attack.clone(), replay.seed);
+            game
+        })
+        .collect();
+    let width = setup.rules.width as u32;
+    let (mut cancelled, mut risen, mut tall_batches) = (0, 0, 0);
+    // The batches waiting at each seat, in arrival order, as row counts.
+    let mut batches: [std::collections::VecDeque<u64>; 2] = Default::default();
+    let longest = replay.seats.iter().map(|s| s.actions.len()).max().unwrap();
+    for tick in 0..longest {
+        for (seat, game) in games.iter_mut().enumerate() {
+            let Some(&bits) = replay.seats[seat].actions.get(tick) else {
+                continue;
+            };
+            let garbage = game.garbage().unwrap();
+            let (waiting, sent, received) = (garbage.pending(), garbage.sent, garbage.received);
+            let report = game.tick(Actions(bits));
+            let garbage = game.garbage().unwrap();
+            let Some(locked) = report.locked else {
+                assert_eq!(
+                    (garbage.pending(), garbage.received),
+                    (waiting, received),
+                    "rises only on a lock"
+                );
+                continue;
+            };
+            let rows = u64::from(attack.rows(locked.lines));
+            let cancels = rows.min(u64::from(waiting));
+            assert_eq!(
+                garbage.sent - sent,
+                rows - cancels,
+                "tick {tick}: the attack cancels first"
+            );
+            if report.topped_out {
+                continue;
+            }
+            let rose = garbage.received - received;
+            assert_eq!(rose, u64::from(waiting) - cancels, "tick {tick}: the rest rises now");
+            assert_eq!(garbage.pending(), 0);
+            // The risen rows are the bottom ones, each missing exactly one cell; this
+            // checks every row, and the hole columns below check each batch.
+            let board = game.board().rows();
+            for row in &board[board.len() - rose as usize..] {
+                assert_eq!(row.count_ones(), width - 1, "tick {tick}: one hole a row");
+            }
+            // Cancelling eats the oldest batches first; the rest rise in arrival order,
+            // each pushing the earlier ones up, so from the top down they come oldest first.
+            let mut cancelling = cancels;
+            while cancelling > 0 {
+                let front = batches[seat].front_mut().unwrap();
+                let eaten = cancelling.min(*front);
+                (*front, cancelling) = (*front - eaten, cancelling - eaten);
+                if *front == 0 {
+                    batches[seat].pop_front();
+                }
+            }
+            let mut top = board.len() - rose as usize;
+            for rows in batches[seat].drain(..) {
+                let batch = &board[top..top + rows as usize];
+                assert!(
+                    batch.iter().all(|row| *row == batch[0]),
+                    "tick {tick}: one hole column a batch"
+                );
+                top += rows as usize;
+                tall_batches += u32::from(rows > 1);
+            }
+            cancelled += cancels;
+            risen += rose;
+        }
+        let sent: Vec<u32> = games.iter_mut().map(Game::take_outgoing).collect();
+        for (seat, rows) in sent.into_iter().enumerate() {
+            games[1 - seat].receive(rows);
+            if rows > 0 {
+                batches[1 - seat].push_back(u64::from(rows));
+            }
+        }
+    }
+    assert!(
+        cancelled > 0 && risen > 0 && tall_batches > 0,
+        "this game cancels ({cancelled} rows) and raises garbage ({risen} rows, {tall_batches} batches of several)"
+    );
+    // The same seed draws the same holes: the whole match plays again identically.
+    let again = json(&versus(&args));
+    let first = json(&versus(&args));
+    assert_eq!(again["games"], first["games"]);
+}
