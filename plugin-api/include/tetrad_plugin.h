@@ -55,7 +55,9 @@
  * Orientation k + 1 is orientation k turned clockwise, wrapping at orientation_count.
  * Under the `classic` preset turning never changes x or y (there are no wall kicks);
  * under `leiden` and `simplified` the host re-places y at the preset's entry row for the
- * new orientation after a turn (x is kept).
+ * new orientation after a turn (x is kept). Under `guideline` a turn follows the Super
+ * Rotation System: the turned piece tries the offsets of its kick table in order (I has
+ * its own, O does not kick) and takes the first where it fits; docs/rules.md lists them.
  *
  * Ticks
  * -----
@@ -67,9 +69,10 @@
  * A piece that has been dropped to rest can therefore still shift (slide) on the next
  * tick before it locks.
  *
- * Under `leiden` and `simplified` there is no gravity: the piece hovers at its entry row
- * while it turns and shifts (same order and fit checks as above), and DROP makes it fall
- * and lock in the same tick.
+ * Under `leiden`, `simplified` and `guideline` there is no gravity: the piece hovers at
+ * its entry row (under `guideline`, where it spawns, in the buffer above the field) while
+ * it turns and shifts (same order and fit checks as above), and DROP makes it fall and
+ * lock in the same tick.
  *
  * Errors
  * ------
@@ -129,7 +132,7 @@ extern "C" {
 #define TETRAD_ROTATE_CCW 0x8u
 /*
  * Drop the piece: under `classic` it falls straight down to rest, or locks if it was
- * already resting; under `leiden` and `simplified` it falls and locks at once.
+ * already resting; under `leiden`, `simplified` and `guideline` it falls and locks at once.
  */
 #define TETRAD_DROP 0x10u
 /*
@@ -155,6 +158,12 @@ extern "C" {
 #define TETRAD_PRESET_LEIDEN 1u
 /* Research benchmark rules: no gravity, pieces enter above the board, DROP locks. */
 #define TETRAD_PRESET_SIMPLIFIED 2u
+/*
+ * Guideline rules: 20 buffer rows over the field (counted in height), SRS turns with wall
+ * kicks, a 7-bag, no gravity, DROP is a hard drop. Presets may be added in this version:
+ * a plugin that does not know TetradGameInfo.preset should refuse it from tetrad_create.
+ */
+#define TETRAD_PRESET_GUIDELINE 3u
 
 /* ------------------------------------------------------------------------------------ */
 /* Types                                                                                 */
@@ -206,13 +215,16 @@ typedef struct TetradPieceInfo {
 typedef struct TetradGameInfo {
     /* The host's TETRAD_ABI_VERSION. */
     uint32_t abi_version;
-    /* The rules: TETRAD_PRESET_CLASSIC, TETRAD_PRESET_LEIDEN or TETRAD_PRESET_SIMPLIFIED. */
+    /* The rules: TETRAD_PRESET_CLASSIC, _LEIDEN, _SIMPLIFIED or _GUIDELINE (see above). */
     uint32_t preset;
     /* Board columns (1 to 32). */
     uint32_t width;
-    /* Board rows (1 to 64); under `leiden` this includes the three rows above the well. */
+    /* Board rows (1 to 64); under `leiden` this includes the three rows above the well,
+     * under `guideline` the 20 rows of buffer above the field. */
     uint32_t height;
-    /* Next pieces shown to the plugin: 0 or 1. With 0, tetrad_update's next is empty. */
+    /* Next pieces shown to the plugin: 0 or 1 (1 when a preset previews more, as
+     * `guideline` does: next is the only one this version shows). With 0, tetrad_update's
+     * next is empty. */
     uint32_t preview;
     /* Number of entries in pieces. */
     uint32_t piece_count;

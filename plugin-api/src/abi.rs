@@ -67,13 +67,14 @@ pub struct TetradPieceInfo {
 pub struct TetradGameInfo {
     /// The host's [`ABI_VERSION`].
     pub abi_version: u32,
-    /// 0 `classic`, 1 `leiden`, 2 `simplified`.
+    /// 0 `classic`, 1 `leiden`, 2 `simplified`, 3 `guideline`.
     pub preset: u32,
     /// Board columns.
     pub width: u32,
     /// Board rows.
     pub height: u32,
-    /// Next pieces shown (0 or 1).
+    /// Next pieces shown (0 or 1; `update`'s `next` is the only one this version shows,
+    /// so a preset that shows more, as `guideline` does, gives 1 here).
     pub preview: u32,
     /// Entries in `pieces`.
     pub piece_count: u32,
@@ -215,7 +216,7 @@ impl GameInfoBuf {
             preset: rules.preset.abi_id(),
             width: rules.width as u32,
             height: rules.height as u32,
-            preview: rules.preview as u32,
+            preview: rules.preview.min(1) as u32,
             piece_count: records.len() as u32,
             pieces: records.as_ptr(),
             seed,

@@ -276,22 +276,24 @@ pub enum Format {
 /// The rules of the games.
 #[derive(Debug, Args)]
 pub struct GameArgs {
-    /// Rules preset: classic, leiden or simplified.
+    /// Rules preset: classic, leiden, simplified or guideline.
     #[arg(long, default_value = "classic", value_parser = parse_preset)]
     pub preset: Preset,
     /// Board width (default: the preset's).
     #[arg(long)]
     pub width: Option<usize>,
-    /// Board height (default: the preset's; under leiden it includes 3 rows above the well).
+    /// Board height (default: the preset's; under leiden it includes 3 rows above the
+    /// well, under guideline the 20 rows of buffer above the field).
     #[arg(long)]
     pub height: Option<usize>,
-    /// Next pieces shown, 0 or 1 (default: the preset's).
+    /// Next pieces shown: 0 or 1, up to 6 under guideline (default: the preset's).
     #[arg(long)]
     pub preview: Option<usize>,
-    /// How pieces are drawn: uniform or bag.
-    #[arg(long, default_value = "uniform", value_parser = parse_randomizer)]
-    pub randomizer: Randomizer,
-    /// A piece-set file (TOML; see `pieces/` for examples). Default: the 7 tetrominoes.
+    /// How pieces are drawn: uniform or bag (default: the preset's; bag under guideline).
+    #[arg(long, value_parser = parse_randomizer)]
+    pub randomizer: Option<Randomizer>,
+    /// A piece-set file (TOML; see `pieces/` for examples). Default: the 7 tetrominoes
+    /// (under guideline, with their four SRS states; no file can be used there).
     #[arg(long, value_name = "FILE")]
     pub pieces: Option<std::path::PathBuf>,
 }
@@ -305,7 +307,7 @@ impl GameArgs {
             width: self.width.unwrap_or(defaults.width),
             height: self.height.unwrap_or(defaults.height),
             preview: self.preview.unwrap_or(defaults.preview),
-            randomizer: self.randomizer,
+            randomizer: self.randomizer.unwrap_or(defaults.randomizer),
         }
     }
 }

@@ -3,6 +3,7 @@
 
 use super::load;
 use crate::cli::{DemoArgs, GameArgs, PlayArgs, ReplayArgs, ScreenVersus};
+use crate::engine::AttackTable;
 use crate::plugin::{bundled_plugins, Plugin};
 use crate::referee::Limits;
 use crate::replay::Replay;
@@ -22,7 +23,7 @@ fn session(
 ) -> Result<Session> {
     let mut setup = setup(game, max_pieces, Limits::default())?;
     setup.attack = match versus {
-        ScreenVersus { versus: true, attack } => Some(attack.unwrap_or_default()),
+        ScreenVersus { versus: true, attack } => Some(attack.unwrap_or_else(|| AttackTable::for_rules(&setup.rules))),
         ScreenVersus { attack: Some(_), .. } => bail!("--attack sets the garbage of versus games: add --versus"),
         _ => None,
     };

@@ -2,6 +2,7 @@
 
 use super::load;
 use crate::cli::{MergeArgs, ReportFormat, SeatArgs, TournamentArgs, WorkerArgs};
+use crate::engine::AttackTable;
 use crate::player::Player;
 use crate::plugin::looks_like_path;
 use crate::referee::Limits;
@@ -128,7 +129,7 @@ fn play(args: &TournamentArgs, versus: bool) -> Result<Played> {
         );
     }
     match (versus, &args.attack) {
-        (true, attack) => setup.attack = Some(attack.clone().unwrap_or_default()),
+        (true, attack) => setup.attack = Some(attack.clone().unwrap_or_else(|| AttackTable::for_rules(&setup.rules))),
         (false, Some(_)) => bail!("--attack sets the garbage of versus games: add --versus (or use tetrad versus)"),
         (false, None) => {}
     }

@@ -3,27 +3,17 @@
 
 mod garbage;
 mod queue;
+mod scoring;
 mod sequence;
 
 pub use garbage::{pass_garbage, AttackTable, Garbage};
 pub use queue::PieceQueue;
+pub use scoring::{Clear, Spin};
 pub use sequence::{SequenceError, Sequences, SEQUENCE_CAP};
 
+use std::collections::VecDeque;
 use std::sync::Arc;
-use tetrad_plugin_api::{step, Actions, Board, Lock, PieceId, PiecePos, PieceSet, Rules};
-
-/// Points for clearing 0, 1, 2, 3 and 4 rows at level 0; multiplied by level + 1. More
-/// than four rows at once (possible with larger pieces) score 1200 per row beyond three.
-fn points(lines: u32, level: u32) -> u64 {
-    let base = match lines {
-        0 => 0,
-        1 => 40,
-        2 => 100,
-        3 => 300,
-        n => 1200 * u64::from(n - 3),
-    };
-    base * u64::from(level + 1)
-}
+use tetrad_plugin_api::{step, Actions, Board, Lock, PieceId, PiecePos, PieceSet, RotationSystem, Rules};
 
 /// The piece in play.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,7 +31,7 @@ pub struct Stats {
     pub lines: u64,
     /// Pieces locked.
     pub pieces: u64,
-    /// Points (40/100/300/1200 x (level + 1)).
+    /// Points (40/100/300/1200 x (level + 1); the guideline's table under `guideline`).
     pub score: u64,
     /// Ticks played.
     pub ticks: u64,
@@ -63,6 +53,8 @@ pub struct Locked {
     pub pos: PiecePos,
     /// Rows it cleared.
     pub lines: u32,
+    /// The clear, with its spin, combo and back-to-back.
+    pub clear: Clear,
 }
 
 /// What one tick did.
@@ -84,6 +76,15 @@ pub struct Game {
     current: Option<Falling>,
     /// `None` once a given sequence has no piece left.
     next: Option<PieceId>,
+    /// The previewed pieces after `next`, when the rules show more than one.
+    later: VecDeque<PieceId>,
+    /// If the falling piece's last movement was a turn, the kick it took.
+    last_kick: Option<u8>,
+    /// Clears in a row so far, the last one counted 0 (`None` after a lock that cleared
+    /// nothing).
+    combo: Option<u32>,
+    /// The last clear was difficult (four lines, or a spin that cleared lines).
+    back_to_back: bool,
     stats: Stats,
     piece_ticks: u32,
     new_piece: bool,
@@ -111,6 +112,7 @@ impl Game {
     pub fn with_queue(rules: Rules, pieces: Arc<PieceSet>, mut queue: PieceQueue, board: Option<Board>) -> Game {
         let first = queue.next_piece();
         let next = queue.next_piece();
+        let later = (1..rules.preview).map_while(|_| queue.next_piece()).collect();
         let mut game = Game {
             board: board.unwrap_or_else(|| Board::new(rules.width, rules.height)),
             rules,
@@ -118,6 +120,10 @@ impl Game {
             queue,
             current: None,
             next,
+            later,
+            last_kick: None,
+            combo: None,
+            back_to_back: false,
             stats: Stats::default(),
             piece_ticks: 0,
             new_piece: true,
@@ -138,6 +144,7 @@ impl Game {
         let pos = self.rules.spawn(kind);
         self.piece_ticks = 0;
         self.new_piece = true;
+        self.last_kick = None;
         if self.board.fits(kind.orientation(pos.orientation), pos.x, pos.y) {
             self.current = Some(Falling { piece, pos });
         } else {
@@ -186,25 +193,40 @@ impl Game {
         self.piece_ticks += 1;
         self.new_piece = false;
         let kind = self.pieces.kind(falling.piece);
-        let result = step(&self.rules, &self.board, kind, &mut falling.pos, actions);
+        let moved = step(&self.rules, &self.board, kind, &mut falling.pos, actions);
         self.current = Some(falling);
-        if !result.locked {
+        if moved.shifted || moved.fell {
+            self.last_kick = None;
+        } else if moved.turned {
+            self.last_kick = Some(moved.kick);
+        }
+        if !moved.locked {
             return TickReport::default();
         }
         let shape = kind.orientation(falling.pos.orientation);
+        let spin = match self.rules.rotation() {
+            RotationSystem::Srs if kind.name() == "T" => scoring::t_spin(&self.board, falling.pos, self.last_kick),
+            _ => Spin::None,
+        };
+        let locks_out = self.rules.locks_out(shape, falling.pos.y);
         let lock = self.board.lock(shape, falling.pos.x, falling.pos.y);
+        let clear = self.clear(lock.lines, spin);
         let level = self.stats.level();
         self.stats.pieces += 1;
         self.stats.lines += u64::from(lock.lines);
-        self.stats.score += points(lock.lines, level);
+        self.stats.score += match self.rules.rotation() {
+            RotationSystem::Srs => scoring::guideline_points(&clear, level),
+            RotationSystem::InBox => scoring::points(lock.lines, level),
+        };
         let locked = Some(Locked {
             piece: falling.piece,
             pos: falling.pos,
             lines: lock.lines,
+            clear,
         });
-        let mut ends = self.rules.lock_ends_game(&lock, &self.board);
+        let mut ends = self.rules.lock_ends_game(&lock, &self.board) || locks_out;
         if let Some(garbage) = self.garbage.as_mut().filter(|_| !ends) {
-            let kept = garbage.settle(lock.lines, &mut self.board);
+            let kept = garbage.settle(&clear, &mut self.board);
             let risen = Lock {
                 lines: 0,
                 above_board: !kept,
@@ -221,7 +243,7 @@ impl Game {
         }
         match self.next {
             Some(piece) => {
-                self.next = self.queue.next_piece();
+                self.next = self.draw();
                 self.enter(piece);
             }
             None => {
@@ -232,6 +254,44 @@ impl Game {
         TickReport {
             locked,
             topped_out: self.over,
+        }
+    }
+
+    /// What a lock that cleared `lines` rows with `spin` was, and the combo and
+    /// back-to-back it leaves.
+    fn clear(&mut self, lines: u32, spin: Spin) -> Clear {
+        if lines == 0 {
+            // A lock that clears nothing ends a combo, and keeps back-to-back as it was.
+            self.combo = None;
+            return Clear {
+                lines,
+                spin,
+                ..Clear::default()
+            };
+        }
+        let combo = self.combo.map_or(0, |c| c + 1);
+        self.combo = Some(combo);
+        let difficult = lines >= 4 || spin != Spin::None;
+        let back_to_back = difficult && self.back_to_back;
+        self.back_to_back = difficult;
+        Clear {
+            lines,
+            spin,
+            combo,
+            back_to_back,
+            perfect: self.board.surface() == self.board.height(),
+        }
+    }
+
+    /// The piece that becomes the next one: the first of those previewed after it, or
+    /// the queue's.
+    fn draw(&mut self) -> Option<PieceId> {
+        match self.later.pop_front() {
+            Some(piece) => {
+                self.later.extend(self.queue.next_piece());
+                Some(piece)
+            }
+            None => self.queue.next_piece(),
         }
     }
 
@@ -258,6 +318,12 @@ impl Game {
     /// The next piece as the player sees it: `None` when the preview is off.
     pub fn preview(&self) -> Option<PieceId> {
         self.next.filter(|_| self.rules.preview > 0)
+    }
+
+    /// Every previewed piece, the next one first (as many as the rules show, fewer at
+    /// the end of a given sequence).
+    pub fn queue(&self) -> impl Iterator<Item = PieceId> + '_ {
+        self.preview().into_iter().chain(self.later.iter().copied())
     }
 
     /// True until the first tick of the current piece has been played.

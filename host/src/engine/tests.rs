@@ -69,7 +69,7 @@ fn clears_of_one_to_four_rows_score_by_level() {
         // What remains is the part of the I above the cleared rows.
         assert_eq!(g.board().filled_count(), 4 - rows as u32);
     }
-    assert_eq!(points(2, 3), 400);
+    assert_eq!(super::scoring::points(2, 3), 400);
 }
 
 #[test]
@@ -398,4 +398,105 @@ fn garbage_that_pushes_a_cell_off_the_top_ends_the_game() {
     g.set_current(O);
     let report = lock_one(&mut g);
     assert!(report.topped_out && g.is_over());
+}
+
+/// A guideline game on `board` (its bottom rows, drawn from the top).
+fn guideline(board: &str) -> Game {
+    let rules = Rules::preset(Preset::Guideline);
+    let board = Board::from_text(rules.width, rules.height, board);
+    let mut g = Game::with_board(rules, Arc::new(PieceSet::srs()), 1, Some(board));
+    g.enable_garbage(AttackTable::guideline(), 1);
+    g
+}
+
+/// Plays the reachability search's path to `target` for the falling piece, and returns
+/// the lock.
+fn place(g: &mut Game, target: PiecePos) -> Locked {
+    let falling = g.current().unwrap();
+    let kind = g.pieces().kind(falling.piece).clone();
+    let reached = tetrad_plugin_api::reachable(g.rules(), g.board(), &kind, falling.pos);
+    let found = reached
+        .iter()
+        .filter(|r| r.pos == target)
+        .max_by_key(|r| r.last_kick.is_some())
+        .unwrap_or_else(|| panic!("{target:?} is not reachable"));
+    let reports = play(g, &found.path);
+    reports.last().and_then(|r| r.locked).expect("the path locks")
+}
+
+#[test]
+fn guideline_four_lines_twice_is_back_to_back_a_combo_and_a_perfect_clear() {
+    let mut g = guideline(&["#########."; 8].join("\n"));
+    let standing_in_the_last_column = PiecePos {
+        orientation: 1,
+        x: 7,
+        y: 36,
+    };
+    g.set_current(I);
+    let first = place(&mut g, standing_in_the_last_column);
+    assert_eq!(
+        first.clear,
+        Clear {
+            lines: 4,
+            ..Clear::default()
+        }
+    );
+    assert_eq!((g.stats().score, g.take_outgoing()), (800, 4));
+    g.set_current(I);
+    let second = place(&mut g, standing_in_the_last_column);
+    assert_eq!(
+        second.clear,
+        Clear {
+            lines: 4,
+            spin: Spin::None,
+            combo: 1,
+            back_to_back: true,
+            perfect: true
+        }
+    );
+    // 800 x 1.5 for back-to-back, 50 for the combo, 3200 for a back-to-back perfect clear.
+    assert_eq!(g.stats().score, 800 + 1200 + 50 + 3200);
+    // 4, +1 back-to-back, +1 for the second clear in a row, +10 for the perfect clear.
+    assert_eq!(g.take_outgoing(), 16);
+}
+
+#[test]
+fn guideline_t_spin_triple_through_the_fifth_kick_scores_and_sends_six() {
+    let mut g = guideline("###.......\n##........\n##.#######\n##..######\n##.#######");
+    g.set_current(T);
+    let slot = PiecePos {
+        orientation: 1,
+        x: 1,
+        y: 37,
+    };
+    let locked = place(&mut g, slot);
+    assert_eq!((locked.clear.lines, locked.clear.spin), (3, Spin::Full));
+    assert_eq!(g.stats().score, 1600);
+    assert_eq!(g.take_outgoing(), 6);
+    // A T hard-dropped flat onto an empty floor is no spin at all.
+    let mut flat = guideline("");
+    flat.set_current(T);
+    let lock = play(&mut flat, &[Actions::DROP])[0].locked.unwrap();
+    assert_eq!(lock.clear.spin, Spin::None);
+}
+
+#[test]
+fn guideline_lock_out_ends_the_game_and_the_queue_shows_six_from_a_bag() {
+    // Every row of the field filled but the last column: an O can only lock in the
+    // buffer above it.
+    let mut g = guideline(&vec!["#########."; 20].join("\n"));
+    g.set_current(O);
+    let report = g.tick(Actions::DROP);
+    assert!(report.topped_out && g.is_over(), "lock out");
+    let fresh = Game::new(Rules::preset(Preset::Guideline), Arc::new(PieceSet::srs()), 5);
+    let mut first_bag: Vec<PieceId> = fresh
+        .current()
+        .map(|f| f.piece)
+        .into_iter()
+        .chain(fresh.queue())
+        .collect();
+    assert_eq!(first_bag.len(), 7, "the falling piece and six previews");
+    first_bag.sort();
+    first_bag.dedup();
+    assert_eq!(first_bag.len(), 7, "one bag: every piece once");
 }

@@ -60,7 +60,7 @@ fn a_game_survives_the_file_and_verifies() {
 #[test]
 fn every_preset_and_a_cap_verify() {
     for preset in Preset::ALL {
-        let replay = recorded(Rules::preset(preset), PieceSet::tetrominoes(), 3, None);
+        let replay = recorded(Rules::preset(preset), preset.pieces(), 3, None);
         assert_eq!(replay.verify().unwrap()[0].end, RecordedEnd::ToppedOut, "{preset}");
     }
     let capped = recorded(Rules::default(), PieceSet::tetrominoes(), 3, Some(4));

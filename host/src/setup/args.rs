@@ -8,7 +8,7 @@ use crate::pieces::PieceFileError;
 use crate::referee::Limits;
 use std::path::Path;
 use std::sync::Arc;
-use tetrad_plugin_api::{PieceSet, RulesError};
+use tetrad_plugin_api::RulesError;
 
 /// Why the command line describes no playable setup.
 #[derive(Debug, thiserror::Error)]
@@ -29,7 +29,7 @@ pub enum SetupError {
 pub fn setup(game: &GameArgs, max_pieces: Option<u64>, limits: Limits) -> Result<Setup, SetupError> {
     let pieces = match &game.pieces {
         Some(path) => crate::pieces::load(path)?,
-        None => PieceSet::tetrominoes(),
+        None => game.preset.pieces(),
     };
     let mut setup = Setup::new(game.rules(), Arc::new(pieces))?;
     setup.max_pieces = max_pieces;

@@ -56,8 +56,9 @@ pub enum Line {
         format: String,
         /// Always [`VERSION`].
         version: u32,
-        /// The configuration.
-        config: Config,
+        /// The configuration (boxed: it is much larger than a fixture line, and there is
+        /// one header to many fixtures).
+        config: Box<Config>,
         /// This file's share, "K/N".
         shard: String,
     },
@@ -71,7 +72,7 @@ impl Line {
         Line::Header {
             format: FORMAT.to_string(),
             version: VERSION,
-            config: config.clone(),
+            config: Box::new(config.clone()),
             shard: shard.to_string(),
         }
     }
@@ -301,7 +302,7 @@ pub fn read_from(path: &Path, mut reader: impl BufRead) -> Result<Contents, Reco
             (Line::Header { config, shard, .. }, None) => {
                 let parsed = parse_shard(&shard)
                     .ok_or_else(|| invalid(number, format!("shard `{shard}` is not K/N with 1 <= K <= N")))?;
-                header = Some((config, shard, parsed));
+                header = Some((*config, shard, parsed));
             }
             (Line::Header { .. }, Some(_)) => return Err(invalid(number, "a second header line".to_string())),
             (Line::Fixture(_), None) => {

@@ -18,7 +18,7 @@ use crate::setup::Setup;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
-use tetrad_plugin_api::{Actions, Movement};
+use tetrad_plugin_api::{Actions, Movement, RotationSystem};
 
 /// Ticks are played for at most about this long per frame, leaving time to draw and to
 /// read keys; at full speed, for this long.
@@ -341,7 +341,11 @@ impl App {
             Command::Right => self.human(Actions::RIGHT),
             Command::RotateCw => self.human(Actions::CW),
             Command::RotateCcw => self.human(Actions::CCW),
-            Command::Down => self.human(Actions::NONE),
+            // Under the guideline a person soft-drops; elsewhere gravity does the work.
+            Command::Down => self.human(match self.session.setup.rules.rotation() {
+                RotationSystem::Srs => Actions::SOFT_DROP,
+                RotationSystem::InBox => Actions::NONE,
+            }),
             Command::Drop => self.human(Actions::DROP),
             Command::SeekPieces(pieces) => self.seek_pieces(pieces),
             Command::SeekStart => self.seek(0),

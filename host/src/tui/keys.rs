@@ -119,7 +119,7 @@ const PLAY: &[Binding] = &[
         Command::RotateCcw,
         &[Char('z'), Char('Z')],
     ),
-    bind("↓", "one tick (gravity, if any)", Command::Down, &[Down]),
+    bind("↓", "one tick down (guideline: soft drop)", Command::Down, &[Down]),
     bind("space ⏎", "drop", Command::Drop, &[Char(' '), Enter]),
     bind("p", "pause / resume", Command::Pause, &[Char('p'), Char('P')]),
     bind("r", "restart, same seed", Command::Restart, &[Char('r')]),

@@ -56,7 +56,7 @@ fn colour(piece: PieceId) -> Color {
 pub fn draw(frame: &mut Frame, app: &App) {
     let area = frame.area();
     let rules = app.tracked().game().rules();
-    let board_size = (rules.width as u16 * 2 + 2, rules.height as u16 + 2);
+    let board_size = (rules.width as u16 * 2 + 2, rules.shown_rows().len() as u16 + 2);
     let versus = app.sides().len() > 1;
     let needed = if versus {
         let side = METER_WIDTH + board_size.0 + VERSUS_PANEL_WIDTH;
@@ -184,6 +184,7 @@ fn draw_versus_panel(frame: &mut Frame, app: &App, index: usize, other: &Side, a
         Some(next) => lines.extend(piece_lines(game.pieces().kind(next), colour(next))),
         None => lines.push(Line::from(" (off)")),
     }
+    lines.extend(later_line(game));
     lines.push(Line::from(""));
     let garbage = side.garbage().unwrap_or(Garbage {
         pending: 0,
@@ -256,7 +257,8 @@ fn draw_board(frame: &mut Frame, side: &Side, block: Block, area: Rect) {
             }
         }
     }
-    let lines: Vec<Line> = (0..rules.height)
+    let lines: Vec<Line> = rules
+        .shown_rows()
         .map(|y| {
             let spans: Vec<Span> = (0..rules.width)
                 .map(|x| match (falling[y * rules.width + x], tracked.cell(x, y)) {
@@ -264,6 +266,8 @@ fn draw_board(frame: &mut Frame, side: &Side, block: Block, area: Rect) {
                     (false, Some(Cell::Piece(piece))) => Span::styled(FILLED, colour(piece)),
                     (false, Some(Cell::Unknown)) => Span::styled(FILLED, Color::Gray),
                     (false, Some(Cell::Garbage)) => Span::styled(FILLED, Color::DarkGray),
+                    // The buffer rows a guideline piece spawns in, left blank over the field.
+                    (false, None) if y < rules.buffer_rows() => Span::raw("  "),
                     (false, None) => Span::styled(EMPTY, Color::DarkGray),
                 })
                 .collect();
@@ -271,6 +275,23 @@ fn draw_board(frame: &mut Frame, side: &Side, block: Block, area: Rect) {
         })
         .collect();
     frame.render_widget(Paragraph::new(lines).block(block), area);
+}
+
+/// The previewed pieces after the next one, by name in their colours: `then S Z I`.
+fn later_line(game: &crate::engine::Game) -> Option<Line<'static>> {
+    let later: Vec<PieceId> = game.queue().skip(1).collect();
+    if later.is_empty() {
+        return None;
+    }
+    let mut spans = vec![Span::raw("then")];
+    for piece in later {
+        spans.push(Span::raw(" "));
+        spans.push(Span::styled(
+            game.pieces().kind(piece).name().to_string(),
+            colour(piece),
+        ));
+    }
+    Some(Line::from(spans))
 }
 
 /// A piece's first orientation, drawn in its bounding box.
@@ -327,6 +348,7 @@ fn draw_panel(frame: &mut Frame, app: &App, area: Rect) {
         Some(next) => lines.extend(piece_lines(game.pieces().kind(next), colour(next))),
         None => lines.push(Line::from("  (preview off)")),
     }
+    lines.extend(later_line(game));
     lines.push(Line::from(""));
     let level = stats.level();
     lines.extend([

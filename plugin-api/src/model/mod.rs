@@ -4,5 +4,10 @@ pub mod board;
 pub mod motion;
 pub mod movegen;
 pub mod piece;
+pub mod reach;
 pub mod rng;
+pub mod rotation;
 pub mod rules;
+
+#[cfg(test)]
+mod srs_tests;

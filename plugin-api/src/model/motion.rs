@@ -5,6 +5,7 @@
 
 use super::board::{Board, PiecePos};
 use super::piece::PieceKind;
+use super::rotation::RotationSystem;
 use super::rules::{Movement, Rules};
 use std::fmt;
 
@@ -25,6 +26,12 @@ impl Actions {
     pub const CCW: Actions = Actions(crate::abi::ROTATE_CCW);
     /// Fall to rest (and lock, if already resting or the preset drops and locks at once).
     pub const DROP: Actions = Actions(crate::abi::DROP);
+    /// Soft drop under `guideline`: fall to rest without locking, so the piece can still
+    /// shift and turn there (a tuck, a spin). Not an action of the version 1 ABI: a
+    /// person plays it today; under other presets it does nothing.
+    pub const SOFT_DROP: Actions = Actions(0x20);
+    /// Every bit the model knows.
+    const MODEL_MASK: u32 = crate::abi::ACTION_MASK | Actions::SOFT_DROP.0;
 
     /// Whether every bit in `other` is set.
     #[inline]
@@ -36,6 +43,16 @@ impl Actions {
     #[inline]
     pub fn is_violation(self) -> bool {
         self.0 & !crate::abi::ACTION_MASK != 0
+            || self.contains(Actions::LEFT | Actions::RIGHT)
+            || self.contains(Actions::CW | Actions::CCW)
+    }
+
+    /// Actions no player can apply: both shifts, both turns, or bits the model does not
+    /// know. (A plugin's answer is checked with [`Actions::is_violation`], which also
+    /// refuses the bits its ABI version does not define.)
+    #[inline]
+    pub fn is_unplayable(self) -> bool {
+        self.0 & !Actions::MODEL_MASK != 0
             || self.contains(Actions::LEFT | Actions::RIGHT)
             || self.contains(Actions::CW | Actions::CCW)
     }
@@ -92,6 +109,7 @@ impl fmt::Debug for Actions {
             (Actions::CW, "CW"),
             (Actions::CCW, "CCW"),
             (Actions::DROP, "DROP"),
+            (Actions::SOFT_DROP, "SOFT_DROP"),
         ];
         let set: Vec<&str> = names
             .iter()
@@ -103,7 +121,7 @@ impl fmt::Debug for Actions {
         } else {
             write!(f, "{}", set.join("|"))?;
         }
-        let unknown = self.0 & !crate::abi::ACTION_MASK;
+        let unknown = self.0 & !Actions::MODEL_MASK;
         if unknown != 0 {
             write!(f, "|{unknown:#x}")?;
         }
@@ -120,10 +138,16 @@ pub struct Step {
     pub shifted: bool,
     /// The piece locked at its (updated) position.
     pub locked: bool,
+    /// Which offset of the rotation system's list the turn took (0: none, in place).
+    pub kick: u8,
+    /// A drop or gravity moved the piece down after the turn and shift: the tick's last
+    /// movement was not a turn (what the guideline's T-spin rule asks).
+    pub fell: bool,
 }
 
 /// Applies one tick's actions to a falling piece, in the preset's order: the turn (if the
-/// turned piece fits; no wall kicks), the shift (if it fits), then DROP or gravity.
+/// turned piece fits: in place, or under SRS at the first kicked offset that does), the
+/// shift (if it fits), then DROP or gravity (or, under `guideline`, soft drop).
 ///
 /// The caller has already rejected violations (see [`Actions::is_violation`]).
 #[inline]
@@ -132,14 +156,35 @@ pub fn step(rules: &Rules, board: &Board, kind: &PieceKind, pos: &mut PiecePos, 
     let turn = actions.turn();
     if turn != 0 {
         let orientation = kind.turned(pos.orientation, turn);
-        let y = match rules.movement() {
-            Movement::Gravity => pos.y,
-            Movement::DropOnly => rules.entry_row(kind, orientation),
-        };
-        if board.fits(kind.orientation(orientation), pos.x, y) {
-            pos.orientation = orientation;
-            pos.y = y;
-            result.turned = true;
+        let shape = kind.orientation(orientation);
+        match rules.rotation() {
+            RotationSystem::InBox => {
+                let y = match rules.movement() {
+                    Movement::Gravity => pos.y,
+                    Movement::DropOnly => rules.entry_row(kind, orientation),
+                };
+                if board.fits(shape, pos.x, y) {
+                    pos.orientation = orientation;
+                    pos.y = y;
+                    result.turned = true;
+                }
+            }
+            RotationSystem::Srs => {
+                let kicks = rules.rotation().kicks(kind.box_size(), pos.orientation, turn);
+                if let Some(kick) = kicks
+                    .iter()
+                    .position(|&(dx, dy)| board.fits(shape, pos.x + dx, pos.y + dy))
+                {
+                    let (dx, dy) = kicks[kick];
+                    *pos = PiecePos {
+                        orientation,
+                        x: pos.x + dx,
+                        y: pos.y + dy,
+                    };
+                    result.turned = true;
+                    result.kick = kick as u8;
+                }
+            }
         }
     }
     let shape = kind.orientation(pos.orientation);
@@ -149,6 +194,7 @@ pub fn step(rules: &Rules, board: &Board, kind: &PieceKind, pos: &mut PiecePos, 
         result.shifted = true;
     }
     let drop = actions.contains(Actions::DROP);
+    let y = pos.y;
     match rules.movement() {
         // Only gravity asks whether the piece rests: a piece that hovers need not know.
         Movement::Gravity if board.rests(shape, pos.x, pos.y) => result.locked = true,
@@ -158,8 +204,12 @@ pub fn step(rules: &Rules, board: &Board, kind: &PieceKind, pos: &mut PiecePos, 
             pos.y = board.drop_row(shape, pos.x, pos.y);
             result.locked = true;
         }
+        Movement::DropOnly if actions.contains(Actions::SOFT_DROP) && rules.rotation() == RotationSystem::Srs => {
+            pos.y = board.drop_row(shape, pos.x, pos.y);
+        }
         Movement::DropOnly => {}
     }
+    result.fell = pos.y > y;
     result
 }
 
@@ -179,7 +229,10 @@ mod tests {
         assert!((Actions::CW | Actions::CCW | Actions::DROP).is_violation());
         assert!(Actions(0x20).is_violation());
         assert!(!(Actions::LEFT | Actions::CW | Actions::DROP).is_violation());
-        assert_eq!(format!("{:?}", Actions(0x23)), "LEFT|RIGHT|0x20");
+        assert_eq!(format!("{:?}", Actions(0x23)), "LEFT|RIGHT|SOFT_DROP");
+        assert_eq!(format!("{:?}", Actions(0x43)), "LEFT|RIGHT|0x40");
+        assert!(Actions::SOFT_DROP.is_violation(), "not an action of the version 1 ABI");
+        assert!(!Actions::SOFT_DROP.is_unplayable() && Actions(0x40).is_unplayable());
     }
 
     #[test]
@@ -231,7 +284,9 @@ mod tests {
             Step {
                 turned: true,
                 shifted: true,
-                locked: false
+                locked: false,
+                kick: 0,
+                fell: false
             }
         );
         assert_eq!(pos.y, rules.entry_row(i, 1), "turning keeps the piece above the board");

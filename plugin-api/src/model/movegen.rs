@@ -23,6 +23,7 @@ use super::board::MAX_WIDTH;
 use super::board::{Board, PiecePos};
 use super::motion::{step, Actions};
 use super::piece::{Orientation, PieceKind};
+use super::rotation::RotationSystem;
 use super::rules::{Movement, Rules};
 
 /// A reachable resting position and how to get there from the starting position.
@@ -115,7 +116,7 @@ pub fn placements(rules: &Rules, board: &Board, kind: &PieceKind, start: PiecePo
 pub fn placements_into(rules: &Rules, board: &Board, kind: &PieceKind, start: PiecePos, out: &mut Vec<Placement>) {
     out.clear();
     if rules.movement() == Movement::DropOnly && hovers_in_open_sky(rules, board, kind, start) {
-        drop_from_open_sky(board, kind, start, out);
+        drop_from_open_sky(rules, board, kind, start, out);
     } else {
         play_every_path(rules, board, kind, start, out);
     }
@@ -136,7 +137,11 @@ fn play_every_path(rules: &Rules, board: &Board, kind: &PieceKind, start: PieceP
                 slide: 0,
             };
             if let Some(pos) = play(rules, board, kind, start, &candidate) {
-                out.push(Placement { pos, ..candidate });
+                // A kick can bring two paths to one position; the first is kept.
+                let kicked_twice = rules.rotation() == RotationSystem::Srs && out.iter().any(|p| p.pos == pos);
+                if !kicked_twice {
+                    out.push(Placement { pos, ..candidate });
+                }
             }
         }
     }
@@ -145,18 +150,23 @@ fn play_every_path(rules: &Rules, board: &Board, kind: &PieceKind, start: PieceP
     }
 }
 
-/// Whether the piece, wherever it hovers (at `start`, or at any orientation's entry row),
-/// lies wholly above the stack's surface: then only the walls can refuse a turn or a shift.
+/// Whether the piece, wherever it hovers (at `start`, or turned: at any orientation's
+/// entry row, or under SRS at the start's row), lies wholly above the stack's surface:
+/// then only the walls can refuse a turn or a shift.
 fn hovers_in_open_sky(rules: &Rules, board: &Board, kind: &PieceKind, start: PiecePos) -> bool {
     let surface = board.surface() as i32;
     let above =
         |shape: &Orientation, y: i8| i32::from(y) + i32::from(shape.top()) + i32::from(shape.height()) <= surface;
+    let hover_row = |orientation: u8| match rules.rotation() {
+        RotationSystem::InBox => rules.entry_row(kind, orientation),
+        RotationSystem::Srs => start.y,
+    };
     above(kind.orientation(start.orientation), start.y)
         && kind
             .orientations()
             .iter()
             .enumerate()
-            .all(|(index, shape)| above(shape, rules.entry_row(kind, index as u8)))
+            .all(|(index, shape)| above(shape, hover_row(index as u8)))
 }
 
 /// Whether `shape` at column `x` lies between the walls.
@@ -168,7 +178,7 @@ fn within_walls(shape: &Orientation, x: i8, width: i8) -> bool {
 
 /// The fast path (see the module note): the same placements, in the same order, as
 /// playing every candidate path with [`step`], when [`hovers_in_open_sky`] holds.
-fn drop_from_open_sky(board: &Board, kind: &PieceKind, start: PiecePos, out: &mut Vec<Placement>) {
+fn drop_from_open_sky(rules: &Rules, board: &Board, kind: &PieceKind, start: PiecePos, out: &mut Vec<Placement>) {
     let width = board.width() as i8;
     // The first filled row of each column (the height for an empty one).
     let mut tops = [board.height() as i32; MAX_WIDTH];
@@ -204,6 +214,21 @@ fn drop_from_open_sky(board: &Board, kind: &PieceKind, start: PiecePos, out: &mu
             let shifts = x - start.x;
             let free = start_free && free_min <= x && x <= free_max;
             if !free && !path_clears_the_walls(kind, start, turns, shifts, width) {
+                // Under SRS a wall kicks a turn rather than refusing it: the path goes
+                // somewhere, and only playing it says where.
+                if rules.rotation() == RotationSystem::Srs {
+                    let candidate = Placement {
+                        pos: PiecePos { orientation, x, y: 0 },
+                        turns,
+                        shifts,
+                        slide: 0,
+                    };
+                    if let Some(pos) = play(rules, board, kind, start, &candidate) {
+                        if !out.iter().any(|p| p.pos == pos) {
+                            out.push(Placement { pos, ..candidate });
+                        }
+                    }
+                }
                 continue;
             }
             let left = (x + shape.left()) as usize;

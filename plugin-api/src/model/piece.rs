@@ -168,6 +168,29 @@ impl PieceKind {
         }
     }
 
+    /// Builds a piece for the Super Rotation System: its four rotation states, orientation
+    /// 0 drawn at `cells` of its box, each next one turned clockwise in the box. Unlike
+    /// [`PieceKind::in_box`], a state that repeats an earlier shape at another place in the
+    /// box is kept (I, S and Z have four), since SRS kicks depend on the state; only a
+    /// state with exactly the same cells (all of O's) is dropped.
+    pub fn srs(name: impl Into<String>, box_size: u8, cells: Vec<(i8, i8)>) -> PieceKind {
+        let n = box_size as i8;
+        let mut orientations: Vec<Orientation> = Vec::with_capacity(4);
+        let mut current = cells;
+        for _ in 0..4 {
+            let candidate = Orientation::from_cells(current.clone());
+            if orientations.iter().all(|o| o.cells != candidate.cells) {
+                orientations.push(candidate);
+            }
+            current = current.iter().map(|&(x, y)| (n - 1 - y, x)).collect();
+        }
+        PieceKind {
+            name: name.into(),
+            box_size,
+            orientations,
+        }
+    }
+
     /// The piece's name ("I", "T", or the name given in a piece-set file).
     pub fn name(&self) -> &str {
         &self.name
@@ -221,6 +244,17 @@ impl PieceSet {
     /// The seven standard tetrominoes in the order I, O, T, S, Z, J, L, each drawn with
     /// its flat side down in its rotation box (I and O in the middle rows of their boxes).
     pub fn tetrominoes() -> PieceSet {
+        PieceSet::drawn_tetrominoes(PieceKind::in_box)
+    }
+
+    /// The seven tetrominoes of the guideline, in the same order and drawn the same way
+    /// (their spawn states, pointing up), each with its four SRS rotation states (O with
+    /// one): see [`PieceKind::srs`].
+    pub fn srs() -> PieceSet {
+        PieceSet::drawn_tetrominoes(PieceKind::srs)
+    }
+
+    fn drawn_tetrominoes(build: fn(String, u8, Vec<(i8, i8)>) -> PieceKind) -> PieceSet {
         let draw = |name: &str, box_size: u8, rows: &[&str]| {
             let cells = rows
                 .iter()
@@ -232,7 +266,7 @@ impl PieceSet {
                         .map(move |(x, _)| (x as i8, y as i8))
                 })
                 .collect();
-            PieceKind::in_box(name, box_size, cells)
+            build(name.to_string(), box_size, cells)
         };
         PieceSet::new(vec![
             draw("I", 4, &["....", "####"]),
@@ -271,6 +305,11 @@ impl PieceSet {
     /// Ids of every kind, in order.
     pub fn ids(&self) -> impl Iterator<Item = PieceId> + '_ {
         (0..self.kinds.len()).map(|i| PieceId(i as u8))
+    }
+
+    /// Whether this is exactly the guideline's set, [`PieceSet::srs`].
+    pub fn is_srs(&self) -> bool {
+        *self == PieceSet::srs()
     }
 
     /// Whether this is exactly the standard tetromino set.
@@ -331,6 +370,28 @@ mod tests {
         assert_eq!(i.orientation(0).cells(), &[(0, 1), (1, 1), (2, 1), (3, 1)]);
         assert_eq!(i.orientation(1).left(), 2);
         assert_eq!((i.orientation(1).width(), i.orientation(1).height()), (1, 4));
+    }
+
+    #[test]
+    fn srs_pieces_keep_four_states_each_but_o() {
+        let set = PieceSet::srs();
+        let counts: Vec<usize> = set.kinds().iter().map(|k| k.orientations().len()).collect();
+        assert_eq!(counts, [4, 1, 4, 4, 4, 4, 4]);
+        // I's states: row 1, column 2, row 2, column 1 of its box.
+        let i = set.kind(PieceId(0));
+        let rows_and_columns: Vec<(i8, i8, u8, u8)> = i
+            .orientations()
+            .iter()
+            .map(|o| (o.left(), o.top(), o.width(), o.height()))
+            .collect();
+        assert_eq!(
+            rows_and_columns,
+            [(0, 1, 4, 1), (2, 0, 1, 4), (0, 2, 4, 1), (1, 0, 1, 4)]
+        );
+        // S's state 2 is its spawn shape one row lower.
+        let s = set.kind(PieceId(3));
+        assert_eq!(s.orientation(2).cells(), &[(1, 1), (2, 1), (0, 2), (1, 2)]);
+        assert!(set.is_srs() && !PieceSet::tetrominoes().is_srs());
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! The rules a game is played under: a named preset and the parameters it leaves open.
 
 use super::board::{Board, Lock, PiecePos, MAX_HEIGHT, MAX_WIDTH};
-use super::piece::{PieceKind, PieceSet};
+use super::piece::{Orientation, PieceKind, PieceSet};
+use super::rotation::RotationSystem;
 use std::fmt;
 use std::str::FromStr;
 
@@ -16,11 +17,15 @@ pub enum Preset {
     /// The research benchmark: choose orientation and column above the board, DROP falls
     /// and locks; a piece left above the board ends the game and clears nothing.
     Simplified,
+    /// The modern guideline game: 20 visible rows under a 20-row buffer, SRS turns with
+    /// wall kicks, a 7-bag and up to six previews; the piece hovers where it spawns, soft
+    /// drop falls to rest, DROP (hard drop) falls and locks.
+    Guideline,
 }
 
 impl Preset {
     /// Every preset, in the order `docs/rules.md` lists them.
-    pub const ALL: [Preset; 3] = [Preset::Classic, Preset::Leiden, Preset::Simplified];
+    pub const ALL: [Preset; 4] = [Preset::Classic, Preset::Leiden, Preset::Simplified, Preset::Guideline];
 
     /// The preset's name on the command line.
     pub fn name(self) -> &'static str {
@@ -28,6 +33,7 @@ impl Preset {
             Preset::Classic => "classic",
             Preset::Leiden => "leiden",
             Preset::Simplified => "simplified",
+            Preset::Guideline => "guideline",
         }
     }
 
@@ -37,6 +43,7 @@ impl Preset {
             Preset::Classic => 0,
             Preset::Leiden => 1,
             Preset::Simplified => 2,
+            Preset::Guideline => 3,
         }
     }
 
@@ -50,21 +57,48 @@ impl Preset {
     pub fn movement(self) -> Movement {
         match self {
             Preset::Classic => Movement::Gravity,
-            Preset::Leiden | Preset::Simplified => Movement::DropOnly,
+            Preset::Leiden | Preset::Simplified | Preset::Guideline => Movement::DropOnly,
+        }
+    }
+
+    /// The preset's own pieces: the seven tetrominoes, with their SRS states under
+    /// `guideline`.
+    pub fn pieces(self) -> PieceSet {
+        match self {
+            Preset::Guideline => PieceSet::srs(),
+            Preset::Classic | Preset::Leiden | Preset::Simplified => PieceSet::tetrominoes(),
+        }
+    }
+
+    /// How a piece turns under this preset.
+    #[inline]
+    pub fn rotation(self) -> RotationSystem {
+        match self {
+            Preset::Guideline => RotationSystem::Srs,
+            Preset::Classic | Preset::Leiden | Preset::Simplified => RotationSystem::InBox,
         }
     }
 
     fn width_range(self) -> (usize, usize) {
         match self {
             Preset::Leiden => (4, 20),
-            Preset::Classic | Preset::Simplified => (4, MAX_WIDTH),
+            Preset::Classic | Preset::Simplified | Preset::Guideline => (4, MAX_WIDTH),
         }
     }
 
     fn height_range(self) -> (usize, usize) {
         match self {
             Preset::Leiden => (4, 15),
+            Preset::Guideline => (Rules::GUIDELINE_BUFFER_ROWS + 4, MAX_HEIGHT),
             Preset::Classic | Preset::Simplified => (4, MAX_HEIGHT),
+        }
+    }
+
+    fn max_preview(self) -> usize {
+        match self {
+            Preset::Leiden => 0,
+            Preset::Classic | Preset::Simplified => 1,
+            Preset::Guideline => Rules::MAX_PREVIEW,
         }
     }
 }
@@ -132,7 +166,7 @@ impl FromStr for Randomizer {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RulesError {
     /// The preset name is not one of the known presets.
-    #[error("unknown preset `{0}` (expected classic, leiden or simplified)")]
+    #[error("unknown preset `{0}` (expected classic, leiden, simplified or guideline)")]
     UnknownPreset(String),
     /// The randomizer name is not known.
     #[error("unknown randomizer `{0}` (expected uniform or bag)")]
@@ -165,6 +199,9 @@ pub enum RulesError {
         /// The board's height.
         board_height: usize,
     },
+    /// The guideline preset plays the seven tetrominoes (its kick tables are theirs).
+    #[error("preset guideline plays the seven tetrominoes with their SRS kicks; a piece-set file cannot be used")]
+    GuidelinePieces,
     /// A piece's orientations fit the board, but its rotation box is wider: the piece
     /// enters and turns with its box on the board, so it could never enter.
     #[error("piece `{piece}`: its rotations need a box of {box_size} columns, the board is {board_width} wide")]
@@ -187,7 +224,7 @@ pub struct Rules {
     pub width: usize,
     /// Rows; under `leiden` this includes the three rows above the well.
     pub height: usize,
-    /// How many next pieces the player sees (0 or 1).
+    /// How many next pieces the player sees (0 or 1; up to 6 under `guideline`).
     pub preview: usize,
     /// How pieces are drawn.
     pub randomizer: Randomizer,
@@ -196,21 +233,27 @@ pub struct Rules {
 impl Rules {
     /// Rows above the well under `leiden`; a cell left in the lowest of them ends the game.
     pub const LEIDEN_TOP_ROWS: usize = 3;
+    /// Rows of buffer above the visible field under `guideline`, counted in its height.
+    pub const GUIDELINE_BUFFER_ROWS: usize = 20;
+    /// The most next pieces any preset shows.
+    pub const MAX_PREVIEW: usize = 6;
 
     /// The preset's defaults: `classic` 10x20 with preview 1, `leiden` 10x10 (7 rows of
-    /// well), `simplified` 10x20; all uniform.
+    /// well), `simplified` 10x20, all uniform; `guideline` 10 wide, 40 high (20 visible
+    /// under 20 of buffer), six previews from a 7-bag.
     pub fn preset(preset: Preset) -> Rules {
-        let (height, preview) = match preset {
-            Preset::Classic => (20, 1),
-            Preset::Leiden => (10, 0),
-            Preset::Simplified => (20, 0),
+        let (height, preview, randomizer) = match preset {
+            Preset::Classic => (20, 1, Randomizer::Uniform),
+            Preset::Leiden => (10, 0, Randomizer::Uniform),
+            Preset::Simplified => (20, 0, Randomizer::Uniform),
+            Preset::Guideline => (40, 6, Randomizer::Bag),
         };
         Rules {
             preset,
             width: 10,
             height,
             preview,
-            randomizer: Randomizer::Uniform,
+            randomizer,
         }
     }
 
@@ -218,6 +261,12 @@ impl Rules {
     #[inline]
     pub fn movement(&self) -> Movement {
         self.preset.movement()
+    }
+
+    /// How a piece turns under these rules.
+    #[inline]
+    pub fn rotation(&self) -> RotationSystem {
+        self.preset.rotation()
     }
 
     /// Checks the sizes against the preset's ranges and that every piece fits the board:
@@ -240,8 +289,10 @@ impl Rules {
         };
         check("width", self.width, self.preset.width_range())?;
         check("height", self.height, self.preset.height_range())?;
-        let max_preview = if self.preset == Preset::Leiden { 0 } else { 1 };
-        check("preview", self.preview, (0, max_preview))?;
+        check("preview", self.preview, (0, self.preset.max_preview()))?;
+        if self.preset == Preset::Guideline && !pieces.is_srs() {
+            return Err(RulesError::GuidelinePieces);
+        }
         for kind in pieces.kinds() {
             let too_wide = kind.orientations().iter().any(|o| usize::from(o.width()) > self.width);
             let too_tall = usize::from(kind.box_size()) > self.height;
@@ -280,15 +331,40 @@ impl Rules {
     /// Whether a lock that left `after` (rows already cleared) ends the game: a cell above
     /// the board under every preset, or, under `leiden`, any cell in the lowest of the
     /// three top rows. (A next piece that cannot enter also ends it; the engine checks
-    /// that when the piece enters.)
+    /// that when the piece enters. Under `guideline` a piece that locks wholly in the
+    /// buffer ends it too: see [`Rules::locks_out`].)
     #[inline]
     pub fn lock_ends_game(&self, lock: &Lock, after: &Board) -> bool {
         lock.above_board || (self.preset == Preset::Leiden && after.rows()[Rules::LEIDEN_TOP_ROWS - 1] != 0)
     }
 
+    /// The rows worth showing on a screen: all of them, but under `guideline` only the
+    /// visible field and the two buffer rows over it where pieces spawn.
+    pub fn shown_rows(&self) -> std::ops::Range<usize> {
+        self.buffer_rows().saturating_sub(2)..self.height
+    }
+
+    /// Rows of buffer above the visible field: 20 under `guideline`, none otherwise.
+    pub fn buffer_rows(&self) -> usize {
+        match self.preset {
+            Preset::Guideline => Rules::GUIDELINE_BUFFER_ROWS,
+            Preset::Classic | Preset::Leiden | Preset::Simplified => 0,
+        }
+    }
+
+    /// The guideline's lock out: a piece of this shape locking at row `y` has no cell in
+    /// the visible field, all of them in the buffer above it.
+    #[inline]
+    pub fn locks_out(&self, shape: &Orientation, y: i8) -> bool {
+        let bottom = i32::from(y) + i32::from(shape.top()) + i32::from(shape.height()) - 1;
+        self.preset == Preset::Guideline && bottom < Rules::GUIDELINE_BUFFER_ROWS as i32
+    }
+
     /// The row a piece of this orientation enters at: its top cell on row 0 (`classic`),
-    /// its bottom cell on row 2, the lowest of the three rows above the well (`leiden`), or
-    /// its bottom cell just above row 0 (`simplified`).
+    /// its bottom cell on row 2, the lowest of the three rows above the well (`leiden`),
+    /// its bottom cell just above row 0 (`simplified`), or its bottom cell in the buffer
+    /// row just above the visible field (`guideline`: rows 21 and 22 counted from the
+    /// bottom of the visible field, where the guideline's later games spawn).
     ///
     /// Under `leiden` a hovering piece so never touches the well: the Kosters skeleton
     /// places a piece at its column without a path, and a vertical I turned or shifted
@@ -301,6 +377,7 @@ impl Rules {
             Preset::Classic => -o.top(),
             Preset::Leiden => (Rules::LEIDEN_TOP_ROWS as i8 - 1) - (o.top() + o.height() as i8 - 1),
             Preset::Simplified => -(o.top() + o.height() as i8),
+            Preset::Guideline => Rules::GUIDELINE_BUFFER_ROWS as i8 - (o.top() + o.height() as i8),
         }
     }
 }
@@ -320,8 +397,24 @@ mod tests {
         let set = PieceSet::tetrominoes();
         for preset in Preset::ALL {
             assert_eq!(preset.name().parse::<Preset>(), Ok(preset));
-            assert_eq!(Rules::preset(preset).validate(&set), Ok(()));
+            let pieces = if preset == Preset::Guideline {
+                PieceSet::srs()
+            } else {
+                set.clone()
+            };
+            assert_eq!(Rules::preset(preset).validate(&pieces), Ok(()));
         }
+        let guideline = Rules::preset(Preset::Guideline);
+        assert_eq!(guideline.validate(&set), Err(RulesError::GuidelinePieces));
+        let too_many = Rules {
+            preview: 7,
+            ..guideline
+        };
+        assert!(too_many
+            .validate(&PieceSet::srs())
+            .unwrap_err()
+            .to_string()
+            .contains("preview 7"));
         assert!("tengen".parse::<Preset>().is_err());
     }
 
@@ -342,7 +435,8 @@ mod tests {
         // A bar of 5 drawn in a box of 6: it fits a 5-wide board, its box does not.
         let cells = (1..6).map(|x| (x, 2)).collect();
         let set = PieceSet::new(vec![PieceKind::in_box("X", 6, cells)]);
-        for preset in Preset::ALL {
+        // (The guideline refuses any set but its own first.)
+        for preset in [Preset::Classic, Preset::Leiden, Preset::Simplified] {
             let mut rules = Rules::preset(preset);
             rules.width = 5;
             let err = rules.validate(&set).unwrap_err();
@@ -380,5 +474,45 @@ mod tests {
         );
         let simplified = Rules::preset(Preset::Simplified);
         assert_eq!(simplified.spawn(o).y, -2);
+    }
+
+    #[test]
+    fn guideline_pieces_spawn_in_the_two_buffer_rows_over_the_field_rounded_left() {
+        let set = PieceSet::srs();
+        let rules = Rules::preset(Preset::Guideline);
+        // Every piece's cells lie in rows 18 and 19 (the 22nd and 21st rows counted from
+        // the bottom of the visible field, which starts at row 20), I alone in row 19; I
+        // and O in the middle columns, the others in columns 3 to 5.
+        let mut seen = Vec::new();
+        for kind in set.kinds() {
+            let pos = rules.spawn(kind);
+            let cells: Vec<(i8, i8)> = kind
+                .orientation(0)
+                .cells()
+                .iter()
+                .map(|&(x, y)| (pos.x + x, pos.y + y))
+                .collect();
+            let columns = (
+                cells.iter().map(|c| c.0).min().unwrap(),
+                cells.iter().map(|c| c.0).max().unwrap(),
+            );
+            let rows = (
+                cells.iter().map(|c| c.1).min().unwrap(),
+                cells.iter().map(|c| c.1).max().unwrap(),
+            );
+            seen.push((kind.name().to_string(), columns, rows));
+        }
+        let expected = [
+            ("I", (3, 6), (19, 19)),
+            ("O", (4, 5), (18, 19)),
+            ("T", (3, 5), (18, 19)),
+            ("S", (3, 5), (18, 19)),
+            ("Z", (3, 5), (18, 19)),
+            ("J", (3, 5), (18, 19)),
+            ("L", (3, 5), (18, 19)),
+        ];
+        for ((name, columns, rows), (want, want_columns, want_rows)) in seen.iter().zip(expected) {
+            assert_eq!((name.as_str(), *columns, *rows), (want, want_columns, want_rows));
+        }
     }
 }

@@ -5,7 +5,7 @@ use super::solver::{FallingPiece, GameSetup, Tick};
 use crate::abi::{TetradField, TetradGameInfo, TetradPiece, ABI_VERSION, NO_PIECE};
 use crate::model::board::{Board, PiecePos, MAX_HEIGHT, MAX_WIDTH};
 use crate::model::piece::{PieceId, PieceKind, PieceSet, MAX_PIECE_SIZE};
-use crate::model::rules::{Preset, Randomizer, Rules};
+use crate::model::rules::{Preset, Rules};
 use std::ffi::CStr;
 
 /// Reads the game info the host passed to `create` into model types.
@@ -70,7 +70,8 @@ pub fn setup_from_abi(game: &TetradGameInfo) -> Result<GameSetup, String> {
             width,
             height,
             preview: game.preview as usize,
-            randomizer: Randomizer::Uniform,
+            // The ABI does not carry the randomizer: the preset's own is the best guess.
+            randomizer: Rules::preset(preset).randomizer,
         },
         pieces: PieceSet::new(kinds),
         seed: game.seed,

@@ -220,3 +220,28 @@ fn seeking_back_restarts_the_pieces_per_second_meter() {
     app.on_tick(Duration::from_millis(250));
     assert!(app.pieces_per_second().is_some());
 }
+
+#[test]
+fn under_the_guideline_down_soft_drops_and_space_locks() {
+    let setup = crate::setup::Setup::new(
+        tetrad_plugin_api::Rules::preset(tetrad_plugin_api::Preset::Guideline),
+        std::sync::Arc::new(tetrad_plugin_api::PieceSet::srs()),
+    )
+    .unwrap();
+    let mut app = App::play(Session {
+        setup,
+        seed: 7,
+        record: None,
+    });
+    press(&mut app, &[Down]);
+    let game = app.tracked().game();
+    let falling = game.current().unwrap();
+    let shape = game.pieces().kind(falling.piece).orientation(falling.pos.orientation);
+    assert!(
+        game.board().rests(shape, falling.pos.x, falling.pos.y),
+        "at rest, not locked"
+    );
+    assert_eq!(app.stats().pieces, 0);
+    press(&mut app, &[Left, Char(' ')]);
+    assert_eq!(app.stats().pieces, 1, "a tuck, then the hard drop locks it");
+}

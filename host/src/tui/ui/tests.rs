@@ -251,3 +251,29 @@ fn versus_needs_room_for_both_boards() {
         "{lines}"
     );
 }
+
+#[test]
+fn a_guideline_board_shows_its_field_and_spawn_rows_and_the_queue() {
+    let setup = Setup::new(
+        tetrad_plugin_api::Rules::preset(tetrad_plugin_api::Preset::Guideline),
+        std::sync::Arc::new(tetrad_plugin_api::PieceSet::srs()),
+    )
+    .unwrap();
+    let app = App::play(Session {
+        setup,
+        seed: 1,
+        record: None,
+    });
+    let lines = text(&render(&app, 80, 30));
+    // The frame holds 22 rows: two buffer rows (blank) over the 20 of the field.
+    let bottom = lines.iter().position(|l| l.starts_with("└")).unwrap();
+    assert_eq!(bottom, 23, "{}", lines.join("\n"));
+    assert!(lines[3].starts_with(&format!("│{}│", EMPTY.repeat(10))), "{}", lines[3]);
+    assert!(
+        !lines[1].contains(EMPTY.trim()),
+        "the spawn rows are blank but for the piece"
+    );
+    let screen = lines.join("\n");
+    assert!(screen.contains("then "), "{screen}");
+    assert_eq!(app.tracked().game().queue().count(), 6);
+}
