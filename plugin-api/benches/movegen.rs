@@ -2,10 +2,13 @@
 //!
 //! "Evaluated" means each placement is locked on a copy of the board (rows cleared) and
 //! scored by holes and aggregate height: the work a one-piece evaluator does per leaf.
+//!
+//! Under `guideline`, the reachability search (turns with SRS kicks, shifts, soft drop):
+//! every placement a piece can reach, spins and tucks included, each with its path.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
-use tetrad_plugin_api::{placements_into, Board, PieceSet, Placement, Preset, Rules};
+use tetrad_plugin_api::{placements_into, reachable, Board, PieceSet, Placement, Preset, Rules};
 
 /// A mid-game board: a ragged stack of height 4 to 9 with a few holes.
 fn midgame(rules: &Rules) -> Board {
@@ -73,5 +76,27 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench);
+fn bench_srs(c: &mut Criterion) {
+    let set = PieceSet::srs();
+    let rules = Rules::preset(Preset::Guideline);
+    let mut group = c.benchmark_group("srs-reachable");
+    for (name, board) in [("empty", Board::new(rules.width, rules.height)), ("midgame", midgame(&rules))] {
+        let total: usize = set
+            .kinds()
+            .iter()
+            .map(|kind| reachable(&rules, &board, kind, rules.spawn(kind)).len())
+            .sum();
+        group.throughput(Throughput::Elements(total as u64));
+        group.bench_function(BenchmarkId::new("guideline", name), |b| {
+            b.iter(|| {
+                for kind in set.kinds() {
+                    black_box(reachable(&rules, black_box(&board), kind, rules.spawn(kind)).len());
+                }
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench, bench_srs);
 criterion_main!(benches);
