@@ -452,7 +452,7 @@ impl Replay {
                     ));
                 }
                 let actions = Actions(bits);
-                if actions.is_violation() {
+                if actions.is_unplayable() {
                     return Err(mismatch(
                         index,
                         format!("tick {tick} holds {actions:?}, which no player can have applied"),

@@ -80,7 +80,10 @@ fn bench_srs(c: &mut Criterion) {
     let set = PieceSet::srs();
     let rules = Rules::preset(Preset::Guideline);
     let mut group = c.benchmark_group("srs-reachable");
-    for (name, board) in [("empty", Board::new(rules.width, rules.height)), ("midgame", midgame(&rules))] {
+    for (name, board) in [
+        ("empty", Board::new(rules.width, rules.height)),
+        ("midgame", midgame(&rules)),
+    ] {
         let total: usize = set
             .kinds()
             .iter()

@@ -85,6 +85,10 @@ pub struct Game {
     combo: Option<u32>,
     /// The last clear was difficult (four lines, or a spin that cleared lines).
     back_to_back: bool,
+    /// The held piece, under rules with hold.
+    held: Option<PieceId>,
+    /// The falling piece came out of a hold: it may not be held again before it locks.
+    hold_used: bool,
     stats: Stats,
     piece_ticks: u32,
     new_piece: bool,
@@ -124,6 +128,8 @@ impl Game {
             last_kick: None,
             combo: None,
             back_to_back: false,
+            held: None,
+            hold_used: false,
             stats: Stats::default(),
             piece_ticks: 0,
             new_piece: true,
@@ -192,6 +198,13 @@ impl Game {
         self.stats.ticks += 1;
         self.piece_ticks += 1;
         self.new_piece = false;
+        if actions.contains(Actions::HOLD) && self.rules.has_hold() {
+            self.hold(falling.piece);
+            return TickReport {
+                locked: None,
+                topped_out: self.over,
+            };
+        }
         let kind = self.pieces.kind(falling.piece);
         let moved = step(&self.rules, &self.board, kind, &mut falling.pos, actions);
         self.current = Some(falling);
@@ -241,6 +254,7 @@ impl Game {
                 topped_out: true,
             };
         }
+        self.hold_used = false;
         match self.next {
             Some(piece) => {
                 self.next = self.draw();
@@ -283,6 +297,29 @@ impl Game {
         }
     }
 
+    /// Holds the falling `piece`: the held piece, or else the next, enters at its spawn
+    /// (the game is over if it does not fit). A tick of its own: nothing else happens in
+    /// it. Refused (the tick does nothing) once the falling piece came out of a hold, or
+    /// when nothing could come in.
+    fn hold(&mut self, piece: PieceId) {
+        if self.hold_used {
+            return;
+        }
+        let incoming = match self.held {
+            Some(held) => held,
+            None => match self.next {
+                Some(next) => {
+                    self.next = self.draw();
+                    next
+                }
+                None => return,
+            },
+        };
+        self.held = Some(piece);
+        self.hold_used = true;
+        self.enter(incoming);
+    }
+
     /// The piece that becomes the next one: the first of those previewed after it, or
     /// the queue's.
     fn draw(&mut self) -> Option<PieceId> {
@@ -318,6 +355,11 @@ impl Game {
     /// The next piece as the player sees it: `None` when the preview is off.
     pub fn preview(&self) -> Option<PieceId> {
         self.next.filter(|_| self.rules.preview > 0)
+    }
+
+    /// The held piece, under rules with hold.
+    pub fn held(&self) -> Option<PieceId> {
+        self.held
     }
 
     /// Every previewed piece, the next one first (as many as the rules show, fewer at

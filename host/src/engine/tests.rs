@@ -500,3 +500,37 @@ fn guideline_lock_out_ends_the_game_and_the_queue_shows_six_from_a_bag() {
     first_bag.dedup();
     assert_eq!(first_bag.len(), 7, "one bag: every piece once");
 }
+
+#[test]
+fn guideline_hold_swaps_once_per_piece() {
+    let mut g = guideline("");
+    let first = g.current().unwrap().piece;
+    let second = g.preview().unwrap();
+    let third = g.queue().nth(1).unwrap();
+    let report = g.tick(Actions::HOLD | Actions::LEFT);
+    assert_eq!(report.locked, None);
+    assert_eq!(g.held(), Some(first), "the falling piece is held");
+    let falling = g.current().unwrap();
+    assert_eq!(falling.piece, second, "the next one comes in");
+    assert_eq!(
+        falling.pos,
+        g.rules().spawn(g.pieces().kind(second)),
+        "at its spawn: the shift was not played"
+    );
+    assert!(g.is_new_piece());
+    assert_eq!(g.preview(), Some(third), "the queue moved on");
+    // A second hold before the piece locks is refused.
+    g.tick(Actions::HOLD);
+    assert_eq!((g.held(), g.current().unwrap().piece), (Some(first), second));
+    // After a lock, the held piece comes back for the next one.
+    g.tick(Actions::DROP);
+    let now = g.current().unwrap().piece;
+    assert_eq!(now, third);
+    g.tick(Actions::HOLD);
+    assert_eq!((g.held(), g.current().unwrap().piece), (Some(third), first));
+    // Outside the guideline the bit does nothing.
+    let mut classic = game(Preset::Classic, "");
+    let piece = classic.current().unwrap().piece;
+    classic.tick(Actions::HOLD);
+    assert_eq!((classic.held(), classic.current().unwrap().piece), (None, piece));
+}

@@ -347,6 +347,7 @@ impl App {
                 RotationSystem::InBox => Actions::NONE,
             }),
             Command::Drop => self.human(Actions::DROP),
+            Command::Hold => self.human(Actions::HOLD),
             Command::SeekPieces(pieces) => self.seek_pieces(pieces),
             Command::SeekStart => self.seek(0),
             Command::SeekEnd => self.seek(u64::MAX),

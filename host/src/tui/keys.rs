@@ -62,6 +62,8 @@ pub enum Command {
     Down,
     /// DROP (play).
     Drop,
+    /// Hold the piece (play, under `guideline`).
+    Hold,
     /// Seek this many pieces back (negative) or forward (replay).
     SeekPieces(i32),
     /// Seek to the first tick (replay).
@@ -121,6 +123,7 @@ const PLAY: &[Binding] = &[
     ),
     bind("↓", "one tick down (guideline: soft drop)", Command::Down, &[Down]),
     bind("space ⏎", "drop", Command::Drop, &[Char(' '), Enter]),
+    bind("c", "hold (guideline)", Command::Hold, &[Char('c'), Char('C')]),
     bind("p", "pause / resume", Command::Pause, &[Char('p'), Char('P')]),
     bind("r", "restart, same seed", Command::Restart, &[Char('r')]),
     bind("n", "restart, new seed", Command::NewSeed, &[Char('n')]),

@@ -114,7 +114,7 @@ impl Playback {
     /// violating action (which no player can have applied) counts as none.
     pub fn action(&self, seat: usize, tick: u64) -> Option<Actions> {
         let bits = *self.replay.seats.get(seat)?.actions.get(tick as usize)?;
-        Some(Some(Actions(bits)).filter(|a| !a.is_violation()).unwrap_or_default())
+        Some(Some(Actions(bits)).filter(|a| !a.is_unplayable()).unwrap_or_default())
     }
 
     /// Every seat's board after `tick` ticks (at most [`Playback::len`]).

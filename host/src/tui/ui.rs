@@ -277,21 +277,25 @@ fn draw_board(frame: &mut Frame, side: &Side, block: Block, area: Rect) {
     frame.render_widget(Paragraph::new(lines).block(block), area);
 }
 
-/// The previewed pieces after the next one, by name in their colours: `then S Z I`.
-fn later_line(game: &crate::engine::Game) -> Option<Line<'static>> {
+/// The previewed pieces after the next one, by name in their colours (`then S Z I`), and
+/// under rules with hold, the held piece (`hold T`, or `hold -`).
+fn later_line(game: &crate::engine::Game) -> Vec<Line<'static>> {
+    let name = |piece: PieceId| Span::styled(game.pieces().kind(piece).name().to_string(), colour(piece));
+    let mut lines = Vec::new();
     let later: Vec<PieceId> = game.queue().skip(1).collect();
-    if later.is_empty() {
-        return None;
+    if !later.is_empty() {
+        let mut spans = vec![Span::raw("then")];
+        for piece in later {
+            spans.push(Span::raw(" "));
+            spans.push(name(piece));
+        }
+        lines.push(Line::from(spans));
     }
-    let mut spans = vec![Span::raw("then")];
-    for piece in later {
-        spans.push(Span::raw(" "));
-        spans.push(Span::styled(
-            game.pieces().kind(piece).name().to_string(),
-            colour(piece),
-        ));
+    if game.rules().has_hold() {
+        let held = game.held().map_or_else(|| Span::raw("-"), name);
+        lines.push(Line::from(vec![Span::raw("hold "), held]));
     }
-    Some(Line::from(spans))
+    lines
 }
 
 /// A piece's first orientation, drawn in its bounding box.

@@ -30,8 +30,12 @@ impl Actions {
     /// shift and turn there (a tuck, a spin). Not an action of the version 1 ABI: a
     /// person plays it today; under other presets it does nothing.
     pub const SOFT_DROP: Actions = Actions(0x20);
+    /// Hold under `guideline`: the falling piece goes to the hold slot, and the held piece
+    /// (or the next) enters; once per piece. Not an action of the version 1 ABI either;
+    /// [`step`] ignores it (the engine holds).
+    pub const HOLD: Actions = Actions(0x40);
     /// Every bit the model knows.
-    const MODEL_MASK: u32 = crate::abi::ACTION_MASK | Actions::SOFT_DROP.0;
+    const MODEL_MASK: u32 = crate::abi::ACTION_MASK | Actions::SOFT_DROP.0 | Actions::HOLD.0;
 
     /// Whether every bit in `other` is set.
     #[inline]
@@ -110,6 +114,7 @@ impl fmt::Debug for Actions {
             (Actions::CCW, "CCW"),
             (Actions::DROP, "DROP"),
             (Actions::SOFT_DROP, "SOFT_DROP"),
+            (Actions::HOLD, "HOLD"),
         ];
         let set: Vec<&str> = names
             .iter()
@@ -230,9 +235,10 @@ mod tests {
         assert!(Actions(0x20).is_violation());
         assert!(!(Actions::LEFT | Actions::CW | Actions::DROP).is_violation());
         assert_eq!(format!("{:?}", Actions(0x23)), "LEFT|RIGHT|SOFT_DROP");
-        assert_eq!(format!("{:?}", Actions(0x43)), "LEFT|RIGHT|0x40");
+        assert_eq!(format!("{:?}", Actions(0x83)), "LEFT|RIGHT|0x80");
         assert!(Actions::SOFT_DROP.is_violation(), "not an action of the version 1 ABI");
-        assert!(!Actions::SOFT_DROP.is_unplayable() && Actions(0x40).is_unplayable());
+        assert!(Actions::HOLD.is_violation());
+        assert!(!(Actions::SOFT_DROP | Actions::HOLD).is_unplayable() && Actions(0x80).is_unplayable());
     }
 
     #[test]

@@ -344,6 +344,11 @@ impl Rules {
         self.buffer_rows().saturating_sub(2)..self.height
     }
 
+    /// Whether a player may hold a piece: under `guideline`.
+    pub fn has_hold(&self) -> bool {
+        self.preset == Preset::Guideline
+    }
+
     /// Rows of buffer above the visible field: 20 under `guideline`, none otherwise.
     pub fn buffer_rows(&self) -> usize {
         match self.preset {

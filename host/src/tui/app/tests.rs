@@ -244,4 +244,7 @@ fn under_the_guideline_down_soft_drops_and_space_locks() {
     assert_eq!(app.stats().pieces, 0);
     press(&mut app, &[Left, Char(' ')]);
     assert_eq!(app.stats().pieces, 1, "a tuck, then the hard drop locks it");
+    let falling = app.tracked().game().current().unwrap().piece;
+    press(&mut app, &[Char('c')]);
+    assert_eq!(app.tracked().game().held(), Some(falling), "c holds");
 }

@@ -274,6 +274,6 @@ fn a_guideline_board_shows_its_field_and_spawn_rows_and_the_queue() {
         "the spawn rows are blank but for the piece"
     );
     let screen = lines.join("\n");
-    assert!(screen.contains("then "), "{screen}");
+    assert!(screen.contains("then ") && screen.contains("hold -"), "{screen}");
     assert_eq!(app.tracked().game().queue().count(), 6);
 }
