@@ -1,12 +1,14 @@
 //! The rules engine: one game under a `Rules` value, tick by tick, reporting what happened
 //! as data. Movement itself is the shared model's [`step`], so plugins predict it exactly.
 
+mod attack;
 mod garbage;
 mod queue;
 mod scoring;
 mod sequence;
 
-pub use garbage::{pass_garbage, AttackTable, Garbage};
+pub use attack::AttackTable;
+pub use garbage::{pass_garbage, Garbage};
 pub use queue::PieceQueue;
 pub use scoring::{Clear, Spin};
 pub use sequence::{SequenceError, Sequences, SEQUENCE_CAP};
