@@ -1,165 +1,29 @@
-//! The screen's state: the boards (one, or two in versus), who plays each (a plugin, a
-//! person, or a replay), pause and speed, the overlays and the recording. [`App::on_key`] and [`App::on_tick`] change it;
-//! there is no terminal code here, so tests drive it directly.
+//! The screen's state: the boards (one, or two in versus; each in `side`), who plays
+//! each (a plugin, a person, or a replay), pause and speed, the overlays and the
+//! recording. [`App::on_key`] and [`App::on_tick`] change it; there is no terminal code
+//! here, so tests drive it directly.
+
+pub use side::{Garbage, Session, Side};
 
 use super::keys::{self, Command, Mode};
 use super::pilots::{PluginSeat, Roster};
 use super::playback::Playback;
 use super::recorder::Recorder;
 use super::speed::{Rate, Speed};
-use super::tracked::Tracked;
-use crate::engine::{pass_garbage, Game, Stats};
+use crate::engine::pass_garbage;
 use crate::player::CreateError;
 use crate::plugin::Plugin;
-use crate::referee::{ended, Referee};
-use crate::replay::{Outcome, PlayerRecord, RecordedEnd, ReplayError};
+use crate::referee::ended;
+use crate::replay::{PlayerRecord, RecordedEnd, ReplayError};
 use crate::runner;
-use crate::setup::Setup;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use std::path::PathBuf;
+use side::{referee_for, Driver};
 use std::time::{Duration, Instant};
 use tetrad_plugin_api::{Actions, Movement, RotationSystem};
 
 /// Ticks are played for at most about this long per frame, leaving time to draw and to
 /// read keys; at full speed, for this long.
 const FRAME_BUDGET: Duration = Duration::from_millis(25);
-
-/// What a screen plays: the setup of its games, the seeds, and where to record. With an
-/// attack table in the setup, it plays versus: two boards, garbage between them.
-#[derive(Clone, Debug)]
-pub struct Session {
-    /// The rules, pieces, piece cap, limits and attack table of every game.
-    pub setup: Setup,
-    /// The session's seed: its k-th new seed plays the pieces of game k of `tetrad run`
-    /// with this seed.
-    pub seed: u64,
-    /// Save each game's replay here (the file holds the last game played).
-    pub record: Option<PathBuf>,
-}
-
-impl Session {
-    /// Whether the session plays versus.
-    pub fn is_versus(&self) -> bool {
-        self.setup.attack.is_some()
-    }
-
-    /// The game of seed `seed` under the session's setup, taking garbage in versus.
-    fn deal(&self, seed: u64) -> Tracked {
-        let setup = &self.setup;
-        let mut game = Game::new(setup.rules, setup.pieces.clone(), seed);
-        if let Some(attack) = &setup.attack {
-            game.enable_garbage(attack.clone(), seed);
-        }
-        Tracked::new(game)
-    }
-}
-
-/// Who plays a board.
-enum Driver {
-    /// A plugin of the roster.
-    Plugin(Box<PluginSeat>),
-    /// The person at the keyboard.
-    Person,
-    /// The recorded actions of this seat of the replay.
-    Replay(usize),
-}
-
-/// The referee of a board: a plugin is judged as in headless games, under the setup's
-/// limits; a person, and a replay, which ends where its recorded ticks do, only by the
-/// game itself.
-fn referee_for(driver: &Driver, setup: &Setup) -> Referee {
-    match driver {
-        Driver::Plugin(_) => Referee::new(&setup.rules, setup.max_pieces, setup.limits),
-        Driver::Person | Driver::Replay(_) => Referee::for_person(setup.max_pieces),
-    }
-}
-
-/// One board on the screen: its game, who plays it, and how its game ended.
-pub struct Side {
-    tracked: Tracked,
-    driver: Driver,
-    /// Decides when the game ends, as in headless games.
-    referee: Referee,
-    end: Option<RecordedEnd>,
-    error: Option<String>,
-}
-
-impl Side {
-    fn new(driver: Driver, session: &Session, seed: u64) -> Side {
-        Side {
-            tracked: session.deal(seed),
-            referee: referee_for(&driver, &session.setup),
-            driver,
-            end: None,
-            error: None,
-        }
-    }
-
-    /// The game and its cell colours.
-    pub fn tracked(&self) -> &Tracked {
-        &self.tracked
-    }
-
-    /// The game's totals.
-    pub fn stats(&self) -> Stats {
-        self.tracked.game().stats()
-    }
-
-    /// How the game ended, once it has.
-    pub fn end(&self) -> Option<RecordedEnd> {
-        self.end
-    }
-
-    /// The plugin's error, or what stalled.
-    pub fn error(&self) -> Option<&str> {
-        self.error.as_deref()
-    }
-
-    /// Mean microseconds per `update` of the playing instance, for a plugin.
-    pub fn update_us(&self) -> Option<f64> {
-        match &self.driver {
-            Driver::Plugin(seat) => seat.update_us(),
-            _ => None,
-        }
-    }
-
-    /// Protocol violations of the playing instance.
-    pub fn violations(&self) -> u64 {
-        match &self.driver {
-            Driver::Plugin(seat) => seat.violations(),
-            _ => 0,
-        }
-    }
-
-    /// The garbage rows waiting to rise, sent and received, in versus.
-    pub fn garbage(&self) -> Option<Garbage> {
-        self.tracked.game().garbage().map(|garbage| Garbage {
-            pending: garbage.pending(),
-            sent: garbage.sent,
-            received: garbage.received,
-        })
-    }
-
-    fn finish(&mut self, end: RecordedEnd, error: Option<String>) {
-        self.end = Some(end);
-        self.error = error;
-    }
-
-    fn outcome(&self) -> Outcome {
-        Outcome::of_game(self.tracked.game(), self.end.unwrap_or(RecordedEnd::Unfinished))
-    }
-}
-
-/// A board's garbage, as the screen shows it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Garbage {
-    /// Rows waiting to rise when the board's piece locks.
-    pub pending: u32,
-    /// Rows sent to the opponent after cancelling.
-    pub sent: u64,
-    /// Rows risen into the board.
-    pub received: u64,
-}
 
 /// The state of one screen.
 pub struct App {
@@ -598,6 +462,7 @@ impl App {
     }
 }
 
+mod side;
 mod switch;
 mod view;
 

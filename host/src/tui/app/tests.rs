@@ -4,7 +4,9 @@
 use super::*;
 use crate::engine::Stats;
 use crate::replay::{Outcome, Replay};
+use crate::setup::Setup;
 use crossterm::event::KeyCode::{self, Char, Down, End as EndKey, Esc, Home, Left, Right};
+use std::path::PathBuf;
 
 fn key(code: KeyCode) -> KeyEvent {
     KeyEvent::new(code, KeyModifiers::NONE)
