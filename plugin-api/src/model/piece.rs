@@ -149,23 +149,7 @@ impl PieceKind {
     /// Builds a piece whose first orientation is drawn at the given cells of a square
     /// rotation box of side `box_size` (cells within `0..box_size` on both axes).
     pub fn in_box(name: impl Into<String>, box_size: u8, cells: Vec<(i8, i8)>) -> PieceKind {
-        let n = box_size as i8;
-        let mut orientations: Vec<Orientation> = Vec::with_capacity(4);
-        let mut current = cells;
-        for _ in 0..4 {
-            let candidate = Orientation::from_cells(current.clone());
-            let shape = candidate.normalized();
-            if orientations.iter().all(|o| o.normalized() != shape) {
-                orientations.push(candidate);
-            }
-            // Clockwise quarter turn inside the box, y pointing down.
-            current = current.iter().map(|&(x, y)| (n - 1 - y, x)).collect();
-        }
-        PieceKind {
-            name: name.into(),
-            box_size,
-            orientations,
-        }
+        PieceKind::turned_in_box(name, box_size, cells, |a, b| a.normalized() == b.normalized())
     }
 
     /// Builds a piece for the Super Rotation System: its four rotation states, orientation
@@ -174,14 +158,26 @@ impl PieceKind {
     /// box is kept (I, S and Z have four), since SRS kicks depend on the state; only a
     /// state with exactly the same cells (all of O's) is dropped.
     pub fn srs(name: impl Into<String>, box_size: u8, cells: Vec<(i8, i8)>) -> PieceKind {
+        PieceKind::turned_in_box(name, box_size, cells, |a, b| a.cells == b.cells)
+    }
+
+    /// The four quarter turns of `cells` in the box, each kept unless `same` as one kept
+    /// before it.
+    fn turned_in_box(
+        name: impl Into<String>,
+        box_size: u8,
+        cells: Vec<(i8, i8)>,
+        same: fn(&Orientation, &Orientation) -> bool,
+    ) -> PieceKind {
         let n = box_size as i8;
         let mut orientations: Vec<Orientation> = Vec::with_capacity(4);
         let mut current = cells;
         for _ in 0..4 {
             let candidate = Orientation::from_cells(current.clone());
-            if orientations.iter().all(|o| o.cells != candidate.cells) {
+            if !orientations.iter().any(|o| same(o, &candidate)) {
                 orientations.push(candidate);
             }
+            // Clockwise quarter turn inside the box, y pointing down.
             current = current.iter().map(|&(x, y)| (n - 1 - y, x)).collect();
         }
         PieceKind {
