@@ -167,38 +167,43 @@ fn play(rules: &Rules, board: &Board, kind: &PieceKind, path: &[Actions]) -> (Pi
     (pos, last)
 }
 
-fn lines_cleared(board: &Board, kind: &PieceKind, pos: PiecePos) -> u32 {
+/// The placement of piece `id` at `slot` on `drawing`: it must be reachable only through
+/// a kick, clear `lines` rows, and lock there when its path is played, the piece not
+/// falling on its last tick (it ends turning, a spin candidate).
+fn kicked_into(drawing: &str, id: PieceId, slot: PiecePos, lines: u32) -> Reached {
+    let board = board(drawing);
+    let rules = guideline();
+    let kind = kind(id);
+    let reached = only_through_a_kick(&rules, &board, &kind)
+        .into_iter()
+        .find(|r| r.pos == slot)
+        .expect("the slot is reachable through a kick");
     let mut after = board.clone();
-    after.lock(kind.orientation(pos.orientation), pos.x, pos.y).lines
+    assert_eq!(
+        after.lock(kind.orientation(slot.orientation), slot.x, slot.y).lines,
+        lines
+    );
+    let (pos, last) = play(&rules, &board, &kind, &reached.path);
+    assert_eq!((pos, last.fell), (slot, false));
+    reached
 }
 
 #[test]
 fn a_t_spin_double_slot_under_an_overhang_only_a_kick_reaches() {
     // The overhang at column 4 stops a T dropped flat over columns 4-6: the way into the
     // slot takes a kick, and the T ends it turning (a spin).
-    let board = board(
-        ".....#....\n\
-         ..........\n\
-         ###.#..#..\n\
-         ####...###\n\
-         #####.####",
-    );
-    let rules = guideline();
-    let t = kind(T);
+    let drawing = ".....#....\n\
+        ..........\n\
+        ###.#..#..\n\
+        ####...###\n\
+        #####.####";
     let slot = PiecePos {
         orientation: 2,
         x: 4,
         y: 37,
     };
-    let reached = only_through_a_kick(&rules, &board, &t);
-    let spin = reached
-        .iter()
-        .find(|r| r.pos == slot)
-        .expect("the slot is reachable through a kick");
+    let spin = kicked_into(drawing, T, slot, 2);
     assert!(spin.last_kick.is_some(), "{spin:?}");
-    assert_eq!(lines_cleared(&board, &t, slot), 2);
-    let (pos, last) = play(&rules, &board, &t, &spin.path);
-    assert_eq!((pos, last.fell), (slot, false));
 }
 
 #[test]
@@ -206,54 +211,32 @@ fn a_t_spin_triple_takes_the_fifth_kick() {
     // The T rests pointing up on the slot's shoulder, pushed in under the roof; turning
     // clockwise, four offsets are blocked and the fifth (one left, two down) stands it in
     // the three-deep slot.
-    let board = board(
-        "###.......\n\
-         ##........\n\
-         ##.#######\n\
-         ##..######\n\
-         ##.#######",
-    );
-    let rules = guideline();
-    let t = kind(T);
+    let drawing = "###.......\n\
+        ##........\n\
+        ##.#######\n\
+        ##..######\n\
+        ##.#######";
     let slot = PiecePos {
         orientation: 1,
         x: 1,
         y: 37,
     };
-    let reached = only_through_a_kick(&rules, &board, &t);
-    let spin = reached
-        .iter()
-        .find(|r| r.pos == slot)
-        .expect("the slot is reachable through a kick");
-    assert_eq!(spin.last_kick, Some(4));
-    assert_eq!(lines_cleared(&board, &t, slot), 3);
-    assert_eq!(play(&rules, &board, &t, &spin.path).0, slot);
+    assert_eq!(kicked_into(drawing, T, slot, 3).last_kick, Some(4));
 }
 
 #[test]
 fn an_s_twists_into_a_slot_a_straight_drop_cannot_fill() {
-    let board = board(
-        "...#......\n\
-         ..........\n\
-         ###.######\n\
-         ###...####\n\
-         ####.#####",
-    );
-    let rules = guideline();
-    let s = kind(S);
+    let drawing = "...#......\n\
+        ..........\n\
+        ###.######\n\
+        ###...####\n\
+        ####.#####";
     let slot = PiecePos {
         orientation: 1,
         x: 2,
         y: 37,
     };
-    let reached = only_through_a_kick(&rules, &board, &s);
-    let twist = reached
-        .iter()
-        .find(|r| r.pos == slot)
-        .expect("the twist is reachable through a kick");
-    assert_eq!(twist.last_kick, Some(4));
-    assert_eq!(lines_cleared(&board, &s, slot), 2);
-    assert_eq!(play(&rules, &board, &s, &twist.path).0, slot);
+    assert_eq!(kicked_into(drawing, S, slot, 2).last_kick, Some(4));
 }
 
 #[test]
