@@ -130,19 +130,7 @@ fn play_every_path(rules: &Rules, board: &Board, kind: &PieceKind, start: PieceP
         let min_x = -shape.left();
         let max_x = board.width() as i8 - shape.left() - shape.width() as i8;
         for x in min_x..=max_x {
-            let candidate = Placement {
-                pos: PiecePos { orientation, x, y: 0 },
-                turns,
-                shifts: x - start.x,
-                slide: 0,
-            };
-            if let Some(pos) = play(rules, board, kind, start, &candidate) {
-                // A kick can bring two paths to one position; the first is kept.
-                let kicked_twice = rules.rotation() == RotationSystem::Srs && out.iter().any(|p| p.pos == pos);
-                if !kicked_twice {
-                    out.push(Placement { pos, ..candidate });
-                }
-            }
+            play_into(rules, board, kind, start, (orientation, x, turns), out);
         }
     }
     if rules.movement() == Movement::Gravity {
@@ -217,17 +205,7 @@ fn drop_from_open_sky(rules: &Rules, board: &Board, kind: &PieceKind, start: Pie
                 // Under SRS a wall kicks a turn rather than refusing it: the path goes
                 // somewhere, and only playing it says where.
                 if rules.rotation() == RotationSystem::Srs {
-                    let candidate = Placement {
-                        pos: PiecePos { orientation, x, y: 0 },
-                        turns,
-                        shifts,
-                        slide: 0,
-                    };
-                    if let Some(pos) = play(rules, board, kind, start, &candidate) {
-                        if !out.iter().any(|p| p.pos == pos) {
-                            out.push(Placement { pos, ..candidate });
-                        }
-                    }
+                    play_into(rules, board, kind, start, (orientation, x, turns), out);
                 }
                 continue;
             }
@@ -272,6 +250,31 @@ fn path_clears_the_walls(kind: &PieceKind, start: PiecePos, turns: i8, shifts: i
         }
     }
     true
+}
+
+/// Plays the path that turns `turns` times to `orientation` and shifts to column `x`,
+/// and adds where it locks. A kick can bring two paths to one position; the first is
+/// kept.
+fn play_into(
+    rules: &Rules,
+    board: &Board,
+    kind: &PieceKind,
+    start: PiecePos,
+    (orientation, x, turns): (u8, i8, i8),
+    out: &mut Vec<Placement>,
+) {
+    let candidate = Placement {
+        pos: PiecePos { orientation, x, y: 0 },
+        turns,
+        shifts: x - start.x,
+        slide: 0,
+    };
+    if let Some(pos) = play(rules, board, kind, start, &candidate) {
+        let kicked_twice = rules.rotation() == RotationSystem::Srs && out.iter().any(|p| p.pos == pos);
+        if !kicked_twice {
+            out.push(Placement { pos, ..candidate });
+        }
+    }
 }
 
 /// Plays a candidate's path with the host's own [`step`] and returns where it locks, or
