@@ -23,7 +23,8 @@ pub struct Info {
 /// What a solver learns at creation: the rules, the piece set and a seed of its own.
 #[derive(Clone, Debug)]
 pub struct GameSetup {
-    /// The rules of the game (the randomizer is not told to plugins; it reads `Uniform`).
+    /// The rules of the game (the randomizer is not told to plugins; it reads the preset's
+    /// own: `Bag` under `guideline`, `Uniform` otherwise).
     pub rules: Rules,
     /// The piece set, with the same orientations the host uses.
     pub pieces: PieceSet,
