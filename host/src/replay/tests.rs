@@ -1,9 +1,9 @@
 //! Replay files: round trips through the file, verification, and refusals.
 
 use super::*;
-use crate::referee::stall_limit;
+use crate::referee::{ended, stall_limit};
 use std::sync::Arc;
-use tetrad_plugin_api::{PieceSet, Preset, Rules};
+use tetrad_plugin_api::{Actions, PieceSet, Preset, Rules};
 
 /// The setup of `rules` and `pieces` with the cap `max_pieces`.
 fn setup(rules: Rules, pieces: PieceSet, max_pieces: Option<u64>) -> Setup {

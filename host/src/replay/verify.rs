@@ -1,0 +1,143 @@
+//! Checking a replay: every seat's game re-simulated in lockstep, with the garbage of a
+//! versus game between the seats, against the recorded results.
+
+use super::{Outcome, RecordedEnd, Replay, ReplayError};
+use crate::engine::{pass_garbage, Game};
+use crate::referee::{ended, Limits, Referee};
+use tetrad_plugin_api::Actions;
+
+impl Replay {
+    /// Re-simulates every seat's game, in lockstep and with garbage between versus seats as
+    /// they were played, and checks that each gives its recorded result. Returns each
+    /// seat's re-simulated result.
+    pub fn verify(&self) -> Result<Vec<Outcome>, ReplayError> {
+        let setup = &self.setup;
+        let seats = self.seats.len();
+        let mismatch = |seat: usize, problem: String| {
+            ReplayError::Mismatch(match seats {
+                1 => problem,
+                _ => format!("seat {}: {problem}", seat + 1),
+            })
+        };
+        let mut games: Vec<Game> = (0..seats)
+            .map(|_| {
+                let mut game = Game::new(setup.rules, setup.pieces.clone(), self.seed);
+                if let Some(attack) = &setup.attack {
+                    game.enable_garbage(attack.clone(), self.seed);
+                }
+                game
+            })
+            .collect();
+        let longest = self.seats.iter().map(|s| s.actions.len()).max().unwrap_or(0);
+        for tick in 0..longest {
+            for (index, (game, seat)) in games.iter_mut().zip(&self.seats).enumerate() {
+                let Some(&bits) = seat.actions.get(tick) else {
+                    continue;
+                };
+                if let Some(end) = ended(game, setup.max_pieces) {
+                    return Err(mismatch(
+                        index,
+                        format!(
+                            "the game ended ({}) after tick {tick}, but the replay has {} ticks",
+                            end.name(),
+                            seat.actions.len()
+                        ),
+                    ));
+                }
+                let actions = Actions(bits);
+                if actions.is_unplayable() {
+                    return Err(mismatch(
+                        index,
+                        format!("tick {tick} holds {actions:?}, which no player can have applied"),
+                    ));
+                }
+                game.tick(actions);
+            }
+            if seats > 1 {
+                pass_garbage(games.iter_mut());
+            }
+        }
+        let ends = self.replayed_ends(&games);
+        let mut outcomes = Vec::with_capacity(seats);
+        for (index, (game, seat)) in games.iter().zip(&self.seats).enumerate() {
+            let replayed = Outcome::of_game(game, ends[index]);
+            let recorded = seat.result;
+            let mut differences = Vec::new();
+            for (what, r, s) in [
+                ("lines", recorded.lines, replayed.lines),
+                ("pieces", recorded.pieces, replayed.pieces),
+                ("points", recorded.score, replayed.score),
+                ("ticks", recorded.ticks, replayed.ticks),
+                ("rows of garbage sent", recorded.sent, replayed.sent),
+                ("rows of garbage received", recorded.received, replayed.received),
+            ] {
+                if r != s {
+                    differences.push(format!("recorded {r} {what}, re-simulated {s}"));
+                }
+            }
+            if recorded.end != replayed.end {
+                differences.push(format!(
+                    "recorded end {}, re-simulated {}",
+                    recorded.end.name(),
+                    replayed.end.name()
+                ));
+            }
+            if !differences.is_empty() {
+                return Err(mismatch(index, differences.join("; ")));
+            }
+            outcomes.push(replayed);
+        }
+        Ok(outcomes)
+    }
+
+    /// How each re-simulated game ended. The rules decide a top-out and the cap; a plugin
+    /// error or an unfinished game leaves the game running, so the record decides those,
+    /// and a stall must show in the piece's ticks. In versus, a seat whose game went on is
+    /// `won` when another seat's game was lost, and `capped` when another reached the cap.
+    fn replayed_ends(&self, games: &[Game]) -> Vec<RecordedEnd> {
+        let own: Vec<RecordedEnd> = games
+            .iter()
+            .zip(&self.seats)
+            .map(|(game, seat)| self.replayed_end(game, seat.result.end))
+            .collect();
+        own.iter()
+            .enumerate()
+            .map(|(index, &end)| {
+                let recorded = self.seats[index].result.end;
+                let others = || {
+                    own.iter()
+                        .enumerate()
+                        .filter(move |&(other, _)| other != index)
+                        .map(|(_, &e)| e)
+                };
+                match (end, recorded) {
+                    (RecordedEnd::Unfinished, RecordedEnd::Won) if others().any(RecordedEnd::is_loss) => {
+                        RecordedEnd::Won
+                    }
+                    (RecordedEnd::Unfinished, RecordedEnd::Capped) if others().any(|e| e == RecordedEnd::Capped) => {
+                        RecordedEnd::Capped
+                    }
+                    _ => end,
+                }
+            })
+            .collect()
+    }
+
+    /// How one re-simulated game ended by itself, its seat's recorded end `recorded`.
+    fn replayed_end(&self, game: &Game, recorded: RecordedEnd) -> RecordedEnd {
+        if let Some(end) = ended(game, self.setup.max_pieces) {
+            return end.into();
+        }
+        let referee = Referee::new(game.rules(), self.setup.max_pieces, Limits::default());
+        let stalled = referee.after_tick(game).is_some();
+        match recorded {
+            RecordedEnd::Stalled if stalled => RecordedEnd::Stalled,
+            RecordedEnd::PluginError
+            | RecordedEnd::Timeout
+            | RecordedEnd::Violation
+            | RecordedEnd::Crashed
+            | RecordedEnd::Unfinished => recorded,
+            _ => RecordedEnd::Unfinished,
+        }
+    }
+}
