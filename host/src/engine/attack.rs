@@ -88,7 +88,10 @@ impl AttackTable {
 
     /// Whether the table has more than rows by lines.
     fn has_bonuses(&self) -> bool {
-        *self != AttackTable::lines_only(self.lines.clone())
+        let parts = self.spins.iter().chain(&self.minis).chain(&self.combo);
+        parts
+            .chain([&self.back_to_back, &self.perfect_clear])
+            .any(|&rows| rows != 0)
     }
 
     fn lines_only(lines: Vec<u32>) -> AttackTable {
