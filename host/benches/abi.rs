@@ -9,8 +9,9 @@ use common::{field, linked_bcts, pieces_of, tick};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::sync::Arc;
 use tetrad::engine::Game;
+use tetrad::player::Observation;
 use tetrad::plugin::{resolve, Plugin};
-use tetrad_plugin_api::abi::GameInfoBuf;
+use tetrad_plugin_api::abi::{GameInfoBuf, ABI_VERSION};
 use tetrad_plugin_api::{Actions, PieceSet, Preset, Rules, Solver};
 
 /// Pieces per game.
@@ -33,13 +34,22 @@ fn linked(rules: Rules, pieces: &Arc<PieceSet>, options: &str) -> (u64, u64, u64
 
 /// Plays the seeded game with `bcts` loaded from its library; returns (pieces, lines, ticks).
 fn loaded(plugin: &Plugin, rules: Rules, pieces: &Arc<PieceSet>, options: &str) -> (u64, u64, u64) {
-    let info = GameInfoBuf::new(&rules, pieces, 0);
+    let info = GameInfoBuf::new(&rules, pieces, 0, ABI_VERSION);
     let mut instance = plugin.create(&info, options).expect("creates");
+    let wants_state = instance.wants_state();
     let mut game = Game::new(rules, pieces.clone(), SEED);
     while !game.is_over() && game.stats().pieces < PIECES {
         let (current, next) = pieces_of(&game);
+        // The state is built as the host's game loop builds it for a version 2 plugin.
+        let state = wants_state.then(|| Observation::of(&game, false).state());
         let bits = instance
-            .update(&field(game.board()), &current, &next, game.is_new_piece())
+            .update(
+                &field(game.board()),
+                &current,
+                &next,
+                state.as_ref(),
+                game.is_new_piece(),
+            )
             .expect("bcts decides");
         game.tick(Actions(bits));
     }

@@ -12,7 +12,7 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use std::hint::black_box;
 use std::time::Instant;
 use tetrad::plugin::{resolve, Instance, Plugin};
-use tetrad_plugin_api::abi::{GameInfoBuf, TetradPiece};
+use tetrad_plugin_api::abi::{GameInfoBuf, TetradPiece, TetradState, ABI_VERSION};
 use tetrad_plugin_api::{PieceSet, Preset, Rules};
 
 /// Every bundled plugin with the options it is benchmarked with, under `classic` and
@@ -63,8 +63,15 @@ fn decisions(rules: &Rules, pieces: &PieceSet, positions: &[Position]) -> Vec<De
 }
 
 fn decide(instance: &mut Instance, d: &Decision) -> u32 {
+    // The seeds' presets hold nothing: the state shows the next piece alone.
+    let mut state = TetradState::EMPTY;
+    if d.next.kind >= 0 {
+        state.queue[0] = d.next.kind;
+        state.queue_len = 1;
+    }
+    let state = instance.wants_state().then_some(state);
     instance
-        .update(&field(&d.board), &d.current, &d.next, true)
+        .update(&field(&d.board), &d.current, &d.next, state.as_ref(), true)
         .expect("the plugin decides")
 }
 
@@ -106,7 +113,7 @@ fn bench_plugins(
     let set = decisions(rules, pieces, positions);
     for &(name, options) in plugins {
         let plugin = Plugin::load(&resolve(name).expect("bundled plugin is built")).expect("loads");
-        let info = GameInfoBuf::new(rules, pieces, 1);
+        let info = GameInfoBuf::new(rules, pieces, 1, ABI_VERSION);
         let mut instance = plugin.create(&info, options).expect("creates");
         let label = if options.is_empty() {
             name.to_string()

@@ -16,6 +16,7 @@ pub use process::{Process, DEFAULT_BOT_THINK_LIMIT};
 use crate::engine::{Falling, Game};
 use crate::plugin::Plugin;
 use crate::watch::Watch;
+use tetrad_plugin_api::abi::{TetradState, NO_PIECE};
 use tetrad_plugin_api::{derive_seed, Actions, Board, PieceId, PieceSet, Rules};
 
 /// What one seat sees at a tick.
@@ -32,6 +33,19 @@ pub struct Observation<'a> {
     /// The player sees this piece for the first time: it just entered, or the player
     /// just took over a game in progress.
     pub new_piece: bool,
+    /// Where the rest of the seat's state (hold, queue, combo, garbage) is read from,
+    /// when a player asks for it with [`Observation::state`]: most players of the seeds'
+    /// presets never do, and the hot path builds nothing for them.
+    pub more: More<'a>,
+}
+
+/// Where an [`Observation`]'s state beyond the board and the two pieces comes from.
+#[derive(Clone, Copy, Debug)]
+pub enum More<'a> {
+    /// The game itself.
+    Game(&'a Game),
+    /// A state already laid out (as a bot process was sent it).
+    Given(&'a TetradState),
 }
 
 impl<'a> Observation<'a> {
@@ -45,7 +59,30 @@ impl<'a> Observation<'a> {
             current: game.current(),
             next: game.preview(),
             new_piece: game.is_new_piece() || fresh,
+            more: More::Game(game),
         }
+    }
+
+    /// The hold slot, the whole preview queue, combo, back-to-back and pending garbage,
+    /// as the version 2 ABI lays them out.
+    pub fn state(&self) -> TetradState {
+        let game = match self.more {
+            More::Given(state) => return *state,
+            More::Game(game) => game,
+        };
+        let mut state = TetradState {
+            hold: game.held().map_or(NO_PIECE, |piece| i32::from(piece.0)),
+            hold_available: u32::from(game.hold_available()),
+            combo: game.combo(),
+            back_to_back: u32::from(game.back_to_back()),
+            pending_garbage: game.garbage().map_or(0, |garbage| garbage.pending()),
+            ..TetradState::EMPTY
+        };
+        for (slot, piece) in state.queue.iter_mut().zip(game.queue()) {
+            *slot = i32::from(piece.0);
+            state.queue_len += 1;
+        }
+        state
     }
 }
 
@@ -169,6 +206,14 @@ impl Player {
         options: &str,
     ) -> Result<Player, CreateError> {
         Library::create(plugin, rules, pieces, plugin_seed, options).map(Player::Library)
+    }
+
+    /// The action bits the player may answer with; any other is a violation.
+    pub fn accepted_actions(&self) -> u32 {
+        match self {
+            Player::Library(library) => library.accepted_actions(),
+            Player::Process(process) => process.accepted_actions(),
+        }
     }
 
     /// The player's reply to `observation`, timed on `clock` (fetched once per game by

@@ -8,7 +8,9 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
-use tetrad_plugin_api::{placements_into, reachable, Board, PieceSet, Placement, Preset, Rules};
+use tetrad_plugin_api::{
+    placements_into, reachable, reachable_with_hold, Board, PieceId, PieceSet, Placement, Preset, Rules,
+};
 
 /// A mid-game board: a ragged stack of height 4 to 9 with a few holes.
 fn midgame(rules: &Rules) -> Board {
@@ -101,5 +103,34 @@ fn bench_srs(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench, bench_srs);
+/// A decision that weighs holding: each SRS piece falling, with the piece three kinds on
+/// (always another kind) to come in if it holds; both pieces' placements are found.
+fn bench_srs_hold(c: &mut Criterion) {
+    let set = PieceSet::srs();
+    let rules = Rules::preset(Preset::Guideline);
+    let count = set.len() as u8;
+    let with_hold = |board: &Board, current: u8| {
+        let kind = set.kind(PieceId(current));
+        let swap = PieceId((current + 3) % count);
+        reachable_with_hold(&rules, board, &set, PieceId(current), rules.spawn(kind), Some(swap))
+    };
+    let mut group = c.benchmark_group("srs-reachable-with-hold");
+    for (name, board) in [
+        ("empty", Board::new(rules.width, rules.height)),
+        ("midgame", midgame(&rules)),
+    ] {
+        let total: usize = (0..count).map(|current| with_hold(&board, current).len()).sum();
+        group.throughput(Throughput::Elements(total as u64));
+        group.bench_function(BenchmarkId::new("guideline", name), |b| {
+            b.iter(|| {
+                for current in 0..count {
+                    black_box(with_hold(black_box(&board), current).len());
+                }
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench, bench_srs, bench_srs_hold);
 criterion_main!(benches);

@@ -1,5 +1,5 @@
 /*
- * tetrad_plugin.h - the C ABI of tetrad solver plugins, version 1.
+ * tetrad_plugin.h - the C ABI of tetrad solver plugins, version 2.
  *
  * A tetrad plugin is a shared library (.so, .dylib or .dll) that plays Tetris: once per
  * clock tick the host shows it the board and the falling piece, and the plugin answers
@@ -14,17 +14,29 @@
  *   tetrad_abi_version   required  the ABI version the plugin was built for
  *   tetrad_plugin_info   required  name, version, author and description
  *   tetrad_create        required  starts one game, returns its instance
- *   tetrad_update        required  once per tick: the actions for the falling piece
+ *   tetrad_update_v2     one of    once per tick: the actions for the falling piece,
+ *   tetrad_update          the two   with (v2) or without the TetradState
  *   tetrad_destroy       required  ends one game, frees its instance
- *   tetrad_last_error    optional  the message behind a failed tetrad_update
+ *   tetrad_last_error    optional  the message behind a failed update
+ *
+ * Versions
+ * --------
+ * Version 2 (this header) adds TetradState: the hold piece, the whole preview queue,
+ * combo, back-to-back and incoming garbage, shown to tetrad_update_v2 at every tick; the
+ * TETRAD_SOFT_DROP and TETRAD_HOLD actions; and a TetradGameInfo.preview that counts every
+ * previewed piece. A plugin built for version 2 exports tetrad_update_v2, or
+ * tetrad_update alone if it needs no state (the host calls tetrad_update_v2 when both are
+ * there). A plugin built for version 1 (its tetrad_abi_version returns 1) keeps loading
+ * and playing every preset: the host shows it the game as version 1 did, and it must
+ * export tetrad_update.
  *
  * Life cycle
  * ----------
  * The host loads the library and calls tetrad_abi_version before anything else; a value
- * other than the host's TETRAD_ABI_VERSION makes the host refuse the plugin. It then
- * reads tetrad_plugin_info. For every game it calls tetrad_create once, tetrad_update
- * once per tick, and tetrad_destroy once when the game ends (for whatever reason). A
- * plugin is never unloaded while the process runs.
+ * outside TETRAD_OLDEST_ABI_VERSION..TETRAD_ABI_VERSION of the host makes the host refuse
+ * the plugin. It then reads tetrad_plugin_info. For every game it calls tetrad_create
+ * once, tetrad_update_v2 (or tetrad_update) once per tick, and tetrad_destroy once when
+ * the game ends (for whatever reason). A plugin is never unloaded while the process runs.
  *
  * Threads
  * -------
@@ -72,7 +84,11 @@
  * Under `leiden`, `simplified` and `guideline` there is no gravity: the piece hovers at
  * its entry row (under `guideline`, where it spawns, in the buffer above the field) while
  * it turns and shifts (same order and fit checks as above), and DROP makes it fall and
- * lock in the same tick.
+ * lock in the same tick. Under `guideline`, SOFT_DROP (version 2) makes it fall to rest
+ * without locking, after the turn and the shift, so that later ticks can still turn and
+ * shift it there; HOLD (version 2) is a tick of its own: nothing else in it applies, the
+ * falling piece goes to the hold slot, and the held piece (or else the next) enters at its
+ * spawn and is a new piece. HOLD acts once per piece (TetradState.hold_available).
  *
  * Errors
  * ------
@@ -115,10 +131,13 @@ extern "C" {
 /* ------------------------------------------------------------------------------------ */
 
 /*
- * The ABI version this header describes. tetrad_abi_version must return it, and the
- * host refuses a plugin built for any other version.
+ * The ABI version this header describes; tetrad_abi_version returns it (or 1, for a
+ * plugin written for version 1). The host refuses a plugin built for a version outside
+ * TETRAD_OLDEST_ABI_VERSION..TETRAD_ABI_VERSION.
  */
-#define TETRAD_ABI_VERSION 1u
+#define TETRAD_ABI_VERSION 2u
+/* The oldest version a host of this version still loads. */
+#define TETRAD_OLDEST_ABI_VERSION 1u
 
 /* Action bits returned by tetrad_update, OR-ed together. */
 
@@ -136,11 +155,25 @@ extern "C" {
  */
 #define TETRAD_DROP 0x10u
 /*
- * Every action bit the ABI defines. Returning a bit outside this mask, MOVE_LEFT together
- * with MOVE_RIGHT, or ROTATE_CW together with ROTATE_CCW is a protocol violation: the
- * host counts it and applies none of that tick's actions (gravity still applies).
+ * Version 2. Soft drop: under `guideline` the piece falls to rest without locking (a tuck
+ * or a spin can follow); under the other presets it does nothing.
+ */
+#define TETRAD_SOFT_DROP 0x20u
+/*
+ * Version 2. Hold: under `guideline` the falling piece goes to the hold slot and the held
+ * piece (or else the next) enters, once per piece; under the other presets it does
+ * nothing.
+ */
+#define TETRAD_HOLD 0x40u
+/*
+ * Every action bit version 1 defines. Returning a bit outside the mask of the plugin's
+ * version, MOVE_LEFT together with MOVE_RIGHT, or ROTATE_CW together with ROTATE_CCW is a
+ * protocol violation: the host counts it and applies none of that tick's actions (gravity
+ * still applies).
  */
 #define TETRAD_ACTION_MASK 0x1fu
+/* Every action bit version 2 defines. */
+#define TETRAD_ACTION_MASK_V2 0x7fu
 /*
  * Returned by tetrad_update when the plugin failed. The game ends as a plugin error; the
  * host then calls tetrad_last_error (if exported) for the message to show.
@@ -149,6 +182,9 @@ extern "C" {
 
 /* TetradPiece.kind when there is no piece (the next piece while the preview is off). */
 #define TETRAD_NO_PIECE (-1)
+
+/* Room in TetradState.queue: the longest preview the ABI shows. */
+#define TETRAD_MAX_QUEUE 8
 
 /* Values of TetradGameInfo.preset. */
 
@@ -213,7 +249,10 @@ typedef struct TetradPieceInfo {
  * everything it points to are owned by the host and valid only during that call.
  */
 typedef struct TetradGameInfo {
-    /* The host's TETRAD_ABI_VERSION. */
+    /*
+     * The version of this conversation: the plugin's own (1 for a version 1 plugin), at
+     * most the host's TETRAD_ABI_VERSION.
+     */
     uint32_t abi_version;
     /* The rules: TETRAD_PRESET_CLASSIC, _LEIDEN, _SIMPLIFIED or _GUIDELINE (see above). */
     uint32_t preset;
@@ -222,9 +261,11 @@ typedef struct TetradGameInfo {
     /* Board rows (1 to 64); under `leiden` this includes the three rows above the well,
      * under `guideline` the 20 rows of buffer above the field. */
     uint32_t height;
-    /* Next pieces shown to the plugin: 0 or 1 (1 when a preset previews more, as
-     * `guideline` does: next is the only one this version shows). With 0, tetrad_update's
-     * next is empty. */
+    /*
+     * Next pieces shown to the plugin, 0 to TETRAD_MAX_QUEUE (`guideline` shows up to 6);
+     * TetradState.queue holds them. A version 1 plugin is told 0 or 1 (1 when a preset
+     * previews more: next is the only one version 1 shows). With 0, next is empty.
+     */
     uint32_t preview;
     /* Number of entries in pieces. */
     uint32_t piece_count;
@@ -267,12 +308,57 @@ typedef struct TetradPiece {
 } TetradPiece;
 
 /*
+ * TetradState - what version 2 adds at each tick: the hold slot, the whole preview queue,
+ * and the game's scoring and garbage state. Passed to tetrad_update_v2; owned by the host
+ * and valid only during that call.
+ */
+typedef struct TetradState {
+    /*
+     * sizeof(TetradState) as the host knows it. Later versions may append fields; read
+     * only those that fit in size.
+     */
+    uint32_t size;
+    /* The held piece's kind, or TETRAD_NO_PIECE (nothing held, or rules without hold). */
+    int32_t hold;
+    /*
+     * 1 if TETRAD_HOLD this tick would act: the rules have hold and the falling piece did
+     * not come out of a hold. 0 otherwise.
+     */
+    uint32_t hold_available;
+    /*
+     * Entries of queue in use: the previewed pieces (TetradGameInfo.preview of them,
+     * fewer at the end of a given sequence).
+     */
+    uint32_t queue_len;
+    /*
+     * The previewed pieces' kinds, the next one first (queue[0] == next->kind); entries
+     * past queue_len are TETRAD_NO_PIECE.
+     */
+    int32_t queue[TETRAD_MAX_QUEUE];
+    /*
+     * Line-clearing locks in a row up to the last lock: 0 when the last lock cleared
+     * nothing, 1 after a first clear, and so on (the combo bonus grows with it).
+     */
+    uint32_t combo;
+    /*
+     * 1 if the last clear was a difficult one (four lines, or a spin that cleared lines),
+     * so another difficult clear earns the back-to-back bonus. 0 otherwise.
+     */
+    uint32_t back_to_back;
+    /*
+     * Garbage rows sent by the opponent that rise when this piece locks, unless its clears
+     * cancel them (versus only; 0 otherwise).
+     */
+    uint32_t pending_garbage;
+} TetradState;
+
+/*
  * TetradPluginInfo - a plugin's description of itself, returned by tetrad_plugin_info.
  * Owned by the plugin: the struct and every string in it must stay valid for the life of
  * the process (use static storage). All strings are NUL-terminated UTF-8 and not NULL.
  */
 typedef struct TetradPluginInfo {
-    /* The ABI version the plugin was built for: TETRAD_ABI_VERSION. */
+    /* The ABI version the plugin was built for: what tetrad_abi_version returns. */
     uint32_t abi_version;
     /* Short name, the one users type to pick the plugin ("c-example"). */
     const char *name;
@@ -302,6 +388,7 @@ TETRAD_STATIC_ASSERT_(sizeof(TetradGameInfo) == 40, "TetradGameInfo must be 40 b
 TETRAD_STATIC_ASSERT_(sizeof(TetradField) == 16, "TetradField must be 16 bytes");
 TETRAD_STATIC_ASSERT_(sizeof(TetradPiece) == 16, "TetradPiece must be 16 bytes");
 TETRAD_STATIC_ASSERT_(sizeof(TetradPluginInfo) == 40, "TetradPluginInfo must be 40 bytes");
+TETRAD_STATIC_ASSERT_(sizeof(TetradState) == 60, "TetradState must be 60 bytes");
 #undef TETRAD_STATIC_ASSERT_
 #endif
 #endif
@@ -313,9 +400,10 @@ TETRAD_STATIC_ASSERT_(sizeof(TetradPluginInfo) == 40, "TetradPluginInfo must be 
 /*
  * tetrad_abi_version - the ABI version the plugin was built for. Required.
  *
- * Return TETRAD_ABI_VERSION. The host calls this first, before any other function, and
- * refuses the plugin if the value differs from its own TETRAD_ABI_VERSION. It may be
- * called from any thread, any number of times.
+ * Return TETRAD_ABI_VERSION (or 1, for a plugin written for version 1). The host calls
+ * this first, before any other function, and refuses the plugin if the value lies outside
+ * its TETRAD_OLDEST_ABI_VERSION..TETRAD_ABI_VERSION. It may be called from any thread, any
+ * number of times.
  */
 TETRAD_EXPORT uint32_t tetrad_abi_version(void);
 
@@ -347,7 +435,7 @@ TETRAD_EXPORT const TetradPluginInfo *tetrad_plugin_info(void);
  *            only during this call; leave it alone on success.
  *
  * Returns a non-NULL instance pointer, owned by the plugin and opaque to the host; the
- * host passes it back to tetrad_update, tetrad_last_error and tetrad_destroy.
+ * host passes it back to the update function, tetrad_last_error and tetrad_destroy.
  *
  * On failure, returns NULL after writing a NUL-terminated, one-line message into error
  * (truncated to fit); the host shows it to the user verbatim, so make it say what was
@@ -357,7 +445,8 @@ TETRAD_EXPORT void *tetrad_create(const TetradGameInfo *game, const char *option
                                   size_t error_len);
 
 /*
- * tetrad_update - the actions for the falling piece at this tick. Required.
+ * tetrad_update - the actions for the falling piece at this tick. Required of a version 1
+ * plugin; a version 2 plugin exports it, tetrad_update_v2, or both.
  *
  * Called once per clock tick while the game runs. An instance is only ever used by one
  * thread at a time, but successive calls may come from different threads.
@@ -377,9 +466,10 @@ TETRAD_EXPORT void *tetrad_create(const TetradGameInfo *game, const char *option
  * field, current and next and everything they point to are owned by the host and valid
  * only during this call.
  *
- * Returns the OR of the TETRAD_MOVE_*, TETRAD_ROTATE_* and TETRAD_DROP bits to apply this
- * tick (0 for none); see "Ticks" above for the order the host applies them in. Asking for
- * both shifts, both turns, or any bit outside TETRAD_ACTION_MASK is a protocol violation:
+ * Returns the OR of the TETRAD_MOVE_*, TETRAD_ROTATE_* and TETRAD_DROP bits (and, from a
+ * version 2 plugin, TETRAD_SOFT_DROP and TETRAD_HOLD) to apply this tick (0 for none); see
+ * "Ticks" above for the order the host applies them in. Asking for both shifts, both
+ * turns, or any bit outside the mask of the plugin's version is a protocol violation:
  * the host counts it and applies none of the actions that tick (under `classic`, gravity
  * still moves the piece).
  *
@@ -392,6 +482,20 @@ TETRAD_EXPORT uint32_t tetrad_update(void *instance, const TetradField *field,
                                      bool new_piece);
 
 /*
+ * tetrad_update_v2 - tetrad_update with the TetradState. Version 2; the host calls it in
+ * place of tetrad_update when a version 2 plugin exports it.
+ *
+ * Everything tetrad_update says holds, and:
+ * state      The hold slot, the preview queue, combo, back-to-back and pending garbage at
+ *            this tick. Never NULL. Owned by the host and valid only during this call.
+ *            Unlike the field, it may change on a tick with new_piece false (the opponent
+ *            sends garbage, say).
+ */
+TETRAD_EXPORT uint32_t tetrad_update_v2(void *instance, const TetradField *field,
+                                        const TetradPiece *current, const TetradPiece *next,
+                                        const TetradState *state, bool new_piece);
+
+/*
  * tetrad_destroy - ends one game and frees its instance. Required.
  *
  * Called exactly once for every instance a successful tetrad_create returned, when its
@@ -402,9 +506,9 @@ TETRAD_EXPORT uint32_t tetrad_update(void *instance, const TetradField *field,
 TETRAD_EXPORT void tetrad_destroy(void *instance);
 
 /*
- * tetrad_last_error - the message behind a failed tetrad_update. Optional.
+ * tetrad_last_error - the message behind a failed update. Optional.
  *
- * Called after tetrad_update returned TETRAD_UPDATE_FAILED, before any other call on that
+ * Called after tetrad_update or tetrad_update_v2 returned TETRAD_UPDATE_FAILED, before any other call on that
  * instance. instance is never NULL. Returns a NUL-terminated, one-line message owned by
  * the plugin, valid until the next call of any function on that instance (including
  * tetrad_destroy), or NULL when there is no message. The host shows the message to the

@@ -41,7 +41,7 @@ pub use model::board::{Board, Lock, PiecePos, MAX_HEIGHT, MAX_WIDTH};
 pub use model::motion::{step, Actions, Step};
 pub use model::movegen::{placements, placements_into, Path, Placement};
 pub use model::piece::{Orientation, PieceId, PieceKind, PieceSet, MAX_PIECE_SIZE};
-pub use model::reach::{reachable, Reached};
+pub use model::reach::{reachable, reachable_with_hold, HoldReached, Reached};
 pub use model::rng::{derive_seed, splitmix64, SeededRng};
 pub use model::rotation::RotationSystem;
 pub use model::rules::{Movement, Preset, Randomizer, Rules, RulesError};

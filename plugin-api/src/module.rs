@@ -2,7 +2,7 @@
 //! The Rust flavour of the ABI: an `abi_stable` root module whose layout the host checks
 //! at load, and the solver instance as an FFI-safe trait object.
 
-use crate::abi::{TetradField, TetradGameInfo, TetradPiece};
+use crate::abi::{TetradField, TetradGameInfo, TetradPiece, TetradState};
 use abi_stable::library::RootModule;
 use abi_stable::sabi_types::VersionStrings;
 use abi_stable::std_types::{RBox, RResult, RStr, RString};
@@ -41,6 +41,25 @@ pub trait SolverInstance: Send {
 /// A boxed solver instance as it crosses the boundary.
 pub type SolverBox = SolverInstance_TO<'static, RBox<()>>;
 
+/// One game's solver of ABI version 2, which sees the [`TetradState`] at every tick.
+/// Dropping it destroys the instance.
+#[sabi_trait]
+pub trait SolverInstanceV2: Send {
+    /// Called once per tick; returns the OR-ed action bits (soft drop and hold among
+    /// them), or the error text of a failure (a caught panic) that ends the game.
+    fn update(
+        &mut self,
+        field: &TetradField,
+        current: &TetradPiece,
+        next: &TetradPiece,
+        state: &TetradState,
+        new_piece: bool,
+    ) -> RResult<u32, RString>;
+}
+
+/// A boxed version 2 solver instance as it crosses the boundary.
+pub type SolverV2Box = SolverInstanceV2_TO<'static, RBox<()>>;
+
 /// The root module a Rust plugin exports (through [`crate::export_solver!`]).
 #[repr(C)]
 #[derive(StableAbi)]
@@ -55,6 +74,11 @@ pub struct PluginModule {
     /// returns the error text to show the user verbatim.
     #[sabi(last_prefix_field)]
     pub create: extern "C" fn(&TetradGameInfo, RStr<'_>) -> RResult<SolverBox, RString>,
+    /// Version 2: creates an instance that sees the [`TetradState`] at each tick. Absent
+    /// from a plugin built for version 1, where the host reads it as `None` and calls
+    /// `create`.
+    #[sabi(missing_field(option))]
+    pub create_v2: extern "C" fn(&TetradGameInfo, RStr<'_>) -> RResult<SolverV2Box, RString>,
 }
 
 impl RootModule for PluginModuleRef {

@@ -33,7 +33,7 @@ fn abi_version_mismatch() {
     let source = "#include <stdint.h>\nuint32_t tetrad_abi_version(void) { return 999; }\n";
     let lib = compile_c(dir.path(), "future", source);
     let output = run(&["check", lib.to_str().unwrap()]);
-    assert_one_line_error(&output, "ABI version 999, host expects 1");
+    assert_one_line_error(&output, "ABI version 999, host speaks 1 to 2");
 }
 
 #[test]

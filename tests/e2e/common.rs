@@ -73,17 +73,22 @@ pub fn compile_c(dir: &Path, name: &str, source: &str) -> PathBuf {
 
 /// Compiles a C file into a shared library in `dir`, against the real header.
 pub fn compile_c_file(dir: &Path, name: &str, src: &Path) -> PathBuf {
+    compile_c_against(dir, name, src, &workspace().join("plugin-api/include"))
+}
+
+/// Compiles a C file into a shared library in `dir`, against the header in `include` (a
+/// frozen copy of an older version's, say).
+pub fn compile_c_against(dir: &Path, name: &str, src: &Path, include: &Path) -> PathBuf {
     let out = dir.join(format!(
         "{}{name}{}",
         std::env::consts::DLL_PREFIX,
         std::env::consts::DLL_SUFFIX
     ));
-    let include = workspace().join("plugin-api/include");
     let status = Command::new(std::env::var("CC").unwrap_or_else(|_| "cc".to_string()))
         .args([
             "-std=c99", "-Wall", "-Wextra", "-Werror", "-O2", "-shared", "-fPIC", "-I",
         ])
-        .arg(&include)
+        .arg(include)
         .arg(src)
         .arg("-o")
         .arg(&out)

@@ -146,7 +146,7 @@ tetrad_plugin_api::export_solver!(Outside);
     ]);
     assert!(played.status.success(), "{}", stderr(&played));
     assert!(
-        stdout(&played).contains("plugin outside 0.1.0 (ABI 1, rust)"),
+        stdout(&played).contains("plugin outside 0.1.0 (ABI 2, rust)"),
         "{}",
         stdout(&played)
     );

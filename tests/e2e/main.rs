@@ -1,6 +1,7 @@
 //! End-to-end tests: the real `tetrad` binary, real plugin libraries built by cargo, and
 //! C plugins built here with the system C compiler against the real header.
 
+mod abi_versions;
 mod bad_input;
 mod bots;
 mod c_plugins;

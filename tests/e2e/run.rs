@@ -24,7 +24,7 @@ fn json_report_has_every_documented_key() {
         "run", "--plugin", "random", "--games", "5", "--seed", "3", "--format", "json",
     ]));
     assert_eq!(document["plugin"]["name"], "random");
-    assert_eq!(document["plugin"]["abi"], 1);
+    assert_eq!(document["plugin"]["abi"], 2);
     assert!(document["plugin"]["version"].is_string());
     assert_eq!(document["setup"]["rules"]["preset"], "classic");
     assert_eq!(document["setup"]["rules"]["width"], 10);
@@ -224,7 +224,7 @@ fn plugins_lists_the_bundled_ones() {
         .as_array()
         .unwrap()
         .iter()
-        .any(|p| p["name"] == "random" && p["info"]["abi"] == 1));
+        .any(|p| p["name"] == "random" && p["info"]["abi"] == 2));
 }
 
 #[test]

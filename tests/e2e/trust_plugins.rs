@@ -119,7 +119,7 @@ const char *tetrad_last_error(void *s) { (void)s; return ""; }
 "#;
     let lib = compile_c(dir.path(), "liar", source);
     let output = run(&["check", lib.to_str().unwrap()]);
-    assert_one_line_error(&output, "plugin info says ABI version 7, but tetrad_abi_version says 1");
+    assert_one_line_error(&output, "plugin info says ABI version 7, but tetrad_abi_version says 2");
 }
 
 #[test]

@@ -364,6 +364,24 @@ impl Game {
         self.held
     }
 
+    /// Whether a hold now would act: the rules have hold, and the falling piece did not
+    /// come out of a hold.
+    pub fn hold_available(&self) -> bool {
+        self.rules.has_hold() && !self.hold_used
+    }
+
+    /// Line-clearing locks in a row up to the last lock: 0 when the last lock cleared
+    /// nothing.
+    pub fn combo(&self) -> u32 {
+        self.combo.map_or(0, |combo| combo + 1)
+    }
+
+    /// Whether the last clear was a difficult one, so that another earns the
+    /// back-to-back bonus.
+    pub fn back_to_back(&self) -> bool {
+        self.back_to_back
+    }
+
     /// Every previewed piece, the next one first (as many as the rules show, fewer at
     /// the end of a given sequence).
     pub fn queue(&self) -> impl Iterator<Item = PieceId> + '_ {

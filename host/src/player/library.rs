@@ -10,6 +10,10 @@ use tetrad_plugin_api::{Actions, PieceSet, Rules};
 /// A plugin instance playing one game.
 pub struct Library {
     instance: Instance,
+    /// The instance reads the version 2 state.
+    wants_state: bool,
+    /// The action bits its ABI version defines.
+    accepted: u32,
 }
 
 impl Library {
@@ -22,14 +26,23 @@ impl Library {
         plugin_seed: u64,
         options: &str,
     ) -> Result<Library, CreateError> {
-        let info = GameInfoBuf::new(rules, pieces, plugin_seed);
+        let info = GameInfoBuf::new(rules, pieces, plugin_seed, plugin.abi_version());
         let instance = plugin.create(&info, options).map_err(|message| CreateError {
             plugin: plugin.info().name.clone(),
             path: plugin.path().display().to_string(),
             message,
             forfeit: None,
         })?;
-        Ok(Library { instance })
+        Ok(Library {
+            wants_state: instance.wants_state(),
+            accepted: plugin.accepted_actions(),
+            instance,
+        })
+    }
+
+    /// The action bits the plugin's ABI version defines.
+    pub(super) fn accepted_actions(&self) -> u32 {
+        self.accepted
     }
 
     /// Calls `update` with the observation and times it. Always inlined: in the game loop
@@ -47,12 +60,15 @@ impl Library {
             TetradPiece::falling(falling.piece, falling.pos)
         });
         let next = TetradPiece::next(seen.next);
+        let state = self.wants_state.then(|| seen.state());
         let started = clock.raw();
         // The watch shows the same start as the timing: one clock read, not two.
         if let Some(watch) = watch {
             watch.set_update_started(Some(started));
         }
-        let bits = self.instance.update(&field, &current, &next, seen.new_piece);
+        let bits = self
+            .instance
+            .update(&field, &current, &next, state.as_ref(), seen.new_piece);
         let elapsed_ns = clock.delta_as_nanos(started, clock.raw());
         if let Some(watch) = watch {
             watch.set_update_started(None);

@@ -34,13 +34,16 @@ impl Pilot {
         None
     }
 
-    /// This tick's answer from the player's `reply` on `game`: its actions, or the first
-    /// action of the path to its placement.
+    /// This tick's answer from the player's `reply` on `game`: its actions (a violation
+    /// if they break the player's `accepted` bits, see [`Player::accepted_actions`]), or
+    /// the first action of the path to its placement.
+    ///
+    /// [`Player::accepted_actions`]: super::Player::accepted_actions
     #[inline(always)]
-    pub fn steer(&mut self, reply: Reply, game: &Game) -> Answer {
+    pub fn steer(&mut self, reply: Reply, game: &Game, accepted: u32) -> Answer {
         let elapsed_ns = reply.elapsed_ns;
         let (actions, violation) = match reply.decision {
-            Ok(Decision::Actions(actions)) if actions.is_violation() => {
+            Ok(Decision::Actions(actions)) if actions.breaks(accepted) => {
                 (Ok(Actions::NONE), Some(Violation::Bits(actions.0)))
             }
             Ok(Decision::Actions(actions)) => (Ok(actions), None),

@@ -2,7 +2,7 @@
 //! the bot protocol for actions at every tick or for a placement at every piece.
 
 use super::{CreateError, Decision, Observation, Reply, Target};
-use crate::plugin::bot::messages::{Answers, BotMessage, Falling, HostMessage, Start};
+use crate::plugin::bot::messages::{Answers, BotMessage, Falling, HostMessage, Start, State};
 use crate::plugin::bot::{BotProcess, Failure, FailureKind};
 use crate::plugin::{Manifest, Plugin};
 use crate::watch::Watch;
@@ -23,6 +23,8 @@ pub struct Process {
     bot: BotProcess,
     answers: Answers,
     think_limit: Duration,
+    /// The action bits it may answer with.
+    accepted: u32,
 }
 
 impl Process {
@@ -64,7 +66,14 @@ impl Process {
             bot,
             answers: info.answers,
             think_limit,
+            accepted: plugin.accepted_actions(),
         })
+    }
+
+    /// The action bits the bot may answer with: every bit the protocol defines, or a
+    /// library's served as a bot, those of its ABI version.
+    pub(super) fn accepted_actions(&self) -> u32 {
+        self.accepted
     }
 
     /// Asks the bot about this tick (or this piece) and reads its answer within the think
@@ -80,6 +89,7 @@ impl Process {
             y: falling.pos.y,
         });
         let next = seen.next.map(|piece| piece.0);
+        let state = State::from_abi(&seen.state());
         let (message, awaited) = match self.answers {
             Answers::Tick => (
                 HostMessage::Tick {
@@ -87,6 +97,7 @@ impl Process {
                     current,
                     next,
                     new_piece: seen.new_piece,
+                    state,
                 },
                 "`actions`",
             ),
@@ -96,6 +107,7 @@ impl Process {
                     current,
                     next,
                     new_piece: true,
+                    state,
                 },
                 "`placement`",
             ),

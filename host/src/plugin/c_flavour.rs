@@ -7,13 +7,23 @@ use super::{Flavour, LoadError, PluginInfo, RawInstance};
 use libloading::Library;
 use std::ffi::{c_char, CStr, CString};
 use std::path::Path;
-use tetrad_plugin_api::abi::{GameInfoBuf, TetradField, TetradGameInfo, TetradPiece, TetradPluginInfo, UPDATE_FAILED};
+use tetrad_plugin_api::abi::{
+    GameInfoBuf, TetradField, TetradGameInfo, TetradPiece, TetradPluginInfo, TetradState, UPDATE_FAILED,
+};
 
 type AbiVersionFn = unsafe extern "C" fn() -> u32;
 type InfoFn = unsafe extern "C" fn() -> *const TetradPluginInfo;
 type CreateFn = unsafe extern "C" fn(*const TetradGameInfo, *const c_char, *mut c_char, usize) -> RawInstance;
 type UpdateFn =
     unsafe extern "C" fn(RawInstance, *const TetradField, *const TetradPiece, *const TetradPiece, bool) -> u32;
+type UpdateV2Fn = unsafe extern "C" fn(
+    RawInstance,
+    *const TetradField,
+    *const TetradPiece,
+    *const TetradPiece,
+    *const TetradState,
+    bool,
+) -> u32;
 type DestroyFn = unsafe extern "C" fn(RawInstance);
 type LastErrorFn = unsafe extern "C" fn(RawInstance) -> *const c_char;
 
@@ -54,18 +64,32 @@ pub(super) fn abi_version(library: &Library, path: &Path) -> Result<u32, LoadErr
     Ok(unsafe { symbol() })
 }
 
+/// Which update function a C plugin's instances are asked through.
+#[derive(Clone, Copy)]
+enum Update {
+    /// `tetrad_update`, without the state.
+    V1(UpdateFn),
+    /// `tetrad_update_v2`, with the state.
+    V2(UpdateV2Fn),
+}
+
 /// A loaded C plugin: its function pointers, valid forever because the library is leaked.
 #[derive(Clone, Copy)]
 pub(super) struct CPlugin {
+    /// The version its `tetrad_abi_version` returned.
+    version: u32,
     info: InfoFn,
     create: CreateFn,
-    update: UpdateFn,
+    update: Update,
     destroy: DestroyFn,
     last_error: Option<LastErrorFn>,
 }
 
 impl CPlugin {
-    pub(super) fn load(library: Library, path: &Path) -> Result<CPlugin, LoadError> {
+    /// Looks up the functions of a plugin built for ABI `version` (already checked to be
+    /// one the host speaks): a version 2 plugin is asked through `tetrad_update_v2` when
+    /// it exports one.
+    pub(super) fn load(library: Library, path: &Path, version: u32) -> Result<CPlugin, LoadError> {
         fn get<T: Copy>(library: &Library, path: &Path, name: &'static str) -> Result<T, LoadError> {
             let with_nul = format!("{name}\0");
             // SAFETY: each `T` is the header's declared signature for `name`.
@@ -76,10 +100,26 @@ impl CPlugin {
                     symbol: name,
                 })
         }
+        let info = get(&library, path, "tetrad_plugin_info")?;
+        let create = get(&library, path, "tetrad_create")?;
+        let update = match get::<UpdateV2Fn>(&library, path, "tetrad_update_v2") {
+            Ok(update) if version >= 2 => Update::V2(update),
+            _ => match get::<UpdateFn>(&library, path, "tetrad_update") {
+                Ok(update) => Update::V1(update),
+                Err(_) if version >= 2 => {
+                    return Err(LoadError::MissingUpdate {
+                        path: path.to_path_buf(),
+                        version,
+                    })
+                }
+                Err(missing) => return Err(missing),
+            },
+        };
         let plugin = CPlugin {
-            info: get(&library, path, "tetrad_plugin_info")?,
-            create: get(&library, path, "tetrad_create")?,
-            update: get(&library, path, "tetrad_update")?,
+            version,
+            info,
+            create,
+            update,
             destroy: get(&library, path, "tetrad_destroy")?,
             last_error: get(&library, path, "tetrad_last_error").ok(),
         };
@@ -105,11 +145,10 @@ impl CPlugin {
             // SAFETY: non-null strings in the info are NUL-terminated and static.
             Ok(unsafe { CStr::from_ptr(ptr) }.to_string_lossy().into_owned())
         };
-        if raw.abi_version != tetrad_plugin_api::abi::ABI_VERSION {
+        if raw.abi_version != self.version {
             return Err(bad(&format!(
                 "plugin info says ABI version {}, but tetrad_abi_version says {}",
-                raw.abi_version,
-                tetrad_plugin_api::abi::ABI_VERSION
+                raw.abi_version, self.version
             )));
         }
         Ok(PluginInfo {
@@ -152,15 +191,29 @@ pub(super) struct CInstance {
 unsafe impl Send for CInstance {}
 
 impl CInstance {
+    /// Whether the instance is asked through `tetrad_update_v2`, with the state.
+    pub(super) fn wants_state(&self) -> bool {
+        matches!(self.plugin.update, Update::V2(_))
+    }
+
+    /// One tick; `state` is passed to `tetrad_update_v2`, and must be given if the
+    /// instance [`wants_state`](CInstance::wants_state).
     pub(super) fn update(
         &mut self,
         field: &TetradField,
         current: &TetradPiece,
         next: &TetradPiece,
+        state: Option<&TetradState>,
         new_piece: bool,
     ) -> Result<u32, String> {
-        // SAFETY: a live handle from `tetrad_create`; every pointer is valid for the call.
-        let bits = unsafe { (self.plugin.update)(self.handle, field, current, next, new_piece) };
+        let bits = match (self.plugin.update, state) {
+            // SAFETY: a live handle from `tetrad_create`; every pointer is valid for the
+            // call.
+            (Update::V1(update), _) => unsafe { update(self.handle, field, current, next, new_piece) },
+            // SAFETY: as above, and the state too.
+            (Update::V2(update), Some(state)) => unsafe { update(self.handle, field, current, next, state, new_piece) },
+            (Update::V2(_), None) => return Err("the host gave a version 2 plugin no state".to_string()),
+        };
         if bits != UPDATE_FAILED {
             return Ok(bits);
         }

@@ -19,7 +19,9 @@ pub use manifest::Manifest;
 use std::ffi::c_void;
 use std::fmt;
 use std::path::{Path, PathBuf};
-use tetrad_plugin_api::abi::{GameInfoBuf, TetradField, TetradPiece};
+use tetrad_plugin_api::abi::{
+    GameInfoBuf, TetradField, TetradPiece, TetradState, ABI_VERSION, ACTION_MASK_V2, OLDEST_ABI_VERSION,
+};
 
 /// Why a plugin could not be loaded. Every message names the file.
 #[derive(Debug, thiserror::Error)]
@@ -44,15 +46,25 @@ pub enum LoadError {
         /// The path given.
         path: PathBuf,
     },
-    /// Built for another ABI version.
-    #[error("{path}: ABI version {found}, host expects {expected}")]
+    /// Built for an ABI version the host does not speak.
+    #[error("{path}: ABI version {found}, host speaks {oldest} to {newest}")]
     AbiVersion {
         /// The path given.
         path: PathBuf,
         /// The plugin's version.
         found: u32,
-        /// The host's version.
-        expected: u32,
+        /// The oldest version the host speaks.
+        oldest: u32,
+        /// The host's own version.
+        newest: u32,
+    },
+    /// A C plugin of version 2 or later with neither update function.
+    #[error("{path}: C plugin of ABI version {version} exports neither `tetrad_update_v2` nor `tetrad_update`")]
+    MissingUpdate {
+        /// The path given.
+        path: PathBuf,
+        /// The plugin's version.
+        version: u32,
     },
     /// A C plugin without one of the required functions.
     #[error("{path}: C plugin lacks the required function `{symbol}`")]
@@ -152,6 +164,7 @@ pub struct Instance {
 
 enum InstanceInner {
     Rust(tetrad_plugin_api::module::SolverBox),
+    RustV2(tetrad_plugin_api::module::SolverV2Box),
     C(c_flavour::CInstance),
 }
 
@@ -169,18 +182,19 @@ impl Plugin {
         }
         let library = c_flavour::open(path)?;
         let version = c_flavour::abi_version(&library, path)?;
-        if version != tetrad_plugin_api::abi::ABI_VERSION {
+        if !(OLDEST_ABI_VERSION..=ABI_VERSION).contains(&version) {
             return Err(LoadError::AbiVersion {
                 path: path.to_path_buf(),
                 found: version,
-                expected: tetrad_plugin_api::abi::ABI_VERSION,
+                oldest: OLDEST_ABI_VERSION,
+                newest: ABI_VERSION,
             });
         }
         let (info, backend) = if rust_flavour::is_rust_plugin(&library) {
             let plugin = rust_flavour::RustPlugin::load(path)?;
             (plugin.info(), Backend::Rust(plugin))
         } else {
-            let plugin = c_flavour::CPlugin::load(library, path)?;
+            let plugin = c_flavour::CPlugin::load(library, path, version)?;
             (plugin.info(path)?, Backend::C(plugin))
         };
         let info = PluginInfo {
@@ -244,11 +258,26 @@ impl Plugin {
         &self.path
     }
 
+    /// The ABI version the host speaks with this plugin: a library's own version (game
+    /// infos are laid out for it, with [`GameInfoBuf::new`]).
+    pub fn abi_version(&self) -> u32 {
+        self.info.abi
+    }
+
+    /// The action bits this plugin may answer with: those of its ABI version, or for a
+    /// process bot every bit the protocol defines.
+    pub fn accepted_actions(&self) -> u32 {
+        match self.info.flavour {
+            Flavour::Process => ACTION_MASK_V2,
+            Flavour::Rust | Flavour::C => tetrad_plugin_api::abi::action_mask(self.info.abi),
+        }
+    }
+
     /// Creates a library's instance for one game, or returns the plugin's error text. A
     /// process bot has no instance: its games are played through [`bot`].
     pub fn create(&self, game: &GameInfoBuf, options: &str) -> Result<Instance, String> {
         let inner = match &self.backend {
-            Backend::Rust(plugin) => plugin.create(game, options).map(InstanceInner::Rust),
+            Backend::Rust(plugin) => plugin.create(game, options),
             Backend::C(plugin) => plugin.create(game, options).map(InstanceInner::C),
             Backend::Process(_) => Err("a process bot is not a library".to_string()),
         };
@@ -277,7 +306,19 @@ pub fn printable(text: String) -> String {
 }
 
 impl Instance {
-    /// One tick: the plugin's raw action bits, or the error that ends its game. A thin
+    /// Whether the instance reads the version 2 [`TetradState`]: [`Instance::update`] then
+    /// needs one.
+    #[inline]
+    pub fn wants_state(&self) -> bool {
+        match &self.inner {
+            InstanceInner::Rust(_) => false,
+            InstanceInner::RustV2(_) => true,
+            InstanceInner::C(instance) => instance.wants_state(),
+        }
+    }
+
+    /// One tick: the plugin's raw action bits, or the error that ends its game. `state`
+    /// must be given if the instance [`wants_state`](Instance::wants_state). A thin
     /// dispatch, inlined into callers in other crates too (benchmarks, say).
     #[inline]
     pub fn update(
@@ -285,15 +326,20 @@ impl Instance {
         field: &TetradField,
         current: &TetradPiece,
         next: &TetradPiece,
+        state: Option<&TetradState>,
         new_piece: bool,
     ) -> Result<u32, String> {
-        match &mut self.inner {
-            InstanceInner::Rust(solver) => solver
-                .update(field, current, next, new_piece)
-                .into_result()
-                .map_err(|e| printable(e.into_string())),
-            InstanceInner::C(instance) => instance.update(field, current, next, new_piece).map_err(printable),
-        }
+        let result = match (&mut self.inner, state) {
+            (InstanceInner::Rust(solver), _) => solver.update(field, current, next, new_piece),
+            (InstanceInner::RustV2(solver), Some(state)) => solver.update(field, current, next, state, new_piece),
+            (InstanceInner::RustV2(_), None) => return Err("the host gave a version 2 plugin no state".to_string()),
+            (InstanceInner::C(instance), state) => {
+                return instance
+                    .update(field, current, next, state, new_piece)
+                    .map_err(printable)
+            }
+        };
+        result.into_result().map_err(|e| printable(e.into_string()))
     }
 }
 

@@ -3,13 +3,13 @@
 
 #![allow(unsafe_code)] // the FFI edge: symbol lookup in a loaded library
 
-use super::{Flavour, LoadError, PluginInfo};
+use super::{Flavour, InstanceInner, LoadError, PluginInfo};
 use abi_stable::library::{lib_header_from_path, LibraryError, ROOT_MODULE_LOADER_NAME_WITH_NUL};
 use abi_stable::std_types::RStr;
 use libloading::Library;
 use std::path::Path;
 use tetrad_plugin_api::abi::GameInfoBuf;
-use tetrad_plugin_api::module::{PluginModuleRef, SolverBox};
+use tetrad_plugin_api::module::PluginModuleRef;
 
 /// Whether the library exports an `abi_stable` root module.
 pub(super) fn is_rust_plugin(library: &Library) -> bool {
@@ -74,10 +74,19 @@ impl RustPlugin {
         }
     }
 
-    pub(super) fn create(&self, game: &GameInfoBuf, options: &str) -> Result<SolverBox, String> {
-        (self.module.create())(game.info(), RStr::from_str(options))
-            .into_result()
-            .map_err(|e| e.into_string())
+    /// One game's instance: through `create_v2` when the plugin is of version 2 (a
+    /// plugin built for version 1 has no such field), else through `create`.
+    pub(super) fn create(&self, game: &GameInfoBuf, options: &str) -> Result<InstanceInner, String> {
+        let options = RStr::from_str(options);
+        let made = match self.module.create_v2() {
+            Some(create_v2) if game.info().abi_version >= 2 => {
+                create_v2(game.info(), options).into_result().map(InstanceInner::RustV2)
+            }
+            _ => (self.module.create())(game.info(), options)
+                .into_result()
+                .map(InstanceInner::Rust),
+        };
+        made.map_err(|e| e.into_string())
     }
 }
 

@@ -64,7 +64,7 @@ impl<'r> Seat<'r> {
                 self.total_ns += u128::from(reply.elapsed_ns);
                 // The histogram grows to fit any value.
                 let _ = self.update_ns.record(reply.elapsed_ns);
-                self.pilot.steer(reply, &self.game)
+                self.pilot.steer(reply, &self.game, self.player.accepted_actions())
             }
         };
         let actions = match self.referee.judge(answer) {

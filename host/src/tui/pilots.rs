@@ -100,7 +100,7 @@ impl PluginSeat {
             };
         };
         let reply = player.decide(&Observation::of(game, self.fresh), clock(), None);
-        let answer = self.pilot.steer(reply, game);
+        let answer = self.pilot.steer(reply, game, player.accepted_actions());
         self.fresh = false;
         self.updates += 1;
         self.total_ns += u128::from(answer.elapsed_ns);

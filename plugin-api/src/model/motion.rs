@@ -27,15 +27,15 @@ impl Actions {
     /// Fall to rest (and lock, if already resting or the preset drops and locks at once).
     pub const DROP: Actions = Actions(crate::abi::DROP);
     /// Soft drop under `guideline`: fall to rest without locking, so the piece can still
-    /// shift and turn there (a tuck, a spin). Not an action of the version 1 ABI: a
-    /// person plays it today; under other presets it does nothing.
-    pub const SOFT_DROP: Actions = Actions(0x20);
+    /// shift and turn there (a tuck, a spin). An action of ABI version 2; under other
+    /// presets it does nothing.
+    pub const SOFT_DROP: Actions = Actions(crate::abi::SOFT_DROP);
     /// Hold under `guideline`: the falling piece goes to the hold slot, and the held piece
-    /// (or the next) enters; once per piece. Not an action of the version 1 ABI either;
-    /// [`step`] ignores it (the engine holds).
-    pub const HOLD: Actions = Actions(0x40);
+    /// (or the next) enters; once per piece. An action of ABI version 2; [`step`] ignores
+    /// it (the engine holds).
+    pub const HOLD: Actions = Actions(crate::abi::HOLD);
     /// Every bit the model knows.
-    const MODEL_MASK: u32 = crate::abi::ACTION_MASK | Actions::SOFT_DROP.0 | Actions::HOLD.0;
+    const MODEL_MASK: u32 = crate::abi::ACTION_MASK_V2;
 
     /// Whether every bit in `other` is set.
     #[inline]
@@ -43,17 +43,25 @@ impl Actions {
         self.0 & other.0 == other.0
     }
 
-    /// A protocol violation: both shifts, both turns, or bits the ABI does not define.
+    /// A protocol violation of ABI version 1: both shifts, both turns, or bits version 1
+    /// does not define (soft drop and hold among them). See [`Actions::breaks`].
     #[inline]
     pub fn is_violation(self) -> bool {
-        self.0 & !crate::abi::ACTION_MASK != 0
+        self.breaks(crate::abi::ACTION_MASK)
+    }
+
+    /// A protocol violation from a player that may answer the bits in `accepted` (see
+    /// [`crate::abi::action_mask`]): both shifts, both turns, or any other bit.
+    #[inline]
+    pub fn breaks(self, accepted: u32) -> bool {
+        self.0 & !accepted != 0
             || self.contains(Actions::LEFT | Actions::RIGHT)
             || self.contains(Actions::CW | Actions::CCW)
     }
 
     /// Actions no player can apply: both shifts, both turns, or bits the model does not
-    /// know. (A plugin's answer is checked with [`Actions::is_violation`], which also
-    /// refuses the bits its ABI version does not define.)
+    /// know. (A plugin's answer is checked with [`Actions::breaks`], which also refuses
+    /// the bits its ABI version does not define.)
     #[inline]
     pub fn is_unplayable(self) -> bool {
         self.0 & !Actions::MODEL_MASK != 0
@@ -238,6 +246,9 @@ mod tests {
         assert_eq!(format!("{:?}", Actions(0x83)), "LEFT|RIGHT|0x80");
         assert!(Actions::SOFT_DROP.is_violation(), "not an action of the version 1 ABI");
         assert!(Actions::HOLD.is_violation());
+        let v2 = crate::abi::action_mask(2);
+        assert!(!(Actions::SOFT_DROP | Actions::HOLD | Actions::LEFT).breaks(v2));
+        assert!((Actions::HOLD | Actions::LEFT | Actions::RIGHT).breaks(v2) && Actions(0x80).breaks(v2));
         assert!(!(Actions::SOFT_DROP | Actions::HOLD).is_unplayable() && Actions(0x80).is_unplayable());
     }
 

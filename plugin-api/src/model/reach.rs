@@ -13,7 +13,7 @@
 
 use super::board::{Board, PiecePos};
 use super::motion::{step, Actions};
-use super::piece::PieceKind;
+use super::piece::{PieceId, PieceKind, PieceSet};
 use super::rules::Rules;
 
 /// A placement found by [`reachable`].
@@ -95,6 +95,58 @@ pub fn reachable(rules: &Rules, board: &Board, kind: &PieceKind, start: PiecePos
             }
         }
         next += 1;
+    }
+    out
+}
+
+/// A placement found by [`reachable_with_hold`]: of the falling piece, or of the piece a
+/// hold brings in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HoldReached {
+    /// The piece that locks.
+    pub piece: PieceId,
+    /// Whether it is reached through a hold: `reached.path` then starts with
+    /// [`Actions::HOLD`], a tick of its own, after which the host shows the piece that
+    /// came in as a new piece, at its spawn.
+    pub held: bool,
+    /// Where it locks, and the path there.
+    pub reached: Reached,
+}
+
+/// Every placement of the falling piece `current` (from `start`), and, if a hold now
+/// would bring in `swap` (the held piece, or else the next one: see
+/// [`Tick::hold_swap`](crate::Tick::hold_swap)), every placement of `swap` from its spawn
+/// after a hold. A `swap` of the same kind as `current` adds nothing and is not searched.
+pub fn reachable_with_hold(
+    rules: &Rules,
+    board: &Board,
+    pieces: &PieceSet,
+    current: PieceId,
+    start: PiecePos,
+    swap: Option<PieceId>,
+) -> Vec<HoldReached> {
+    let mut out: Vec<HoldReached> = reachable(rules, board, pieces.kind(current), start)
+        .into_iter()
+        .map(|reached| HoldReached {
+            piece: current,
+            held: false,
+            reached,
+        })
+        .collect();
+    if let Some(swap) = swap.filter(|&swap| swap != current) {
+        let kind = pieces.kind(swap);
+        out.extend(
+            reachable(rules, board, kind, rules.spawn(kind))
+                .into_iter()
+                .map(|mut reached| {
+                    reached.path.insert(0, Actions::HOLD);
+                    HoldReached {
+                        piece: swap,
+                        held: true,
+                        reached,
+                    }
+                }),
+        );
     }
     out
 }

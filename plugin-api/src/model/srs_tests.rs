@@ -5,7 +5,7 @@
 use super::board::{Board, PiecePos};
 use super::motion::{step, Actions};
 use super::piece::{PieceId, PieceKind, PieceSet};
-use super::reach::{reachable, Reached};
+use super::reach::{reachable, reachable_with_hold, Reached};
 use super::rotation::RotationSystem;
 use super::rules::{Preset, Rules};
 
@@ -265,4 +265,39 @@ fn on_an_empty_board_every_resting_position_is_reached_by_a_short_path() {
             assert!(r.path.len() <= 6, "{} {:?}", kind.name(), r.path);
         }
     }
+}
+
+#[test]
+fn with_hold_the_placements_of_both_pieces_are_found_the_held_ones_behind_a_hold() {
+    let rules = guideline();
+    let pieces = PieceSet::srs();
+    let board = board(
+        "
+        #.........
+        ##...#####
+        ###.######
+        ",
+    );
+    let t = kind(T);
+    let mine = reachable(&rules, &board, &t, rules.spawn(&t));
+    let i = kind(I);
+    let swapped = reachable(&rules, &board, &i, rules.spawn(&i));
+    let both = reachable_with_hold(&rules, &board, &pieces, T, rules.spawn(&t), Some(I));
+    assert_eq!(both.len(), mine.len() + swapped.len());
+    let (held, kept): (Vec<_>, Vec<_>) = both.into_iter().partition(|choice| choice.held);
+    assert!(kept.iter().all(|choice| choice.piece == T));
+    assert_eq!(kept.into_iter().map(|choice| choice.reached).collect::<Vec<_>>(), mine);
+    for choice in &held {
+        assert_eq!(choice.piece, I);
+        // A hold, a tick of its own, then the swapped-in piece's path from its spawn.
+        assert_eq!(choice.reached.path[0], Actions::HOLD);
+        assert_eq!(
+            play(&rules, &board, &i, &choice.reached.path[1..]).0,
+            choice.reached.pos
+        );
+    }
+    // Holding a piece for one of its own kind, or with no hold to make, adds nothing.
+    let same = reachable_with_hold(&rules, &board, &pieces, T, rules.spawn(&t), Some(T));
+    let none = reachable_with_hold(&rules, &board, &pieces, T, rules.spawn(&t), None);
+    assert_eq!((same.len(), none.len()), (mine.len(), mine.len()));
 }

@@ -2,7 +2,9 @@
 //! each tick's field and pieces into a [`Tick`], checked.
 
 use super::solver::{FallingPiece, GameSetup, Tick};
-use crate::abi::{TetradField, TetradGameInfo, TetradPiece, ABI_VERSION, NO_PIECE};
+use crate::abi::{
+    TetradField, TetradGameInfo, TetradPiece, TetradState, ABI_VERSION, MAX_QUEUE, NO_PIECE, OLDEST_ABI_VERSION,
+};
 use crate::model::board::{Board, PiecePos, MAX_HEIGHT, MAX_WIDTH};
 use crate::model::piece::{PieceId, PieceKind, PieceSet, MAX_PIECE_SIZE};
 use crate::model::rules::{Preset, Rules};
@@ -13,9 +15,9 @@ use std::ffi::CStr;
 /// Everything is checked: a malformed info is an error, never undefined behaviour beyond
 /// what the raw pointers themselves promise.
 pub fn setup_from_abi(game: &TetradGameInfo) -> Result<GameSetup, String> {
-    if game.abi_version != ABI_VERSION {
+    if !(OLDEST_ABI_VERSION..=ABI_VERSION).contains(&game.abi_version) {
         return Err(format!(
-            "host speaks ABI version {}, plugin expects {ABI_VERSION}",
+            "host speaks ABI version {}, plugin expects {OLDEST_ABI_VERSION} to {ABI_VERSION}",
             game.abi_version
         ));
     }
@@ -123,7 +125,53 @@ pub(super) fn piece_from_abi(
     }))
 }
 
-/// Reads the host's view of one tick into `tick`, reusing its board.
+/// The kind of a queued or held piece, or `None` for [`NO_PIECE`].
+#[inline]
+fn kind_from_abi(orientations: &OrientationCounts, kind: i32) -> Result<Option<PieceId>, String> {
+    if kind == NO_PIECE {
+        return Ok(None);
+    }
+    u8::try_from(kind)
+        .ok()
+        .filter(|&k| orientations[usize::from(k)] != 0)
+        .map(|k| Some(PieceId(k)))
+        .ok_or_else(|| format!("host sent unknown piece kind {kind}"))
+}
+
+/// Reads the version 2 state into `tick`: without one (a host speaking version 1), the
+/// queue is the next piece alone and nothing is held or pending.
+#[inline]
+fn fill_state(tick: &mut Tick, orientations: &OrientationCounts, state: Option<&TetradState>) -> Result<(), String> {
+    tick.queue.clear();
+    let Some(state) = state else {
+        tick.queue.extend(tick.next);
+        tick.hold = None;
+        tick.hold_available = false;
+        (tick.combo, tick.back_to_back, tick.pending_garbage) = (0, false, 0);
+        return Ok(());
+    };
+    if (state.size as usize) < std::mem::size_of::<TetradState>() {
+        return Err(format!("host sent a state of {} bytes", state.size));
+    }
+    let len = state.queue_len as usize;
+    if len > MAX_QUEUE {
+        return Err(format!("host sent a queue of {len} pieces"));
+    }
+    for &kind in &state.queue[..len] {
+        let piece = kind_from_abi(orientations, kind)?.ok_or("host sent an empty place in the queue")?;
+        tick.queue.push(piece);
+    }
+    tick.hold = kind_from_abi(orientations, state.hold)?;
+    tick.hold_available = state.hold_available != 0;
+    tick.combo = state.combo;
+    tick.back_to_back = state.back_to_back != 0;
+    tick.pending_garbage = state.pending_garbage;
+    Ok(())
+}
+
+/// Reads the host's view of one tick into `tick`, reusing its board; `state` is the
+/// version 2 state, if the host speaks version 2.
+#[allow(clippy::too_many_arguments)] // the ABI's own arguments, plus where they go
 #[inline]
 pub(super) fn fill_tick(
     tick: &mut Tick,
@@ -132,6 +180,7 @@ pub(super) fn fill_tick(
     field: &TetradField,
     current: &TetradPiece,
     next: &TetradPiece,
+    state: Option<&TetradState>,
     new_piece: bool,
 ) -> Result<(), String> {
     let height = field.height as usize;
@@ -157,5 +206,5 @@ pub(super) fn fill_tick(
     tick.current = piece_from_abi(orientations, current)?;
     tick.next = piece_from_abi(orientations, next)?.map(|p| p.id);
     tick.new_piece = new_piece;
-    Ok(())
+    fill_state(tick, orientations, state)
 }

@@ -4,9 +4,12 @@
 use super::convert::{fill_tick, orientation_counts, setup_from_abi, OrientationCounts};
 use super::guard::guarded;
 use super::solver::{GameSetup, Solver, Tick};
-use crate::abi::{TetradField, TetradGameInfo, TetradPiece, ABI_VERSION};
+use crate::abi::{TetradField, TetradGameInfo, TetradPiece, TetradState, ABI_VERSION};
 use crate::model::board::Board;
-use crate::module::{PluginInfoAbi, PluginModule, PluginModuleRef, SolverBox, SolverInstance, SolverInstance_TO};
+use crate::module::{
+    PluginInfoAbi, PluginModule, PluginModuleRef, SolverBox, SolverInstance, SolverInstanceV2, SolverInstanceV2_TO,
+    SolverInstance_TO, SolverV2Box,
+};
 use crate::options::Options;
 use abi_stable::prefix_type::PrefixTypeTrait;
 use abi_stable::sabi_trait::TD_Opaque;
@@ -18,6 +21,7 @@ pub fn root_module<S: Solver>() -> PluginModuleRef {
         abi_version: ABI_VERSION,
         info: info::<S>,
         create: create::<S>,
+        create_v2: create_v2::<S>,
     }
     .leak_into_prefix()
 }
@@ -33,7 +37,22 @@ extern "C" fn info<S: Solver>() -> PluginInfoAbi {
 }
 
 extern "C" fn create<S: Solver>(game: &TetradGameInfo, options: RStr<'_>) -> RResult<SolverBox, RString> {
-    let made = guarded(|| {
+    match new_guarded::<S>(game, options) {
+        Ok(guarded) => RResult::ROk(SolverInstance_TO::from_value(guarded, TD_Opaque)),
+        Err(message) => RResult::RErr(message.into()),
+    }
+}
+
+extern "C" fn create_v2<S: Solver>(game: &TetradGameInfo, options: RStr<'_>) -> RResult<SolverV2Box, RString> {
+    match new_guarded::<S>(game, options) {
+        Ok(guarded) => RResult::ROk(SolverInstanceV2_TO::from_value(guarded, TD_Opaque)),
+        Err(message) => RResult::RErr(message.into()),
+    }
+}
+
+/// Creates the solver for `game` with `options`, behind its guard.
+fn new_guarded<S: Solver>(game: &TetradGameInfo, options: RStr<'_>) -> Result<Guarded<S>, String> {
+    guarded(|| {
         let setup = setup_from_abi(game)?;
         let mut parsed = Options::parse(options.as_str())?;
         let solver = S::create(&setup, &mut parsed)?;
@@ -46,11 +65,7 @@ extern "C" fn create<S: Solver>(game: &TetradGameInfo, options: RStr<'_>) -> RRe
             tick,
             failed: None,
         })
-    });
-    match made {
-        Ok(guarded) => RResult::ROk(SolverInstance_TO::from_value(guarded, TD_Opaque)),
-        Err(message) => RResult::RErr(message.into()),
-    }
+    })
 }
 
 /// A solver behind the boundary: every call runs under `catch_unwind`, and after a panic
@@ -73,6 +88,34 @@ impl<S: Solver> SolverInstance for Guarded<S> {
         next: &TetradPiece,
         new_piece: bool,
     ) -> RResult<u32, RString> {
+        self.tick(field, current, next, None, new_piece)
+    }
+}
+
+impl<S: Solver> SolverInstanceV2 for Guarded<S> {
+    fn update(
+        &mut self,
+        field: &TetradField,
+        current: &TetradPiece,
+        next: &TetradPiece,
+        state: &TetradState,
+        new_piece: bool,
+    ) -> RResult<u32, RString> {
+        self.tick(field, current, next, Some(state), new_piece)
+    }
+}
+
+impl<S: Solver> Guarded<S> {
+    /// One `update` of either version: the tick read, the solver asked, a panic caught.
+    #[inline]
+    fn tick(
+        &mut self,
+        field: &TetradField,
+        current: &TetradPiece,
+        next: &TetradPiece,
+        state: Option<&TetradState>,
+        new_piece: bool,
+    ) -> RResult<u32, RString> {
         if let Some(message) = &self.failed {
             return RResult::RErr(message.as_str().into());
         }
@@ -84,6 +127,7 @@ impl<S: Solver> SolverInstance for Guarded<S> {
                 field,
                 current,
                 next,
+                state,
                 new_piece,
             )?;
             Ok(self.solver.update(&self.tick).0)

@@ -41,8 +41,8 @@ pub struct FallingPiece {
     pub pos: PiecePos,
 }
 
-/// What the host shows the solver at one tick. Made with [`Tick::new`]: fields may be added
-/// (a hold piece, a longer queue) without breaking a plugin's own tests.
+/// What the host shows the solver at one tick. Made with [`Tick::new`] and the `with_`
+/// methods: fields may be added without breaking a plugin's own tests.
 #[derive(Clone, Debug)]
 #[non_exhaustive]
 pub struct Tick {
@@ -52,20 +52,75 @@ pub struct Tick {
     pub current: Option<FallingPiece>,
     /// The next piece, when the preview is on.
     pub next: Option<PieceId>,
-    /// True on the first tick of each piece.
+    /// True on the first tick of each piece (a piece that enters from the hold slot is
+    /// new too).
     pub new_piece: bool,
+    /// Every previewed piece, the next one first (`queue[0]` is `next`): as many as the
+    /// rules' `preview`, fewer at the end of a given sequence.
+    pub queue: Vec<PieceId>,
+    /// The held piece, under rules with hold.
+    pub hold: Option<PieceId>,
+    /// Whether [`Actions::HOLD`](crate::Actions::HOLD) would act this tick: the rules
+    /// have hold and the falling piece did not come out of a hold.
+    pub hold_available: bool,
+    /// Line-clearing locks in a row up to the last lock (0 when it cleared nothing).
+    pub combo: u32,
+    /// The last clear was a difficult one (four lines, or a spin that cleared lines), so
+    /// another earns the back-to-back bonus.
+    pub back_to_back: bool,
+    /// Garbage rows that rise when this piece locks unless its clears cancel them
+    /// (versus only).
+    pub pending_garbage: u32,
 }
 
 impl Tick {
     /// A tick showing `board`, the falling piece `current`, the previewed piece `next`, and
-    /// whether the piece is new this tick.
+    /// whether the piece is new this tick; nothing held, nothing pending.
     pub fn new(board: Board, current: Option<FallingPiece>, next: Option<PieceId>, new_piece: bool) -> Tick {
         Tick {
             board,
             current,
             next,
             new_piece,
+            queue: next.into_iter().collect(),
+            hold: None,
+            hold_available: false,
+            combo: 0,
+            back_to_back: false,
+            pending_garbage: 0,
         }
+    }
+
+    /// The piece a hold now would bring in: the held piece, or else the next one; `None`
+    /// when a hold would not act (or nothing is known to come in, the preview off).
+    pub fn hold_swap(&self) -> Option<PieceId> {
+        if self.hold_available {
+            self.hold.or(self.next)
+        } else {
+            None
+        }
+    }
+
+    /// The same tick with this preview `queue` (its first piece becomes `next`).
+    pub fn with_queue(mut self, queue: &[PieceId]) -> Tick {
+        self.next = queue.first().copied();
+        self.queue = queue.to_vec();
+        self
+    }
+
+    /// The same tick with `hold` in the hold slot, and a hold possible this tick or not.
+    pub fn with_hold(mut self, hold: Option<PieceId>, available: bool) -> Tick {
+        self.hold = hold;
+        self.hold_available = available;
+        self
+    }
+
+    /// The same tick with this scoring and garbage state.
+    pub fn with_scoring(mut self, combo: u32, back_to_back: bool, pending_garbage: u32) -> Tick {
+        self.combo = combo;
+        self.back_to_back = back_to_back;
+        self.pending_garbage = pending_garbage;
+        self
     }
 }
 

@@ -3,7 +3,7 @@
 use super::convert::{fill_tick, orientation_counts, piece_from_abi};
 use super::guard::{guarded, GUARD_DEPTH, LOADED_BY_HOST, PANIC_MESSAGE};
 use super::*;
-use crate::abi::{GameInfoBuf, TetradField, TetradPiece, NO_PIECE};
+use crate::abi::{GameInfoBuf, TetradField, TetradPiece, TetradState, NO_PIECE};
 use crate::model::board::Board;
 use crate::model::piece::{PieceId, PieceSet};
 use crate::model::rules::{Preset, Rules};
@@ -27,17 +27,100 @@ fn game_info_round_trips_through_the_abi() {
             Preset::Guideline => PieceSet::srs(),
             _ => PieceSet::tetrominoes(),
         };
-        let buf = GameInfoBuf::new(&rules, &pieces, 42);
+        let buf = GameInfoBuf::new(&rules, &pieces, 42, 2);
         let setup = setup_from_abi(buf.info()).unwrap();
+        assert_eq!(setup.rules, rules);
+        assert_eq!(setup.pieces, pieces);
+        assert_eq!(setup.seed, 42);
         // The version 1 ABI shows one next piece, whatever the preset previews.
+        let buf = GameInfoBuf::new(&rules, &pieces, 42, 1);
+        assert_eq!(buf.info().abi_version, 1);
         let shown = Rules {
             preview: rules.preview.min(1),
             ..rules
         };
-        assert_eq!(setup.rules, shown);
-        assert_eq!(setup.pieces, pieces);
-        assert_eq!(setup.seed, 42);
+        assert_eq!(setup_from_abi(buf.info()).unwrap().rules, shown);
     }
+    let mut info = *GameInfoBuf::new(&Rules::default(), &PieceSet::tetrominoes(), 1, 2).info();
+    info.abi_version = 3;
+    assert_eq!(
+        setup_from_abi(&info).unwrap_err(),
+        "host speaks ABI version 3, plugin expects 1 to 2"
+    );
+}
+
+#[test]
+fn the_version_2_state_is_read_and_checked() {
+    let rules = Rules::preset(Preset::Guideline);
+    let pieces = PieceSet::srs();
+    let setup = GameSetup {
+        rules,
+        pieces: pieces.clone(),
+        seed: 1,
+    };
+    let counts = orientation_counts(&pieces);
+    let mut tick = Tick::new(Board::new(rules.width, rules.height), None, None, false);
+    let rows = vec![0u32; rules.height];
+    let field = TetradField {
+        width: rules.width as u32,
+        height: rules.height as u32,
+        rows: rows.as_ptr(),
+    };
+    let current = TetradPiece {
+        kind: 5,
+        orientation: 0,
+        x: 3,
+        y: 18,
+    };
+    let next = TetradPiece::next(Some(PieceId(2)));
+    let mut state = TetradState {
+        hold: 6,
+        hold_available: 1,
+        queue_len: 3,
+        combo: 4,
+        back_to_back: 1,
+        pending_garbage: 7,
+        ..TetradState::EMPTY
+    };
+    state.queue[..3].copy_from_slice(&[2, 0, 1]);
+    let mut fill = |state: Option<&TetradState>| {
+        fill_tick(&mut tick, &setup, &counts, &field, &current, &next, state, true).map(|()| tick.clone())
+    };
+    let read = fill(Some(&state)).unwrap();
+    assert_eq!(read.queue, [PieceId(2), PieceId(0), PieceId(1)]);
+    assert_eq!(
+        (read.next, read.hold, read.hold_available),
+        (Some(PieceId(2)), Some(PieceId(6)), true)
+    );
+    assert_eq!((read.combo, read.back_to_back, read.pending_garbage), (4, true, 7));
+    // A version 1 host: the next piece is the whole queue, nothing is held.
+    let v1 = fill(None).unwrap();
+    assert_eq!(
+        (v1.queue, v1.hold, v1.hold_available, v1.combo),
+        (vec![PieceId(2)], None, false, 0)
+    );
+    // Every kind is checked, and so are the lengths.
+    let bad = |change: fn(&mut TetradState)| {
+        let mut bad = state;
+        change(&mut bad);
+        bad
+    };
+    assert_eq!(
+        fill(Some(&bad(|s| s.hold = 7))).unwrap_err(),
+        "host sent unknown piece kind 7"
+    );
+    assert_eq!(
+        fill(Some(&bad(|s| s.queue[1] = -5))).unwrap_err(),
+        "host sent unknown piece kind -5"
+    );
+    assert_eq!(
+        fill(Some(&bad(|s| s.queue_len = 9))).unwrap_err(),
+        "host sent a queue of 9 pieces"
+    );
+    assert_eq!(
+        fill(Some(&bad(|s| s.size = 40))).unwrap_err(),
+        "host sent a state of 40 bytes"
+    );
 }
 
 #[test]
@@ -101,7 +184,7 @@ fn the_rows_are_read_on_each_new_piece_and_held_between() {
             height: rules.height as u32,
             rows: rows.as_ptr(),
         };
-        fill_tick(&mut tick, &setup, &counts, &field, &piece, &no_piece, new_piece).map(|()| tick.board.clone())
+        fill_tick(&mut tick, &setup, &counts, &field, &piece, &no_piece, None, new_piece).map(|()| tick.board.clone())
     };
     // Bits beyond the width are dropped; the surface is found.
     rows[19] = 0b1_0000_0000_0001;

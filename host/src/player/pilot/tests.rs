@@ -2,6 +2,7 @@ use super::*;
 use crate::engine::Game;
 use crate::player::{Failure, FailureKind};
 use std::sync::Arc;
+use tetrad_plugin_api::abi::{ACTION_MASK, ACTION_MASK_V2};
 use tetrad_plugin_api::{PieceSet, Preset, Rules};
 
 fn reply(decision: Decision) -> Reply {
@@ -51,7 +52,7 @@ fn every_placement_the_move_generator_finds_is_flown_to_exactly_where_it_locks()
                 };
                 let mut game = game.clone();
                 let mut pilot = Pilot::default();
-                let first = pilot.steer(reply(Decision::Placement(target)), &game);
+                let first = pilot.steer(reply(Decision::Placement(target)), &game, ACTION_MASK);
                 assert_eq!(first.violation, None);
                 assert_eq!(first.elapsed_ns, 7);
                 game.tick(first.actions.expect("actions"));
@@ -81,25 +82,31 @@ fn an_unreachable_placement_and_bad_bits_are_violations_with_nothing_applied() {
         column: 40,
         slide: 0,
     };
-    let answer = pilot.steer(reply(Decision::Placement(target)), &game);
+    let answer = pilot.steer(reply(Decision::Placement(target)), &game, ACTION_MASK);
     assert_eq!(answer.actions, Ok(Actions::NONE));
     assert_eq!(answer.violation, Some(Violation::Unreachable(target)));
     assert!(pilot.next(&game).is_none());
     let both = Actions::LEFT | Actions::RIGHT;
-    let answer = pilot.steer(reply(Decision::Actions(both)), &game);
+    let answer = pilot.steer(reply(Decision::Actions(both)), &game, ACTION_MASK);
     assert_eq!(answer.actions, Ok(Actions::NONE));
     assert_eq!(answer.violation, Some(Violation::Bits(both.0)));
     assert_eq!(
         answer.violation.map(|v| v.to_string()).as_deref(),
         Some("update returned LEFT|RIGHT")
     );
+    // Hold and soft drop are version 2's: a violation from a version 1 player only.
+    let hold = Actions::HOLD | Actions::SOFT_DROP;
+    let answer = pilot.steer(reply(Decision::Actions(hold)), &game, ACTION_MASK);
+    assert_eq!(answer.violation, Some(Violation::Bits(hold.0)));
+    let answer = pilot.steer(reply(Decision::Actions(hold)), &game, ACTION_MASK_V2);
+    assert_eq!((answer.actions, answer.violation), (Ok(hold), None));
 }
 
 #[test]
 fn actions_pass_through_and_a_failure_stays_a_failure() {
     let game = mid_game(Preset::Simplified, 2);
     let mut pilot = Pilot::default();
-    let answer = pilot.steer(reply(Decision::Actions(Actions::DROP)), &game);
+    let answer = pilot.steer(reply(Decision::Actions(Actions::DROP)), &game, ACTION_MASK);
     assert_eq!((answer.actions, answer.violation), (Ok(Actions::DROP), None));
     let failed = pilot.steer(
         Reply {
@@ -107,6 +114,7 @@ fn actions_pass_through_and_a_failure_stays_a_failure() {
             elapsed_ns: 3,
         },
         &game,
+        ACTION_MASK,
     );
     let failure = Failure::new(FailureKind::Error, "boom");
     assert_eq!((failed.actions, failed.elapsed_ns), (Err(Box::new(failure)), 3));

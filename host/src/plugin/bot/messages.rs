@@ -5,6 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
+use tetrad_plugin_api::abi::{TetradState, MAX_QUEUE, NO_PIECE};
 use tetrad_plugin_api::{PieceKind, PieceSet, Rules};
 
 /// The bot protocol's version; a bot that speaks another is refused.
@@ -31,6 +32,9 @@ pub enum HostMessage<'a> {
         next: Option<u8>,
         /// The first tick of this piece.
         new_piece: bool,
+        /// Hold, queue, combo and garbage.
+        #[serde(flatten)]
+        state: State,
     },
     /// A new piece, for a bot that answers placements.
     Piece {
@@ -42,9 +46,70 @@ pub enum HostMessage<'a> {
         next: Option<u8>,
         /// Always true: a piece is asked about when it is new to the bot.
         new_piece: bool,
+        /// Hold, queue, combo and garbage.
+        #[serde(flatten)]
+        state: State,
     },
     /// The game is over; the bot should exit.
     Quit,
+}
+
+/// What a tick or a piece shows beyond the board and the two pieces, as the version 2
+/// ABI's state has it. Every field may be missing from a message (a bot that answers
+/// tetrad's own older messages, say): it then reads as nothing held and nothing pending.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct State {
+    /// Every previewed piece's index, the next one first.
+    #[serde(default)]
+    pub queue: Vec<u8>,
+    /// The held piece's index, if one is held.
+    #[serde(default)]
+    pub hold: Option<u8>,
+    /// Whether a hold now would act.
+    #[serde(default)]
+    pub hold_available: bool,
+    /// Line-clearing locks in a row up to the last lock (0 when it cleared nothing).
+    #[serde(default)]
+    pub combo: u32,
+    /// The last clear was a difficult one: another earns the back-to-back bonus.
+    #[serde(default)]
+    pub back_to_back: bool,
+    /// Garbage rows that rise when this piece locks unless its clears cancel them.
+    #[serde(default)]
+    pub pending_garbage: u32,
+}
+
+impl State {
+    /// The message form of a laid-out state.
+    pub fn from_abi(state: &TetradState) -> State {
+        let len = (state.queue_len as usize).min(MAX_QUEUE);
+        State {
+            queue: state.queue[..len].iter().map(|&kind| kind as u8).collect(),
+            hold: u8::try_from(state.hold).ok(),
+            hold_available: state.hold_available != 0,
+            combo: state.combo,
+            back_to_back: state.back_to_back != 0,
+            pending_garbage: state.pending_garbage,
+        }
+    }
+
+    /// The state laid out as the version 2 ABI has it (a queue longer than the ABI's
+    /// room is cut).
+    pub fn to_abi(&self) -> TetradState {
+        let mut state = TetradState {
+            hold: self.hold.map_or(NO_PIECE, i32::from),
+            hold_available: u32::from(self.hold_available),
+            combo: self.combo,
+            back_to_back: u32::from(self.back_to_back),
+            pending_garbage: self.pending_garbage,
+            ..TetradState::EMPTY
+        };
+        for (slot, &piece) in state.queue.iter_mut().zip(&self.queue) {
+            *slot = i32::from(piece);
+            state.queue_len += 1;
+        }
+        state
+    }
 }
 
 /// The game a bot is about to play, as the C ABI's game info has it.
@@ -234,11 +299,32 @@ mod tests {
             }),
             next: None,
             new_piece: true,
+            state: State {
+                queue: vec![4, 0],
+                hold: Some(6),
+                hold_available: true,
+                combo: 2,
+                back_to_back: false,
+                pending_garbage: 3,
+            },
         };
+        let text = serde_json::to_string(&tick).unwrap();
         assert_eq!(
-            serde_json::to_string(&tick).unwrap(),
-            r#"{"type":"tick","field":[0,3],"current":{"piece":2,"orientation":1,"x":3,"y":-1},"next":null,"new_piece":true}"#
+            text,
+            concat!(
+                r#"{"type":"tick","field":[0,3],"current":{"piece":2,"orientation":1,"x":3,"y":-1},"next":null,"#,
+                r#""new_piece":true,"queue":[4,0],"hold":6,"hold_available":true,"combo":2,"back_to_back":false,"#,
+                r#""pending_garbage":3}"#
+            )
         );
+        // The state survives the ABI's layout, and a tick without it reads as empty.
+        let HostMessage::Tick { state, .. } = serde_json::from_str(&text).unwrap() else {
+            panic!("a tick")
+        };
+        assert_eq!(State::from_abi(&state.to_abi()), state);
+        let old: HostMessage<'_> =
+            serde_json::from_str(r#"{"type":"tick","field":[0],"current":null,"next":1,"new_piece":false}"#).unwrap();
+        assert!(matches!(old, HostMessage::Tick { state, .. } if state == State::default()));
         let placement: BotMessage =
             serde_json::from_str(r#"{"type":"placement","orientation":1,"column":4,"score":9.5}"#).unwrap();
         assert!(matches!(

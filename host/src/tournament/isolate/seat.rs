@@ -5,7 +5,7 @@
 
 use super::worker::Channel;
 use crate::engine::Falling;
-use crate::player::{Decision, Observation, Player};
+use crate::player::{Decision, More, Observation, Player};
 use crate::plugin::bot::messages::{Answers, BotMessage, HostMessage, Info, PROTOCOL_VERSION};
 use crate::plugin::{Manifest, Plugin};
 use std::io::{BufRead, Write};
@@ -83,11 +83,13 @@ pub fn serve_seat(channel: Channel, plugin: &Plugin) -> anyhow::Result<()> {
                 current,
                 next,
                 new_piece,
+                state,
             } => {
                 let Some((player, rules, board)) = seated.as_mut() else {
                     anyhow::bail!("a tick before the game started");
                 };
                 board.set_rows(&field);
+                let state = state.to_abi();
                 let seen = Observation {
                     rules,
                     board,
@@ -101,6 +103,7 @@ pub fn serve_seat(channel: Channel, plugin: &Plugin) -> anyhow::Result<()> {
                     }),
                     next: next.map(PieceId),
                     new_piece,
+                    more: More::Given(&state),
                 };
                 let answer = match player.decide(&seen, clock, None).decision {
                     Ok(Decision::Actions(actions)) => BotMessage::Actions { bits: actions.0 },

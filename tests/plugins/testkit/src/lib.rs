@@ -3,11 +3,13 @@
 //!
 //! Options: `mode=` one of `normal`, `fail-create`, `panic`, `bad-bits`, `both-shifts`,
 //! `stall`, `slow` (sleeps `sleep_us` per update, default 2000), `segfault`, `abort`,
-//! `exit`, `hang`; `after=N` misbehaves from tick N of the
+//! `exit`, `hang`, or `hold` (holds every piece it may, and panics if what the host shows
+//! of the hold slot and the queue is not what the rules say); `after=N` misbehaves from
+//! tick N of the
 //! game (default 0); `every=N` misbehaves only in games whose seed is a multiple of N
 //! (default 1: every game).
 
-use tetrad_plugin_api::{Actions, GameSetup, Info, Options, Solver, Tick};
+use tetrad_plugin_api::{Actions, GameSetup, Info, Options, PieceId, Solver, Tick};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Mode {
@@ -21,6 +23,7 @@ enum Mode {
     Abort,
     Exit,
     Hang,
+    Hold,
 }
 
 /// The misbehaving test plugin.
@@ -29,6 +32,11 @@ pub struct Testkit {
     sleep: std::time::Duration,
     after: u64,
     ticks: u64,
+    /// Previewed pieces the rules show.
+    preview: usize,
+    /// Under `mode=hold`, after a hold: the piece held, and the piece that must enter
+    /// (unknown when the preview is off and nothing was held before).
+    held: Option<(PieceId, Option<PieceId>)>,
 }
 
 impl Solver for Testkit {
@@ -56,6 +64,7 @@ impl Solver for Testkit {
             "abort" => Mode::Abort,
             "exit" => Mode::Exit,
             "hang" => Mode::Hang,
+            "hold" => Mode::Hold,
             other => return Err(format!("option `mode`: unknown mode `{other}`")),
         };
         let chosen = setup.seed.is_multiple_of(every);
@@ -64,10 +73,12 @@ impl Solver for Testkit {
             sleep,
             after,
             ticks: 0,
+            preview: setup.rules.preview,
+            held: None,
         })
     }
 
-    fn update(&mut self, _tick: &Tick) -> Actions {
+    fn update(&mut self, tick: &Tick) -> Actions {
         self.ticks += 1;
         if self.ticks <= self.after {
             return Actions::DROP;
@@ -75,7 +86,7 @@ impl Solver for Testkit {
         match self.mode {
             Mode::Normal => Actions::DROP,
             Mode::Panic => panic!("testkit was told to panic at tick {}", self.ticks),
-            Mode::BadBits => Actions(0x20 | Actions::DROP.0),
+            Mode::BadBits => Actions(0x80 | Actions::DROP.0),
             Mode::BothShifts => Actions::LEFT | Actions::RIGHT,
             Mode::Stall => Actions::NONE,
             Mode::Slow => {
@@ -88,7 +99,36 @@ impl Solver for Testkit {
             Mode::Hang => loop {
                 std::thread::park();
             },
+            Mode::Hold => self.hold_each_piece(tick),
         }
+    }
+}
+
+impl Testkit {
+    /// Holds every piece it may, and checks the host's view against the rules: the queue
+    /// as long as the preview and led by the next piece; after a hold, the held piece in
+    /// the slot, the right piece entering as new, and no second hold for it.
+    fn hold_each_piece(&mut self, tick: &Tick) -> Actions {
+        assert_eq!(tick.queue.len(), self.preview, "the queue is as long as the preview");
+        assert_eq!(
+            tick.queue.first().copied(),
+            tick.next,
+            "the queue starts with the next piece"
+        );
+        let current = tick.current.expect("a falling piece").id;
+        if let Some((held, entering)) = self.held.take() {
+            assert!(tick.new_piece, "the piece out of the hold is new");
+            assert_eq!(tick.hold, Some(held), "the hold slot holds the held piece");
+            if let Some(entering) = entering {
+                assert_eq!(current, entering, "the held piece, or else the next, enters");
+            }
+            assert!(!tick.hold_available, "a piece out of the hold cannot be held again");
+        }
+        if tick.new_piece && tick.hold_available {
+            self.held = Some((current, tick.hold.or(tick.next)));
+            return Actions::HOLD;
+        }
+        Actions::DROP
     }
 }
 
