@@ -11,7 +11,7 @@ use std::sync::Arc;
 use tetrad::engine::Game;
 use tetrad::player::Observation;
 use tetrad::plugin::{resolve, Plugin};
-use tetrad_plugin_api::abi::{GameInfoBuf, ABI_VERSION};
+use tetrad_plugin_api::abi::{GameInfoBuf, TetradState, ABI_VERSION};
 use tetrad_plugin_api::{Actions, PieceSet, Preset, Rules, Solver};
 
 /// Pieces per game.
@@ -37,17 +37,24 @@ fn loaded(plugin: &Plugin, rules: Rules, pieces: &Arc<PieceSet>, options: &str) 
     let info = GameInfoBuf::new(&rules, pieces, 0, ABI_VERSION);
     let mut instance = plugin.create(&info, options).expect("creates");
     let wants_state = instance.wants_state();
+    let mut state = TetradState::EMPTY;
     let mut game = Game::new(rules, pieces.clone(), SEED);
     while !game.is_over() && game.stats().pieces < PIECES {
         let (current, next) = pieces_of(&game);
-        // The state is built as the host's game loop builds it for a version 2 plugin.
-        let state = wants_state.then(|| Observation::of(&game, false).state());
+        // The state is kept as the host's player keeps it for a version 2 plugin: built on
+        // a new piece, its pending garbage refreshed on the other ticks.
+        let seen = Observation::of(&game, false);
+        if seen.new_piece {
+            state = seen.state();
+        } else {
+            state.pending_garbage = seen.pending_garbage();
+        }
         let bits = instance
             .update(
                 &field(game.board()),
                 &current,
                 &next,
-                state.as_ref(),
+                wants_state.then_some(&state),
                 game.is_new_piece(),
             )
             .expect("bcts decides");

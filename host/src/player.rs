@@ -63,6 +63,16 @@ impl<'a> Observation<'a> {
         }
     }
 
+    /// Garbage rows that rise when the falling piece locks, unless its clears cancel them:
+    /// the one part of [`Observation::state`] that changes during a piece.
+    #[inline]
+    pub fn pending_garbage(&self) -> u32 {
+        match self.more {
+            More::Given(state) => state.pending_garbage,
+            More::Game(game) => game.garbage().map_or(0, |garbage| garbage.pending()),
+        }
+    }
+
     /// The hold slot, the whole preview queue, combo, back-to-back and pending garbage,
     /// as the version 2 ABI lays them out.
     pub fn state(&self) -> TetradState {
@@ -75,12 +85,17 @@ impl<'a> Observation<'a> {
             hold_available: u32::from(game.hold_available()),
             combo: game.combo(),
             back_to_back: u32::from(game.back_to_back()),
-            pending_garbage: game.garbage().map_or(0, |garbage| garbage.pending()),
+            pending_garbage: self.pending_garbage(),
             ..TetradState::EMPTY
         };
-        for (slot, piece) in state.queue.iter_mut().zip(game.queue()) {
-            *slot = i32::from(piece.0);
-            state.queue_len += 1;
+        // The next piece alone under the seeds' presets: no iterator chain for them.
+        if let Some(next) = game.preview() {
+            state.queue[0] = i32::from(next.0);
+            state.queue_len = 1;
+            for (slot, piece) in state.queue[1..].iter_mut().zip(game.queue().skip(1)) {
+                *slot = i32::from(piece.0);
+                state.queue_len += 1;
+            }
         }
         state
     }

@@ -488,8 +488,10 @@ TETRAD_EXPORT uint32_t tetrad_update(void *instance, const TetradField *field,
  * Everything tetrad_update says holds, and:
  * state      The hold slot, the preview queue, combo, back-to-back and pending garbage at
  *            this tick. Never NULL. Owned by the host and valid only during this call.
- *            Unlike the field, it may change on a tick with new_piece false (the opponent
- *            sends garbage, say).
+ *            As with the field, only a call with new_piece true brings a new state, with one
+ *            exception: pending_garbage may change on any call (the opponent sends
+ *            garbage). A plugin may read the rest on new pieces alone (the Rust SDK does).
+ *            A host must keep to this.
  */
 TETRAD_EXPORT uint32_t tetrad_update_v2(void *instance, const TetradField *field,
                                         const TetradPiece *current, const TetradPiece *next,

@@ -141,7 +141,9 @@ pub struct TetradPiece {
 }
 
 /// What version 2 adds to each `update`: the hold slot, the whole preview queue, and the
-/// game's scoring and garbage state. Passed by pointer, valid during the call.
+/// game's scoring and garbage state. Passed by pointer, valid during the call. Only a call
+/// for a new piece brings a new state, except `pending_garbage`, which may change on any
+/// call.
 #[repr(C)]
 #[derive(StableAbi, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TetradState {

@@ -4,7 +4,7 @@
 use super::{CreateError, Decision, Failure, FailureKind, Observation, Reply};
 use crate::plugin::{Instance, Plugin};
 use crate::watch::Watch;
-use tetrad_plugin_api::abi::{GameInfoBuf, TetradField, TetradPiece};
+use tetrad_plugin_api::abi::{GameInfoBuf, TetradField, TetradPiece, TetradState};
 use tetrad_plugin_api::{Actions, PieceSet, Rules};
 
 /// A plugin instance playing one game.
@@ -12,6 +12,9 @@ pub struct Library {
     instance: Instance,
     /// The instance reads the version 2 state.
     wants_state: bool,
+    /// The state shown, kept from the piece's first tick: only the pending garbage
+    /// changes during a piece.
+    state: TetradState,
     /// The action bits its ABI version defines.
     accepted: u32,
 }
@@ -35,6 +38,7 @@ impl Library {
         })?;
         Ok(Library {
             wants_state: instance.wants_state(),
+            state: TetradState::EMPTY,
             accepted: plugin.accepted_actions(),
             instance,
         })
@@ -60,15 +64,21 @@ impl Library {
             TetradPiece::falling(falling.piece, falling.pos)
         });
         let next = TetradPiece::next(seen.next);
-        let state = self.wants_state.then(|| seen.state());
+        let state = if !self.wants_state {
+            None
+        } else if seen.new_piece {
+            self.state = seen.state();
+            Some(&self.state)
+        } else {
+            self.state.pending_garbage = seen.pending_garbage();
+            Some(&self.state)
+        };
         let started = clock.raw();
         // The watch shows the same start as the timing: one clock read, not two.
         if let Some(watch) = watch {
             watch.set_update_started(Some(started));
         }
-        let bits = self
-            .instance
-            .update(&field, &current, &next, state.as_ref(), seen.new_piece);
+        let bits = self.instance.update(&field, &current, &next, state, seen.new_piece);
         let elapsed_ns = clock.delta_as_nanos(started, clock.raw());
         if let Some(watch) = watch {
             watch.set_update_started(None);

@@ -319,8 +319,9 @@ impl Instance {
 
     /// One tick: the plugin's raw action bits, or the error that ends its game. `state`
     /// must be given if the instance [`wants_state`](Instance::wants_state). A thin
-    /// dispatch, inlined into callers in other crates too (benchmarks, say).
-    #[inline]
+    /// dispatch, inlined into callers, in other crates too (benchmarks, say): out of line
+    /// it costs about 20 instructions a tick.
+    #[inline(always)]
     pub fn update(
         &mut self,
         field: &TetradField,

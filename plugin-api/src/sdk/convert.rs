@@ -139,17 +139,49 @@ fn kind_from_abi(orientations: &OrientationCounts, kind: i32) -> Result<Option<P
 }
 
 /// Reads the version 2 state into `tick`: without one (a host speaking version 1), the
-/// queue is the next piece alone and nothing is held or pending.
+/// queue is the next piece alone and nothing is held or pending. Only the pending garbage
+/// changes during a piece (the header promises it), so only a new piece's state is read
+/// whole; a debug build checks the promise.
 #[inline]
-fn fill_state(tick: &mut Tick, orientations: &OrientationCounts, state: Option<&TetradState>) -> Result<(), String> {
-    tick.queue.clear();
+fn fill_state(
+    tick: &mut Tick,
+    orientations: &OrientationCounts,
+    state: Option<&TetradState>,
+    new_piece: bool,
+) -> Result<(), String> {
     let Some(state) = state else {
+        tick.queue.clear();
         tick.queue.extend(tick.next);
         tick.hold = None;
         tick.hold_available = false;
         (tick.combo, tick.back_to_back, tick.pending_garbage) = (0, false, 0);
         return Ok(());
     };
+    if !new_piece {
+        tick.pending_garbage = state.pending_garbage;
+        debug_assert!(
+            {
+                let mut whole = tick.clone();
+                fill_state(&mut whole, orientations, Some(state), true).is_ok()
+                    && (
+                        &whole.queue,
+                        whole.hold,
+                        whole.hold_available,
+                        whole.combo,
+                        whole.back_to_back,
+                    ) == (
+                        &tick.queue,
+                        tick.hold,
+                        tick.hold_available,
+                        tick.combo,
+                        tick.back_to_back,
+                    )
+            },
+            "host changed the state during a piece (new_piece was false)"
+        );
+        return Ok(());
+    }
+    tick.queue.clear();
     if (state.size as usize) < std::mem::size_of::<TetradState>() {
         return Err(format!("host sent a state of {} bytes", state.size));
     }
@@ -206,5 +238,5 @@ pub(super) fn fill_tick(
     tick.current = piece_from_abi(orientations, current)?;
     tick.next = piece_from_abi(orientations, next)?.map(|p| p.id);
     tick.new_piece = new_piece;
-    fill_state(tick, orientations, state)
+    fill_state(tick, orientations, state, new_piece)
 }

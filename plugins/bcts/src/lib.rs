@@ -11,7 +11,10 @@
 //! then column from the left) wins; `order=mdptetris` takes the orientations in the
 //! simulator's order (see `order`). `lookahead=2` rates each placement of the current
 //! piece by its best follow-up with the previewed piece (needs a preview). `w1`..`w8`
-//! override the weights. Works with any board and piece set.
+//! override the weights. `hold=true`, under rules with hold (`guideline`), rates the piece
+//! a hold would bring in as well, and holds when that piece's best placement is strictly
+//! better (not part of the published controllers, which know no hold; off by default).
+//! Works with any board and piece set.
 
 mod bound;
 mod columns;
@@ -28,8 +31,8 @@ use features::{board_features, board_features_of, Landing, Weights, COUNT};
 use order::Order;
 use rater::{keep_best, shapes, Rater, Shapes};
 use tetrad_plugin_api::{
-    placements_into, Actions, Board, GameSetup, Info, Options, Path, PieceId, PiecePos, PieceSet, Placement, Rules,
-    Solver, Tick,
+    placements_into, Actions, Board, FallingPiece, GameSetup, Info, Options, Path, PieceId, PiecePos, PieceSet,
+    Placement, Rules, Solver, Tick,
 };
 
 /// Dellacherie's weights (hole depth and rows with holes unused).
@@ -96,6 +99,8 @@ pub struct Controller {
     drops: Option<Drops>,
     weights: Weights,
     lookahead: usize,
+    /// Weigh holding at each new piece.
+    hold: bool,
     /// The order placements are rated in, when it is not the SDK's.
     order: Option<Order>,
     /// The current board's columns.
@@ -138,6 +143,13 @@ impl Solver for Controller {
         if lookahead == 2 && setup.rules.preview == 0 {
             return Err("option `lookahead=2` needs the preview (--preview 1)".to_string());
         }
+        let hold: bool = options.get("hold", false)?;
+        if hold && !setup.rules.has_hold() {
+            return Err(format!(
+                "option `hold=true` needs rules with hold (--preset guideline), not `{}`",
+                setup.rules.preset.name()
+            ));
+        }
         let order: String = options.get("order", "tetrad".to_string())?;
         let order = Order::parse(&order, &setup.pieces)?;
         let mut drops = Drops::new(&setup.rules, &setup.pieces);
@@ -150,6 +162,7 @@ impl Solver for Controller {
             drops,
             weights: Weights::new(weights),
             lookahead,
+            hold,
             order,
             columns: Box::new(Columns::empty()),
             scratch: lookahead::Scratch::new(),
@@ -166,14 +179,78 @@ impl Solver for Controller {
         };
         if tick.new_piece || self.path.is_none() {
             let next = if self.lookahead == 2 { tick.next } else { None };
-            let choice = self.choose(&tick.board, current.id, current.pos, next);
+            let swap = if self.hold { self.swap(tick, current) } else { None };
+            let choice = match swap {
+                None => self.choose(&tick.board, current.id, current.pos, next),
+                Some((swap, swap_next)) => match self.choose_or_hold(&tick.board, current, next, swap, swap_next) {
+                    Held::Hold => {
+                        self.path = None;
+                        return Actions::HOLD;
+                    }
+                    Held::Keep(choice) => choice,
+                },
+            };
             self.path = choice.map(|p| p.path(self.setup.rules.movement()));
         }
         self.path.as_mut().and_then(Iterator::next).unwrap_or(Actions::DROP)
     }
 }
 
+/// A decision that weighs holding.
+#[derive(Debug, PartialEq)]
+pub enum Held {
+    /// Hold: the piece that comes in does strictly better.
+    Hold,
+    /// Keep the falling piece, and place it here (`None`: it has no placement).
+    Keep(Option<Placement>),
+}
+
 impl Controller {
+    /// With a hold possible, the piece a hold brings in and, under
+    /// `lookahead=2`, the piece that would follow it; `None` when holding is not weighed
+    /// (or cannot be rated alike: a follow-up the preview does not show).
+    fn swap(&self, tick: &Tick, current: FallingPiece) -> Option<(PieceId, Option<PieceId>)> {
+        let swap = tick.hold_swap().filter(|&swap| swap != current.id)?;
+        if self.lookahead < 2 {
+            return Some((swap, None));
+        }
+        // Out of the hold, the next piece still follows; from the queue, the one after it.
+        let follow = if tick.hold.is_some() {
+            tick.next
+        } else {
+            tick.queue.get(1).copied()
+        };
+        follow.map(|follow| (swap, Some(follow)))
+    }
+
+    /// Holds if `swap`'s best placement (rated with `swap_next`, under `lookahead=2`) is
+    /// strictly better than the falling piece's (rated with `next`); else the falling
+    /// piece's choice, as [`Controller::choose`] makes it.
+    pub fn choose_or_hold(
+        &mut self,
+        board: &Board,
+        current: FallingPiece,
+        next: Option<PieceId>,
+        swap: PieceId,
+        swap_next: Option<PieceId>,
+    ) -> Held {
+        self.prepare(board);
+        let mut kept: Option<(f64, Placement)> = None;
+        self.rate(board, current.id, current.pos, next, &mut kept);
+        let mut swapped: Option<(f64, Placement)> = None;
+        let spawn = self.setup.rules.spawn(self.setup.pieces.kind(swap));
+        self.rate(board, swap, spawn, swap_next, &mut swapped);
+        match (kept, swapped) {
+            (Some((kept, _)), Some((swapped, _))) if swapped > kept => Held::Hold,
+            (None, Some(_)) => Held::Hold,
+            (Some((_, chosen)), _) => {
+                self.carry(board, current.id, chosen.pos);
+                Held::Keep(Some(chosen))
+            }
+            (None, None) => Held::Keep(None),
+        }
+    }
+
     /// The first strictly best placement of `piece` (rated with its best follow-up by
     /// `next`, if given); `None` only if the piece has no placement at all.
     pub fn choose(
@@ -183,6 +260,18 @@ impl Controller {
         start: PiecePos,
         next: Option<PieceId>,
     ) -> Option<Placement> {
+        self.prepare(board);
+        let mut best: Option<(f64, Placement)> = None;
+        self.rate(board, piece, start, next, &mut best);
+        let (_, chosen) = best?;
+        self.carry(board, piece, chosen.pos);
+        Some(chosen)
+    }
+
+    /// Brings the columns to `board`: the carried piece added, if the board is the one the
+    /// last decision foresaw, else rebuilt.
+    #[inline]
+    fn prepare(&mut self, board: &Board) {
         match self.carried.take() {
             Some(carried) if carried.board == *board => {
                 let shape = &self.shapes[carried.piece.index()][usize::from(carried.orientation)];
@@ -190,11 +279,6 @@ impl Controller {
             }
             _ => self.columns.rebuild(board),
         }
-        let mut best: Option<(f64, Placement)> = None;
-        self.rate(board, piece, start, next, &mut best);
-        let (_, chosen) = best?;
-        self.carry(board, piece, chosen.pos);
-        Some(chosen)
     }
 
     /// Rates every placement of `piece` on `board` (whose columns `self.columns` holds),

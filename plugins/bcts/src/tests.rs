@@ -225,3 +225,60 @@ fn value_of_a_placement_worked_by_hand() {
     .unwrap();
     assert_eq!(value, -0.5 - 40.0 - 10.0);
 }
+
+#[test]
+fn with_hold_it_holds_for_the_piece_that_clears_four_rows() {
+    let rules = Rules::preset(Preset::Guideline);
+    let pieces = PieceSet::srs();
+    let setup = GameSetup {
+        rules,
+        pieces: pieces.clone(),
+        seed: 1,
+    };
+    let make = |options: &str| Controller::create(&setup, &mut Options::parse(options).unwrap()).unwrap();
+    // Four rows full but for the right column: the I in hold clears them all; the S
+    // falling can only cover the well or leave holes.
+    let board = Board::from_text(10, 40, "#########.\n#########.\n#########.\n#########.");
+    let (i, s, o) = (PieceId(0), PieceId(3), PieceId(1));
+    let falling = |id: PieceId| FallingPiece {
+        id,
+        pos: rules.spawn(pieces.kind(id)),
+    };
+    let tick = |hold: Option<PieceId>, available: bool| {
+        Tick::new(board.clone(), Some(falling(s)), Some(o), true)
+            .with_queue(&[o, i, o])
+            .with_hold(hold, available)
+    };
+    assert_eq!(make("hold=true").update(&tick(Some(i), true)), Actions::HOLD);
+    // From the queue under `lookahead=2`: the O comes in, and the I follows it, so the
+    // two-piece search sees the four rows cleared only if it holds.
+    assert_eq!(make("hold=true,lookahead=2").update(&tick(None, true)), Actions::HOLD);
+    // No hold to make, or not asked to weigh one: the S is placed.
+    assert_ne!(make("hold=true").update(&tick(Some(i), false)), Actions::HOLD);
+    assert_ne!(make("").update(&tick(Some(i), true)), Actions::HOLD);
+    // The piece out of the hold goes into the well.
+    let mut controller = make("hold=true");
+    let chosen = controller.choose_or_hold(&board, falling(i), None, s, None);
+    let Held::Keep(Some(placement)) = chosen else {
+        panic!("keeps the I: {chosen:?}")
+    };
+    let columns: Vec<i8> = pieces
+        .kind(i)
+        .orientation(placement.pos.orientation)
+        .cells()
+        .iter()
+        .map(|&(x, _)| placement.pos.x + x)
+        .collect();
+    assert_eq!(columns, [9; 4]);
+    // Asked under rules without hold, it says so.
+    let classic = GameSetup {
+        rules: Rules::preset(Preset::Classic),
+        pieces: PieceSet::tetrominoes(),
+        seed: 1,
+    };
+    let refused = Controller::create(&classic, &mut Options::parse("hold=true").unwrap()).err();
+    assert_eq!(
+        refused.as_deref(),
+        Some("option `hold=true` needs rules with hold (--preset guideline), not `classic`")
+    );
+}
