@@ -254,6 +254,21 @@ fn an_isolated_seat_that_crashes_or_hangs_loses_and_the_match_goes_on() {
     let isolated: Vec<&str> = plain.iter().copied().chain(["--isolate"]).collect();
     let games = |args: &[&str]| json(&versus(args))["games"].clone();
     assert_eq!(games(&plain), games(&isolated));
+    // So under guideline, where a seat is shown the SRS pieces, the queue and the hold
+    // slot through the protocol, and holds.
+    let plain = [
+        "--preset",
+        "guideline",
+        "--plugins",
+        "bcts@hold=true",
+        "bcts",
+        "--games",
+        "2",
+        "--max-pieces",
+        "300",
+    ];
+    let isolated: Vec<&str> = plain.iter().copied().chain(["--isolate"]).collect();
+    assert_eq!(games(&plain), games(&isolated));
 }
 
 #[test]

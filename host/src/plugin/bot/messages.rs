@@ -188,17 +188,37 @@ impl<'a> Start<'a> {
         }
     }
 
-    /// The rules and the piece set of the game, as a bot rebuilds them: each piece from
-    /// its first orientation, the rules checked against the pieces.
+    /// The rules and the piece set of the game, as a bot rebuilds them: each piece with
+    /// the orientations sent (so the guideline's four SRS states of I, S and Z stay four),
+    /// the rules checked against the pieces.
     pub fn setup(&self) -> Result<(Rules, PieceSet), String> {
         let mut kinds = Vec::with_capacity(self.pieces.len());
         for piece in &self.pieces {
-            let first = piece
+            if piece.orientations.is_empty()
+                || piece.orientations.len() > 4
+                || piece.orientations.iter().any(Vec::is_empty)
+            {
+                return Err(format!(
+                    "piece `{}` has {} orientations",
+                    piece.name,
+                    piece.orientations.len()
+                ));
+            }
+            let in_box =
+                |&[x, y]: &[i8; 2]| (0..piece.box_size as i8).contains(&x) && (0..piece.box_size as i8).contains(&y);
+            if !piece.orientations.iter().flatten().all(in_box) {
+                return Err(format!("piece `{}` has cells outside its box", piece.name));
+            }
+            let orientations = piece
                 .orientations
-                .first()
-                .ok_or(format!("piece `{}` has no orientation", piece.name))?;
-            let cells = first.iter().map(|&[x, y]| (x, y)).collect();
-            kinds.push(PieceKind::in_box(piece.name.clone(), piece.box_size, cells));
+                .iter()
+                .map(|cells| cells.iter().map(|&[x, y]| (x, y)).collect())
+                .collect();
+            kinds.push(PieceKind::from_orientations(
+                piece.name.clone(),
+                piece.box_size,
+                orientations,
+            ));
         }
         let pieces = PieceSet::new(kinds);
         let rules = Rules {
@@ -375,5 +395,12 @@ mod tests {
             (rules.preset, 10, 20, 1)
         );
         assert_eq!(pieces, PieceSet::tetrominoes());
+        // Under guideline, the SRS pieces keep their four states through the message.
+        let rules = Rules::preset(tetrad_plugin_api::Preset::Guideline);
+        let start = Start::new(&rules, &PieceSet::srs(), 7, "");
+        let text = serde_json::to_string(&start).unwrap();
+        let (rules_back, pieces) = serde_json::from_str::<Start<'_>>(&text).unwrap().setup().unwrap();
+        assert_eq!((rules_back.preset, rules_back.preview), (rules.preset, 6));
+        assert_eq!(pieces, PieceSet::srs());
     }
 }
