@@ -9,6 +9,7 @@ mod discovery;
 mod exit_guard;
 mod manifest;
 mod rust_flavour;
+pub mod tbp;
 
 pub use discovery::{
     bundled_plugins, looks_like_path, resolve, search_path, user_plugin_dir, BundledPlugin, PLUGIN_PATH_VAR,
