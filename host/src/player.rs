@@ -7,14 +7,16 @@
 mod library;
 mod pilot;
 mod process;
+mod tbp;
 
 pub use crate::plugin::bot::{Failure, FailureKind};
 pub use library::Library;
 pub use pilot::Pilot;
 pub use process::{Process, DEFAULT_BOT_THINK_LIMIT};
+pub use tbp::{start as start_tbp, Tbp};
 
 use crate::engine::{Falling, Game};
-use crate::plugin::Plugin;
+use crate::plugin::{Plugin, Protocol};
 use crate::watch::Watch;
 use tetrad_plugin_api::abi::{TetradState, NO_PIECE};
 use tetrad_plugin_api::{derive_seed, Actions, Board, PieceId, PieceSet, Rules};
@@ -115,12 +117,16 @@ pub struct Target {
 }
 
 /// A player's decision at a tick.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Decision {
     /// The actions of this tick, as the ABI's bits.
     Actions(Actions),
     /// Where the falling piece should lock; the pilot plays the path there.
     Placement(Target),
+    /// The actions of this tick and the next ones, a whole path the player found and
+    /// checked (a hold, then the turns, shifts and drops that lock the piece); the pilot
+    /// plays it without asking again until the next piece.
+    Path(Vec<Actions>),
 }
 
 /// A player's reply at a tick: its decision or its failure, and how long it thought.
@@ -188,6 +194,9 @@ pub enum Player {
     Library(Library),
     /// A program speaking the bot protocol, one process per game.
     Process(Process),
+    /// A program speaking the Tetris Bot Protocol, one process per game (boxed: it keeps
+    /// the game it told the bot, and the library variant stays small).
+    Tbp(Box<Tbp>),
 }
 
 impl Player {
@@ -204,6 +213,10 @@ impl Player {
     ) -> Result<Player, CreateError> {
         let seed = plugin_seed(game_seed);
         match plugin.manifest() {
+            Some(manifest) if manifest.protocol == Protocol::Tbp => {
+                let limit = think_limit_ns.map_or(DEFAULT_BOT_THINK_LIMIT, std::time::Duration::from_nanos);
+                Tbp::create(plugin, manifest, rules, pieces, limit).map(|tbp| Player::Tbp(Box::new(tbp)))
+            }
             Some(manifest) => {
                 Process::create(plugin, manifest, rules, pieces, seed, options, think_limit_ns).map(Player::Process)
             }
@@ -228,6 +241,8 @@ impl Player {
         match self {
             Player::Library(library) => library.accepted_actions(),
             Player::Process(process) => process.accepted_actions(),
+            // Its paths are the host's own, checked as they are found.
+            Player::Tbp(_) => tetrad_plugin_api::abi::ACTION_MASK_V2,
         }
     }
 
@@ -238,6 +253,7 @@ impl Player {
         match self {
             Player::Library(library) => library.decide(observation, clock, watch),
             Player::Process(process) => process.decide(observation, clock, watch),
+            Player::Tbp(tbp) => tbp.decide(observation, clock, watch),
         }
     }
 }

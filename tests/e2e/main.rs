@@ -14,6 +14,7 @@ mod presets;
 mod report;
 mod run;
 mod sequences;
+mod tbp;
 mod tournament;
 mod trust_inputs;
 mod trust_isolation;

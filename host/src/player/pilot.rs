@@ -11,8 +11,27 @@ use tetrad_plugin_api::{placements, Actions, Path};
 #[derive(Debug, Default)]
 pub struct Pilot {
     /// The path being flown, and the piece count when it began: a path never outlives
-    /// its piece.
-    flying: Option<(Path, u64)>,
+    /// its piece (a hold does not end it: the piece count stays).
+    flying: Option<(Flight, u64)>,
+}
+
+/// A path in flight.
+#[derive(Debug)]
+enum Flight {
+    /// To a placement the move generator found.
+    Plan(Path),
+    /// Actions a player gave, one a tick.
+    Given(std::vec::IntoIter<Actions>),
+}
+
+impl Flight {
+    #[inline(always)]
+    fn next(&mut self) -> Option<Actions> {
+        match self {
+            Flight::Plan(path) => path.next(),
+            Flight::Given(actions) => actions.next(),
+        }
+    }
 }
 
 impl Pilot {
@@ -51,6 +70,12 @@ impl Pilot {
                 Some(actions) => (Ok(actions), None),
                 None => (Ok(Actions::NONE), Some(Violation::Unreachable(target))),
             },
+            Ok(Decision::Path(actions)) => {
+                let mut flight = Flight::Given(actions.into_iter());
+                let first = flight.next().unwrap_or(Actions::NONE);
+                self.flying = Some((flight, game.stats().pieces));
+                (Ok(first), None)
+            }
             Err(failure) => (Err(failure), None),
         };
         Answer {
@@ -71,9 +96,9 @@ impl Pilot {
             .find(|p| {
                 p.pos.orientation == target.orientation && p.slide == target.slide && p.pos.x - p.slide == target.column
             })?;
-        let mut path = found.path(rules.movement());
-        let first = path.next()?;
-        self.flying = Some((path, game.stats().pieces));
+        let mut flight = Flight::Plan(found.path(rules.movement()));
+        let first = flight.next()?;
+        self.flying = Some((flight, game.stats().pieces));
         Some(first)
     }
 }

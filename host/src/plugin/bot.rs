@@ -70,15 +70,7 @@ impl BotProcess {
     /// Starts the bot of `manifest` and reads its info. `Err` is one line: the program
     /// could not start, or did not say hello as the protocol asks.
     pub fn start(manifest: &Manifest) -> Result<(BotProcess, BotInfo), Failure> {
-        let log = next_log(&manifest.name);
-        let label = format!("bot `{}` ({})", manifest.name, manifest.path.display());
-        let process = ChildProcess::spawn_following(manifest.command(), &log, &label).map_err(|err| {
-            Failure::new(
-                FailureKind::Error,
-                format!("{label}: cannot start `{}`: {err}", manifest.program.display()),
-            )
-        })?;
-        let mut bot = BotProcess { process, label };
+        let mut bot = BotProcess::spawn(manifest)?;
         bot.send(&HostMessage::Hello {
             protocol: PROTOCOL_VERSION,
         })?;
@@ -105,10 +97,30 @@ impl BotProcess {
         Ok((bot, info))
     }
 
+    /// Starts the program of `manifest`, its output logged, and says nothing to it yet
+    /// (a bot of another protocol speaks first, say). `Err`: it could not start.
+    pub fn spawn(manifest: &Manifest) -> Result<BotProcess, Failure> {
+        let log = next_log(&manifest.name);
+        let label = format!("bot `{}` ({})", manifest.name, manifest.path.display());
+        let process = ChildProcess::spawn_following(manifest.command(), &log, &label).map_err(|err| {
+            Failure::new(
+                FailureKind::Error,
+                format!("{label}: cannot start `{}`: {err}", manifest.program.display()),
+            )
+        })?;
+        Ok(BotProcess { process, label })
+    }
+
     /// Sends one message.
     #[inline]
     pub fn send(&mut self, message: &HostMessage<'_>) -> Result<(), Failure> {
-        let text = serde_json::to_string(message).expect("host messages serialise");
+        self.send_json(message)
+    }
+
+    /// Sends any message, as one line of JSON.
+    #[inline]
+    pub fn send_json<M: serde::Serialize>(&mut self, message: &M) -> Result<(), Failure> {
+        let text = serde_json::to_string(message).expect("messages serialise");
         self.process
             .send_line(&text)
             .map_err(|_| self.ended("while tetrad wrote to it"))
@@ -118,6 +130,19 @@ impl BotProcess {
     /// expected, for the failure's message.
     #[inline]
     pub fn receive(&mut self, deadline: Duration, awaited: &str) -> Result<BotMessage, Failure> {
+        match self.receive_json::<BotMessage>(deadline, awaited)? {
+            BotMessage::Error { message } => Err(Failure::new(FailureKind::Error, super::printable(message))),
+            message => Ok(message),
+        }
+    }
+
+    /// The bot's next line, read as a message of type `M`, waiting at most `deadline`;
+    /// `awaited` names what was expected. Silence until the deadline kills the bot.
+    pub fn receive_json<M: serde::de::DeserializeOwned>(
+        &mut self,
+        deadline: Duration,
+        awaited: &str,
+    ) -> Result<M, Failure> {
         let line = match self.process.next_line(deadline) {
             Ok(line) => line,
             Err(NoLine::Silent) => {
@@ -134,8 +159,7 @@ impl BotProcess {
             }
             Err(NoLine::Closed) => return Err(self.ended(&format!("while tetrad waited for {awaited}"))),
         };
-        match serde_json::from_str::<BotMessage>(&line) {
-            Ok(BotMessage::Error { message }) => Err(Failure::new(FailureKind::Error, super::printable(message))),
+        match serde_json::from_str::<M>(&line) {
             Ok(message) => Ok(message),
             Err(err) => Err(Failure::new(
                 FailureKind::Error,
@@ -150,14 +174,23 @@ impl BotProcess {
 
     /// The failure for a message of the wrong type.
     pub fn unexpected(&self, message: &BotMessage, awaited: &str) -> Failure {
+        self.unexpected_kind(message.kind(), awaited)
+    }
+
+    /// The failure of a bot that sent a message of type `kind` when another was due.
+    pub fn unexpected_kind(&self, kind: &str, awaited: &str) -> Failure {
         Failure::new(
             FailureKind::Error,
             format!(
-                "{}: sent a `{}` message when tetrad waited for {awaited}",
-                self.label,
-                message.kind()
+                "{}: sent a `{kind}` message when tetrad waited for {awaited}",
+                self.label
             ),
         )
+    }
+
+    /// The failure of a bot whose message broke its protocol, `what` saying how.
+    pub fn broke(&self, what: &str) -> Failure {
+        Failure::new(FailureKind::Error, format!("{}: {what}", self.label))
     }
 
     /// Says goodbye and ends the process (killed if it does not end by itself); dropping

@@ -1,10 +1,22 @@
 //! A process bot's manifest: a TOML file naming the program to start, its arguments, its
-//! environment and where it runs. Relative paths are the manifest's folder's.
+//! environment, where it runs, and the protocol it speaks. Relative paths are the
+//! manifest's folder's.
 
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+/// The protocol a bot process speaks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Protocol {
+    /// tetrad's own bot protocol (`docs/protocol.md`).
+    #[default]
+    Tetrad,
+    /// The Tetris Bot Protocol (`docs/tbp.md`).
+    Tbp,
+}
 
 /// The file-name extension of manifests.
 pub const MANIFEST_EXTENSION: &str = "toml";
@@ -27,6 +39,8 @@ pub struct Manifest {
     pub env: BTreeMap<String, String>,
     /// Where the program runs.
     pub working_dir: PathBuf,
+    /// The protocol it speaks.
+    pub protocol: Protocol,
 }
 
 /// The manifest as written.
@@ -40,6 +54,8 @@ struct ManifestFile {
     #[serde(default)]
     env: BTreeMap<String, String>,
     working_dir: Option<PathBuf>,
+    #[serde(default)]
+    protocol: Protocol,
 }
 
 impl Manifest {
@@ -79,6 +95,7 @@ impl Manifest {
             args: command.chain(file.args).collect(),
             env: file.env,
             working_dir: folder.join(file.working_dir.unwrap_or_default()),
+            protocol: file.protocol,
         })
     }
 

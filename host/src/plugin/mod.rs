@@ -15,7 +15,7 @@ pub use discovery::{
     bundled_plugins, looks_like_path, resolve, search_path, user_plugin_dir, BundledPlugin, PLUGIN_PATH_VAR,
 };
 pub use exit_guard::{install as guard_exit, PLUGIN_EXIT_CODE};
-pub use manifest::Manifest;
+pub use manifest::{Manifest, Protocol};
 
 use std::ffi::c_void;
 use std::fmt;
@@ -115,6 +115,8 @@ pub enum Flavour {
     C,
     /// A program speaking the bot protocol, named by a manifest.
     Process,
+    /// A program speaking the Tetris Bot Protocol, named by a manifest.
+    Tbp,
 }
 
 impl fmt::Display for Flavour {
@@ -123,6 +125,7 @@ impl fmt::Display for Flavour {
             Flavour::Rust => "rust",
             Flavour::C => "c",
             Flavour::Process => "process",
+            Flavour::Tbp => "tbp",
         })
     }
 }
@@ -215,6 +218,24 @@ impl Plugin {
     /// Reads a process bot's manifest, starts the bot once for its info, and ends it.
     fn load_bot(path: &Path) -> Result<Plugin, LoadError> {
         let manifest = Manifest::load(path).map_err(LoadError::Bot)?;
+        if manifest.protocol == Protocol::Tbp {
+            let (bot, (name, version, author)) =
+                crate::player::start_tbp(&manifest).map_err(|failure| LoadError::Bot(failure.message))?;
+            bot.quit();
+            return Ok(Plugin {
+                info: PluginInfo {
+                    name: printable(name),
+                    version: printable(version),
+                    author: printable(author),
+                    description: "a Tetris Bot Protocol bot".to_string(),
+                    // The protocol has no version number.
+                    abi: 0,
+                    flavour: Flavour::Tbp,
+                },
+                path: path.to_path_buf(),
+                backend: Backend::Process(manifest),
+            });
+        }
         let (bot, info) = bot::BotProcess::start(&manifest).map_err(|failure| LoadError::Bot(failure.message))?;
         bot.quit();
         Ok(Plugin {
@@ -269,7 +290,7 @@ impl Plugin {
     /// process bot every bit the protocol defines.
     pub fn accepted_actions(&self) -> u32 {
         match self.info.flavour {
-            Flavour::Process => ACTION_MASK_V2,
+            Flavour::Process | Flavour::Tbp => ACTION_MASK_V2,
             Flavour::Rust | Flavour::C => tetrad_plugin_api::abi::action_mask(self.info.abi),
         }
     }

@@ -7,7 +7,7 @@ use super::worker::Channel;
 use crate::engine::Falling;
 use crate::player::{Decision, More, Observation, Player};
 use crate::plugin::bot::messages::{Answers, BotMessage, HostMessage, Info, PROTOCOL_VERSION};
-use crate::plugin::{Manifest, Plugin};
+use crate::plugin::{Manifest, Plugin, Protocol};
 use std::io::{BufRead, Write};
 use std::path::Path;
 use tetrad_plugin_api::{Board, PieceId, PiecePos};
@@ -29,6 +29,7 @@ pub fn seated(plugin: &Plugin, exe: &Path) -> Plugin {
         ],
         env: Default::default(),
         working_dir: std::env::current_dir().unwrap_or_else(|_| ".".into()),
+        protocol: Protocol::Tetrad,
     };
     plugin.played_by(manifest)
 }
@@ -107,7 +108,7 @@ pub fn serve_seat(channel: Channel, plugin: &Plugin) -> anyhow::Result<()> {
                 };
                 let answer = match player.decide(&seen, clock, None).decision {
                     Ok(Decision::Actions(actions)) => BotMessage::Actions { bits: actions.0 },
-                    Ok(Decision::Placement(_)) => unreachable!("a library answers with actions"),
+                    Ok(Decision::Placement(_) | Decision::Path(_)) => unreachable!("a library answers with actions"),
                     Err(failure) => BotMessage::Error {
                         message: failure.message,
                     },

@@ -1,0 +1,301 @@
+//! The TBP flavour: a program speaking the Tetris Bot Protocol, one process per game,
+//! with tetrad as its frontend. The bot is told each position (`start`), asked for moves
+//! (`suggest`), and told the move played (`play`) and each piece that joins the queue
+//! (`new_piece`); the first legal move it suggests is played on a path the host finds
+//! through SRS. When the board is not the one the bot expects (garbage rose, in versus),
+//! the bot is stopped and started again from the board as it is.
+
+use super::{CreateError, Decision, Observation, Reply};
+use crate::plugin::bot::{BotProcess, Failure, FailureKind, HELLO_LIMIT};
+use crate::plugin::tbp::location::to_tetrad;
+use crate::plugin::tbp::messages::{BotMessage, FrontendMessage, Move, RandomizerKind, Spin, Start};
+use crate::plugin::{Manifest, Plugin};
+use crate::watch::Watch;
+use std::collections::VecDeque;
+use std::time::{Duration, Instant};
+use tetrad_plugin_api::{reachable, Actions, Board, PieceId, PieceSet, Preset, Randomizer, Rules};
+
+/// How long to wait before asking again a bot that suggested no move (it may know too
+/// little yet, just after `start` or `play`).
+const ASK_AGAIN_AFTER: Duration = Duration::from_millis(2);
+
+/// What the bot knows of the game: the position after the last move it was told of.
+struct Known {
+    /// The board it expects.
+    board: Board,
+    /// Its hold.
+    hold: Option<PieceId>,
+    /// Its queue, the falling piece first.
+    queue: VecDeque<PieceId>,
+}
+
+/// A TBP bot playing one game.
+pub struct Tbp {
+    bot: BotProcess,
+    pieces: PieceSet,
+    rules: Rules,
+    think_limit: Duration,
+    /// `None` until the first `start`.
+    known: Option<Known>,
+}
+
+impl Tbp {
+    /// Starts `manifest`'s bot, reads its `info` and tells it the rules. Rules other than
+    /// the guideline's 10x40 board are refused in one line: TBP assumes that board.
+    pub fn create(
+        plugin: &Plugin,
+        manifest: &Manifest,
+        rules: &Rules,
+        pieces: &PieceSet,
+        think_limit: Duration,
+    ) -> Result<Tbp, CreateError> {
+        let refused = |message: String, forfeit: Option<FailureKind>| CreateError {
+            plugin: plugin.info().name.clone(),
+            path: plugin.path().display().to_string(),
+            message,
+            forfeit,
+        };
+        if rules.preset != Preset::Guideline || rules.width != 10 || rules.height != 40 || !pieces.is_srs() {
+            return Err(refused(
+                format!(
+                    "a TBP bot plays the guideline preset on its 10x40 board, not {} {}x{}",
+                    rules.preset.name(),
+                    rules.width,
+                    rules.height
+                ),
+                None,
+            ));
+        }
+        let failed = |failure: Failure| {
+            let forfeit = (failure.kind != FailureKind::Error).then_some(failure.kind);
+            refused(failure.message, forfeit)
+        };
+        let (bot, _) = start(manifest).map_err(failed)?;
+        let mut tbp = Tbp {
+            bot,
+            pieces: pieces.clone(),
+            rules: *rules,
+            think_limit,
+            known: None,
+        };
+        let randomizer = match rules.randomizer {
+            Randomizer::Bag => RandomizerKind::SevenBag,
+            Randomizer::Uniform => RandomizerKind::Uniform,
+        };
+        tbp.bot
+            .send_json(&FrontendMessage::Rules {
+                randomizer: Some(randomizer),
+            })
+            .map_err(failed)?;
+        loop {
+            match tbp
+                .bot
+                .receive_json(think_limit.max(HELLO_LIMIT), "`ready`")
+                .map_err(failed)?
+            {
+                BotMessage::Ready => return Ok(tbp),
+                BotMessage::Error { reason } => {
+                    return Err(refused(format!("the bot refused the rules ({reason})"), None));
+                }
+                BotMessage::Unknown => {}
+                BotMessage::Info { .. } => return Err(failed(tbp.bot.unexpected_kind("info", "`ready`"))),
+                BotMessage::Suggestion { .. } => return Err(failed(tbp.bot.unexpected_kind("suggestion", "`ready`"))),
+            }
+        }
+    }
+
+    /// The bot's move for the falling piece, as the whole path to it. Never inlined: a
+    /// round trip costs microseconds anyway.
+    #[inline(never)]
+    pub(super) fn decide(&mut self, seen: &Observation<'_>, clock: &quanta::Clock, watch: Option<&Watch>) -> Reply {
+        let started = clock.raw();
+        if let Some(watch) = watch {
+            watch.set_update_started(Some(started));
+        }
+        let decision = self.choose(seen).map(Decision::Path).map_err(Box::new);
+        let elapsed_ns = clock.delta_as_nanos(started, clock.raw());
+        if let Some(watch) = watch {
+            watch.set_update_started(None);
+        }
+        Reply { decision, elapsed_ns }
+    }
+
+    /// Brings the bot to the position `seen`, asks it, and plays its first legal move.
+    fn choose(&mut self, seen: &Observation<'_>) -> Result<Vec<Actions>, Failure> {
+        let Some(current) = seen.current else {
+            return Ok(vec![Actions::NONE]);
+        };
+        let state = seen.state();
+        let hold = u8::try_from(state.hold).ok().map(PieceId);
+        let queue: VecDeque<PieceId> = std::iter::once(current.piece)
+            .chain(
+                state.queue[..state.queue_len as usize]
+                    .iter()
+                    .map(|&kind| PieceId(kind as u8)),
+            )
+            .collect();
+        self.catch_up(seen.board, hold, &queue, state.combo, state.back_to_back != 0)?;
+        let asked = Instant::now();
+        loop {
+            self.bot.send_json(&FrontendMessage::Suggest)?;
+            let left = self.think_limit.saturating_sub(asked.elapsed());
+            let moves = loop {
+                match self.bot.receive_json(left, "a `suggestion`")? {
+                    BotMessage::Suggestion { moves } => break moves,
+                    BotMessage::Unknown => {}
+                    BotMessage::Error { reason } => return Err(self.bot.broke(&format!("error: {reason}"))),
+                    BotMessage::Info { .. } | BotMessage::Ready => {
+                        return Err(self.bot.unexpected_kind("ready", "a `suggestion`"))
+                    }
+                }
+            };
+            if moves.is_empty() {
+                if asked.elapsed() + ASK_AGAIN_AFTER >= self.think_limit {
+                    let message = self.bot.broke("suggested no move within its think limit").message;
+                    return Err(Failure::new(FailureKind::Timeout, message));
+                }
+                std::thread::sleep(ASK_AGAIN_AFTER);
+                continue;
+            }
+            for suggested in &moves {
+                if let Some((path, played)) = self.legal(seen, hold, state.hold_available != 0, suggested) {
+                    self.bot.send_json(&FrontendMessage::Play {
+                        played: suggested.clone(),
+                    })?;
+                    self.played(seen.board, played);
+                    return Ok(path);
+                }
+            }
+            let first = serde_json::to_string(&moves[0]).unwrap_or_default();
+            return Err(self.bot.broke(&format!(
+                "suggested no legal move ({} suggested, the first {first})",
+                moves.len()
+            )));
+        }
+    }
+
+    /// Tells the bot the position: the pieces that joined the queue since the last move, or
+    /// else (the first piece, or a board it does not expect) a fresh `start`.
+    fn catch_up(
+        &mut self,
+        board: &Board,
+        hold: Option<PieceId>,
+        queue: &VecDeque<PieceId>,
+        combo: u32,
+        back_to_back: bool,
+    ) -> Result<(), Failure> {
+        if let Some(known) = &mut self.known {
+            let follows = known.queue.len() <= queue.len() && known.queue.iter().zip(queue).all(|(a, b)| a == b);
+            if known.board == *board && known.hold == hold && follows {
+                for &piece in queue.iter().skip(known.queue.len()) {
+                    let name = self.pieces.kind(piece).name().to_string();
+                    self.bot.send_json(&FrontendMessage::NewPiece { piece: name })?;
+                    known.queue.push_back(piece);
+                }
+                return Ok(());
+            }
+            self.bot.send_json(&FrontendMessage::Stop)?;
+        }
+        let name = |piece: PieceId| self.pieces.kind(piece).name().to_string();
+        let start = Start {
+            hold: hold.map(name),
+            queue: queue.iter().map(|&piece| name(piece)).collect(),
+            combo,
+            back_to_back,
+            board: (0..board.height())
+                .rev()
+                .map(|y| {
+                    (0..board.width())
+                        .map(|x| board.filled(x, y).then(|| "G".to_string()))
+                        .collect()
+                })
+                .collect(),
+            randomizer: None,
+        };
+        self.bot.send_json(&FrontendMessage::Start(Box::new(start)))?;
+        self.known = Some(Known {
+            board: board.clone(),
+            hold,
+            queue: queue.clone(),
+        });
+        Ok(())
+    }
+
+    /// The path that plays `suggested`, if it is legal now: the falling piece, or (a hold
+    /// first) the piece a hold brings in, at a place its SRS movement reaches, ending in a
+    /// turn if the move spins. Returns the path and what is placed.
+    fn legal(
+        &self,
+        seen: &Observation<'_>,
+        hold: Option<PieceId>,
+        hold_available: bool,
+        suggested: &Move,
+    ) -> Option<(Vec<Actions>, Played)> {
+        let current = seen.current?;
+        let (piece, pos) = to_tetrad(&self.pieces, &suggested.location, self.rules.height)?;
+        let kind = self.pieces.kind(piece);
+        let (start, held) = if piece == current.piece {
+            (current.pos, false)
+        } else if hold_available && Some(piece) == hold.or(seen.next) {
+            (self.rules.spawn(kind), true)
+        } else {
+            return None;
+        };
+        let spins = suggested.spin != Spin::None;
+        let found = reachable(&self.rules, seen.board, kind, start);
+        let reached = found
+            .iter()
+            .filter(|r| r.pos == pos)
+            .min_by_key(|r| (r.last_kick.is_some() != spins, r.path.len()))
+            .filter(|r| !spins || r.last_kick.is_some())?;
+        let mut path = Vec::with_capacity(reached.path.len() + 1);
+        if held {
+            path.push(Actions::HOLD);
+        }
+        path.extend_from_slice(&reached.path);
+        Some((path, Played { piece, pos, held }))
+    }
+
+    /// Updates what the bot knows after `played` on `board`.
+    fn played(&mut self, board: &Board, played: Played) {
+        let Some(known) = &mut self.known else {
+            return;
+        };
+        let mut after = board.clone();
+        let shape = self.pieces.kind(played.piece).orientation(played.pos.orientation);
+        after.lock(shape, played.pos.x, played.pos.y);
+        known.board = after;
+        let falling = known.queue.pop_front();
+        if played.held {
+            if known.hold.is_none() {
+                // Held into an empty hold: the next piece came in, and it was placed.
+                known.queue.pop_front();
+            }
+            known.hold = falling;
+        }
+    }
+}
+
+/// A move played: the piece, where it locked, and whether a hold came first.
+#[derive(Clone, Copy, Debug)]
+struct Played {
+    piece: PieceId,
+    pos: tetrad_plugin_api::PiecePos,
+    held: bool,
+}
+
+/// Starts a TBP bot and reads its `info`: its name, version and author.
+pub fn start(manifest: &Manifest) -> Result<(BotProcess, (String, String, String)), Failure> {
+    let mut bot = BotProcess::spawn(manifest)?;
+    loop {
+        match bot.receive_json::<BotMessage>(HELLO_LIMIT, "its `info`")? {
+            BotMessage::Info {
+                name, version, author, ..
+            } => return Ok((bot, (name, version, author))),
+            BotMessage::Unknown => {}
+            BotMessage::Ready => return Err(bot.unexpected_kind("ready", "its `info`")),
+            BotMessage::Error { reason } => return Err(bot.broke(&format!("error: {reason}"))),
+            BotMessage::Suggestion { .. } => return Err(bot.unexpected_kind("suggestion", "its `info`")),
+        }
+    }
+}

@@ -1,0 +1,141 @@
+//! TBP bots: the bundled Python bot (`plugins/tbp-python/stacker.py`) through the real
+//! frontend, playing solo and versus, and misbehaving in each way the protocol allows.
+
+use crate::common::*;
+use std::path::{Path, PathBuf};
+
+/// A manifest for the stacker with these extra arguments.
+fn stacker(dir: &Path, name: &str, args: &[&str]) -> PathBuf {
+    let script = workspace().join("plugins/tbp-python/stacker.py");
+    let mut command = vec!["python3".to_string(), script.display().to_string()];
+    command.extend(args.iter().map(|a| a.to_string()));
+    let quoted: Vec<String> = command.iter().map(|c| format!("{c:?}")).collect();
+    let manifest = dir.join(format!("{name}.toml"));
+    std::fs::write(
+        &manifest,
+        format!(
+            "name = \"{name}\"\ncommand = [{}]\nprotocol = \"tbp\"\n",
+            quoted.join(", ")
+        ),
+    )
+    .unwrap();
+    manifest
+}
+
+fn guideline_run(plugin: &Path, extra: &[&str]) -> std::process::Output {
+    let mut args = vec![
+        "run",
+        "--plugin",
+        plugin.to_str().unwrap(),
+        "--preset",
+        "guideline",
+        "--format",
+        "json",
+    ];
+    args.extend_from_slice(extra);
+    run(&args)
+}
+
+#[test]
+fn a_whole_conversation_follows_the_protocol_and_the_bot_plays_well() {
+    let dir = tempfile::tempdir().unwrap();
+    let transcript = dir.path().join("transcript.txt");
+    let bot = stacker(dir.path(), "stacker", &["--transcript", transcript.to_str().unwrap()]);
+    let document = json(&guideline_run(&bot, &["--games", "1", "--max-pieces", "60"]));
+    assert_eq!(document["plugin"]["flavour"], "tbp");
+    let game = &document["games"][0];
+    assert_eq!(
+        (game["end"].as_str(), game["violations"].as_u64()),
+        (Some("capped"), Some(0)),
+        "{game}"
+    );
+    // A heuristic bot on an empty guideline board clears most of what 60 pieces can.
+    assert!(game["lines"].as_u64().unwrap() >= 15, "{game}");
+    let said = std::fs::read_to_string(&transcript).unwrap();
+    let said: Vec<&str> = said.lines().collect();
+    // rules, one start, then for each piece a suggest and a play, and a new_piece for
+    // each piece that joins the queue (two after a hold into an empty hold), then quit.
+    assert_eq!(&said[..3], ["rules", "start", "suggest"], "{said:?}");
+    assert_eq!(said.last(), Some(&"quit"));
+    let count = |kind: &str| said.iter().filter(|&&s| s == kind).count();
+    assert_eq!(count("start"), 1, "solo, the bot is never restarted: {said:?}");
+    assert_eq!(count("play"), 60);
+    assert_eq!(count("suggest"), 60);
+    assert!(count("new_piece") >= 59, "{said:?}");
+    for pair in said.windows(2) {
+        if pair[0] == "suggest" {
+            assert_eq!(pair[1], "play", "{said:?}");
+        }
+    }
+}
+
+#[test]
+fn a_bot_that_first_answers_no_move_is_asked_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = stacker(dir.path(), "hesitant", &["--mode", "empty-first"]);
+    let document = json(&guideline_run(&bot, &["--games", "1", "--max-pieces", "30"]));
+    assert_eq!(document["games"][0]["end"], "capped", "{document}");
+}
+
+#[test]
+fn silence_a_crash_and_an_illegal_move_each_forfeit_one_game_with_its_cause() {
+    let dir = tempfile::tempdir().unwrap();
+    for (mode, end, cause) in [
+        ("silent", "timeout", "no answer within"),
+        ("crash", "crashed", "exited with code 3"),
+        ("illegal", "plugin_error", "suggested no legal move"),
+    ] {
+        let bot = stacker(dir.path(), mode, &["--mode", mode]);
+        let out = dir.path().join(format!("{mode}.jsonl"));
+        let output = run(&[
+            "tournament",
+            "--plugins",
+            bot.to_str().unwrap(),
+            "--preset",
+            "guideline",
+            "--games",
+            "1",
+            "--think-limit-us",
+            "300000",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert!(output.status.code().is_some(), "{}", stderr(&output));
+        let games = crate::trust_isolation::games_in(&out);
+        let result = &games[0]["result"];
+        assert_eq!(result["end"], end, "{mode}: {result}");
+        let error = result["error"].as_str().unwrap_or_default();
+        assert!(error.contains(cause), "{mode}: `{cause}` not in `{error}`");
+    }
+}
+
+#[test]
+fn a_tbp_bot_plays_versus_against_a_library_bot_and_is_refused_other_rules() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = stacker(dir.path(), "stacker", &[]);
+    let output = run(&[
+        "versus",
+        "--preset",
+        "guideline",
+        "--plugins",
+        bot.to_str().unwrap(),
+        "bcts",
+        "--games",
+        "2",
+        "--max-pieces",
+        "200",
+        "--format",
+        "json",
+    ]);
+    let document = json(&output);
+    for game in document["games"].as_array().unwrap() {
+        // A real game: both played, and it ended by a top-out or the cap, not a forfeit.
+        let why = game["why"].as_str().unwrap();
+        assert!(why.contains("topped_out") || why.contains("capped"), "{game}");
+    }
+    let refused = run(&["run", "--plugin", bot.to_str().unwrap(), "--games", "1"]);
+    assert_one_line_error(
+        &refused,
+        "a TBP bot plays the guideline preset on its 10x40 board, not classic 10x20",
+    );
+}
