@@ -13,7 +13,7 @@ pub use crate::plugin::bot::{Failure, FailureKind};
 pub use library::Library;
 pub use pilot::Pilot;
 pub use process::{Process, DEFAULT_BOT_THINK_LIMIT};
-pub use tbp::{start as start_tbp, Tbp};
+pub use tbp::Tbp;
 
 use crate::engine::{Falling, Game};
 use crate::plugin::{Plugin, Protocol};

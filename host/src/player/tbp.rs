@@ -9,6 +9,7 @@ use super::{CreateError, Decision, Observation, Reply};
 use crate::plugin::bot::{BotProcess, Failure, FailureKind, HELLO_LIMIT};
 use crate::plugin::tbp::location::to_tetrad;
 use crate::plugin::tbp::messages::{BotMessage, FrontendMessage, Move, RandomizerKind, Spin, Start};
+use crate::plugin::tbp::start;
 use crate::plugin::{Manifest, Plugin};
 use crate::watch::Watch;
 use std::collections::VecDeque;
@@ -35,6 +36,8 @@ pub struct Tbp {
     pieces: PieceSet,
     rules: Rules,
     think_limit: Duration,
+    /// How long the bot calculates before each `suggest` (its manifest's `think_ms`).
+    think: Duration,
     /// `None` until the first `start`.
     known: Option<Known>,
 }
@@ -76,6 +79,7 @@ impl Tbp {
             pieces: pieces.clone(),
             rules: *rules,
             think_limit,
+            think: Duration::from_millis(manifest.think_ms),
             known: None,
         };
         let randomizer = match rules.randomizer {
@@ -135,6 +139,9 @@ impl Tbp {
             )
             .collect();
         self.catch_up(seen.board, hold, &queue, state.combo, state.back_to_back != 0)?;
+        if !self.think.is_zero() {
+            std::thread::sleep(self.think);
+        }
         let asked = Instant::now();
         loop {
             self.bot.send_json(&FrontendMessage::Suggest)?;
@@ -276,26 +283,19 @@ impl Tbp {
     }
 }
 
+impl Drop for Tbp {
+    fn drop(&mut self) {
+        // The game is over: the bot stops calculating (its process then gets `quit`).
+        if self.known.is_some() {
+            let _ = self.bot.send_json(&FrontendMessage::Stop);
+        }
+    }
+}
+
 /// A move played: the piece, where it locked, and whether a hold came first.
 #[derive(Clone, Copy, Debug)]
 struct Played {
     piece: PieceId,
     pos: tetrad_plugin_api::PiecePos,
     held: bool,
-}
-
-/// Starts a TBP bot and reads its `info`: its name, version and author.
-pub fn start(manifest: &Manifest) -> Result<(BotProcess, (String, String, String)), Failure> {
-    let mut bot = BotProcess::spawn(manifest)?;
-    loop {
-        match bot.receive_json::<BotMessage>(HELLO_LIMIT, "its `info`")? {
-            BotMessage::Info {
-                name, version, author, ..
-            } => return Ok((bot, (name, version, author))),
-            BotMessage::Unknown => {}
-            BotMessage::Ready => return Err(bot.unexpected_kind("ready", "its `info`")),
-            BotMessage::Error { reason } => return Err(bot.broke(&format!("error: {reason}"))),
-            BotMessage::Suggestion { .. } => return Err(bot.unexpected_kind("suggestion", "its `info`")),
-        }
-    }
 }

@@ -41,6 +41,9 @@ pub struct Manifest {
     pub working_dir: PathBuf,
     /// The protocol it speaks.
     pub protocol: Protocol,
+    /// For a TBP bot: how long it calculates before each `suggest`, in milliseconds (a
+    /// TBP bot searches between messages and answers with its best move so far).
+    pub think_ms: u64,
 }
 
 /// The manifest as written.
@@ -56,6 +59,8 @@ struct ManifestFile {
     working_dir: Option<PathBuf>,
     #[serde(default)]
     protocol: Protocol,
+    #[serde(default)]
+    think_ms: u64,
 }
 
 impl Manifest {
@@ -96,6 +101,7 @@ impl Manifest {
             env: file.env,
             working_dir: folder.join(file.working_dir.unwrap_or_default()),
             protocol: file.protocol,
+            think_ms: file.think_ms,
         })
     }
 

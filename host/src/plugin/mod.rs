@@ -220,7 +220,7 @@ impl Plugin {
         let manifest = Manifest::load(path).map_err(LoadError::Bot)?;
         if manifest.protocol == Protocol::Tbp {
             let (bot, (name, version, author)) =
-                crate::player::start_tbp(&manifest).map_err(|failure| LoadError::Bot(failure.message))?;
+                tbp::start(&manifest).map_err(|failure| LoadError::Bot(failure.message))?;
             bot.quit();
             return Ok(Plugin {
                 info: PluginInfo {

@@ -30,6 +30,7 @@ pub fn seated(plugin: &Plugin, exe: &Path) -> Plugin {
         env: Default::default(),
         working_dir: std::env::current_dir().unwrap_or_else(|_| ".".into()),
         protocol: Protocol::Tetrad,
+        think_ms: 0,
     };
     plugin.played_by(manifest)
 }
