@@ -75,6 +75,15 @@ impl<'a> Observation<'a> {
         }
     }
 
+    /// Under the 7-bag, the kinds left in the bag after the last previewed piece, when the
+    /// game is at hand (`None` for a state given as laid out).
+    pub fn bag_left(&self) -> Option<Vec<PieceId>> {
+        match self.more {
+            More::Game(game) => game.bag_left(),
+            More::Given(_) => None,
+        }
+    }
+
     /// The hold slot, the whole preview queue, combo, back-to-back and pending garbage,
     /// as the version 2 ABI lays them out.
     pub fn state(&self) -> TetradState {

@@ -364,6 +364,12 @@ impl Game {
         self.held
     }
 
+    /// Under the 7-bag, the kinds left in the bag after the last previewed piece (see
+    /// [`PieceQueue::bag_left`]).
+    pub fn bag_left(&self) -> Option<Vec<PieceId>> {
+        self.queue.bag_left()
+    }
+
     /// Whether a hold now would act: the rules have hold, and the falling piece did not
     /// come out of a hold.
     pub fn hold_available(&self) -> bool {

@@ -36,6 +36,21 @@ impl PieceQueue {
         }
     }
 
+    /// Under the 7-bag, the kinds left in the bag being dealt, in no particular order (all
+    /// of them when it is empty: the next draw deals from a full bag); `None` under the
+    /// uniform randomizer or for a given sequence, which have no such state.
+    pub fn bag_left(&self) -> Option<Vec<PieceId>> {
+        if self.given.is_some() || self.randomizer != Randomizer::Bag {
+            return None;
+        }
+        if self.bag.is_empty() {
+            return Some((0..self.kinds as u8).map(PieceId).collect());
+        }
+        let mut left: Vec<PieceId> = self.bag.iter().copied().map(PieceId).collect();
+        left.sort_unstable_by_key(|piece| piece.0);
+        Some(left)
+    }
+
     /// Draws the next piece; `None` once a given sequence is used up (a seeded one never
     /// is).
     pub fn next_piece(&mut self) -> Option<PieceId> {
@@ -73,6 +88,25 @@ mod tests {
             round.sort_unstable();
             assert_eq!(round, vec![0, 1, 2, 3, 4, 5, 6]);
         }
+    }
+
+    #[test]
+    fn the_bag_left_is_what_the_round_has_not_dealt() {
+        let mut queue = PieceQueue::new(Randomizer::Bag, 7, 5);
+        let all: Vec<PieceId> = (0..7).map(PieceId).collect();
+        assert_eq!(queue.bag_left(), Some(all.clone()), "before the first draw, a full bag");
+        let mut dealt = Vec::new();
+        for _ in 0..7 {
+            dealt.push(queue.next_piece().unwrap());
+            let mut round = queue.bag_left().unwrap();
+            if dealt.len() < 7 {
+                round.extend(&dealt);
+                round.sort_unstable_by_key(|p| p.0);
+            }
+            assert_eq!(round, all, "dealt {dealt:?}");
+        }
+        assert_eq!(PieceQueue::new(Randomizer::Uniform, 7, 5).bag_left(), None);
+        assert_eq!(PieceQueue::given(Arc::from(vec![PieceId(1)])).bag_left(), None);
     }
 
     #[test]

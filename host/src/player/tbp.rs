@@ -8,7 +8,7 @@
 use super::{CreateError, Decision, Observation, Reply};
 use crate::plugin::bot::{BotProcess, Failure, FailureKind, HELLO_LIMIT};
 use crate::plugin::tbp::location::to_tetrad;
-use crate::plugin::tbp::messages::{BotMessage, FrontendMessage, Move, RandomizerKind, Spin, Start};
+use crate::plugin::tbp::messages::{BotMessage, FrontendMessage, Move, RandomizerKind, RandomizerState, Spin, Start};
 use crate::plugin::tbp::start;
 use crate::plugin::{Manifest, Plugin};
 use crate::watch::Watch;
@@ -138,7 +138,8 @@ impl Tbp {
                     .map(|&kind| PieceId(kind as u8)),
             )
             .collect();
-        self.catch_up(seen.board, hold, &queue, state.combo, state.back_to_back != 0)?;
+        let bag = seen.bag_left();
+        self.catch_up(seen.board, hold, &queue, bag, state.combo, state.back_to_back != 0)?;
         if !self.think.is_zero() {
             std::thread::sleep(self.think);
         }
@@ -188,6 +189,7 @@ impl Tbp {
         board: &Board,
         hold: Option<PieceId>,
         queue: &VecDeque<PieceId>,
+        bag: Option<Vec<PieceId>>,
         combo: u32,
         back_to_back: bool,
     ) -> Result<(), Failure> {
@@ -217,7 +219,9 @@ impl Tbp {
                         .collect()
                 })
                 .collect(),
-            randomizer: None,
+            randomizer: bag.map(|bag| RandomizerState::SevenBag {
+                bag: bag.into_iter().map(name).collect(),
+            }),
         };
         self.bot.send_json(&FrontendMessage::Start(Box::new(start)))?;
         self.known = Some(Known {
