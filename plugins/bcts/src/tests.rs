@@ -20,6 +20,7 @@ fn controller(options: &str) -> Controller {
 fn options_choose_the_weights() {
     assert_eq!(controller("").weights.real(), &BCTS);
     assert_eq!(controller("controller=dellacherie").weights.real(), &DELLACHERIE);
+    assert_eq!(controller("controller=tuned").weights.real(), &TUNED);
     assert_eq!(controller("w5=-2").weights.real()[4], -2.0);
     let setup = GameSetup {
         rules: Rules::preset(Preset::Simplified),
