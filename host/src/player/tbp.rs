@@ -220,7 +220,7 @@ impl Tbp {
                 })
                 .collect(),
             randomizer: bag.map(|bag| RandomizerState::SevenBag {
-                bag: bag.into_iter().map(name).collect(),
+                bag_state: bag.into_iter().map(name).collect(),
             }),
         };
         self.bot.send_json(&FrontendMessage::Start(Box::new(start)))?;

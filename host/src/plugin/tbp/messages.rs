@@ -71,10 +71,10 @@ pub enum RandomizerKind {
 pub enum RandomizerState {
     /// Nothing to tell.
     Uniform,
-    /// The pieces left in the bag.
+    /// The pieces left in the bag (never none: an empty bag is a full one).
     SevenBag {
         /// Their names.
-        bag: Vec<String>,
+        bag_state: Vec<String>,
     },
 }
 
@@ -194,12 +194,12 @@ mod tests {
             back_to_back: false,
             board: vec![vec![None, Some("G".into())]],
             randomizer: Some(RandomizerState::SevenBag {
-                bag: vec!["S".into(), "Z".into()],
+                bag_state: vec!["S".into(), "Z".into()],
             }),
         }));
         assert_eq!(
             serde_json::to_string(&start).unwrap(),
-            r#"{"type":"start","hold":null,"queue":["T","I"],"combo":0,"back_to_back":false,"board":[[null,"G"]],"randomizer":{"type":"seven_bag","bag":["S","Z"]}}"#
+            r#"{"type":"start","hold":null,"queue":["T","I"],"combo":0,"back_to_back":false,"board":[[null,"G"]],"randomizer":{"type":"seven_bag","bag_state":["S","Z"]}}"#
         );
         let rules = FrontendMessage::Rules {
             randomizer: Some(RandomizerKind::SevenBag),
