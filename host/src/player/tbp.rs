@@ -165,18 +165,23 @@ impl Tbp {
                 std::thread::sleep(ASK_AGAIN_AFTER);
                 continue;
             }
+            let mut why_not = String::new();
             for suggested in &moves {
-                if let Some((path, played)) = self.legal(seen, hold, state.hold_available != 0, suggested) {
-                    self.bot.send_json(&FrontendMessage::Play {
-                        played: suggested.clone(),
-                    })?;
-                    self.played(seen.board, played);
-                    return Ok(path);
+                match self.legal(seen, hold, state.hold_available != 0, suggested) {
+                    Ok((path, played)) => {
+                        self.bot.send_json(&FrontendMessage::Play {
+                            played: suggested.clone(),
+                        })?;
+                        self.played(seen.board, played);
+                        return Ok(path);
+                    }
+                    Err(why) if why_not.is_empty() => why_not = why,
+                    Err(_) => {}
                 }
             }
             let first = serde_json::to_string(&moves[0]).unwrap_or_default();
             return Err(self.bot.broke(&format!(
-                "suggested no legal move ({} suggested, the first {first})",
+                "suggested no legal move ({} suggested; the first, {first}, {why_not})",
                 moves.len()
             )));
         }
@@ -234,23 +239,32 @@ impl Tbp {
 
     /// The path that plays `suggested`, if it is legal now: the falling piece, or (a hold
     /// first) the piece a hold brings in, at a place its SRS movement reaches, ending in a
-    /// turn if the move spins. Returns the path and what is placed.
+    /// turn if the move spins. Returns the path and what is placed, or why the move is
+    /// not legal.
     fn legal(
         &self,
         seen: &Observation<'_>,
         hold: Option<PieceId>,
         hold_available: bool,
         suggested: &Move,
-    ) -> Option<(Vec<Actions>, Played)> {
-        let current = seen.current?;
-        let (piece, pos) = to_tetrad(&self.pieces, &suggested.location, self.rules.height)?;
+    ) -> Result<(Vec<Actions>, Played), String> {
+        let current = seen.current.ok_or("no piece is falling")?;
+        let (piece, pos) = to_tetrad(&self.pieces, &suggested.location, self.rules.height)
+            .ok_or("names no piece position on the board")?;
         let kind = self.pieces.kind(piece);
+        let name = |piece: PieceId| self.pieces.kind(piece).name();
+        let swap = hold.or(seen.next).filter(|_| hold_available);
         let (start, held) = if piece == current.piece {
             (current.pos, false)
-        } else if hold_available && Some(piece) == hold.or(seen.next) {
+        } else if Some(piece) == swap {
             (self.rules.spawn(kind), true)
         } else {
-            return None;
+            return Err(format!(
+                "is not the falling {}{}",
+                name(current.piece),
+                swap.map(|s| format!(" nor the {} a hold brings in", name(s)))
+                    .unwrap_or_default()
+            ));
         };
         let spins = suggested.spin != Spin::None;
         let found = reachable(&self.rules, seen.board, kind, start);
@@ -258,13 +272,16 @@ impl Tbp {
             .iter()
             .filter(|r| r.pos == pos)
             .min_by_key(|r| (r.last_kick.is_some() != spins, r.path.len()))
-            .filter(|r| !spins || r.last_kick.is_some())?;
+            .ok_or_else(|| format!("is out of the {}'s reach from where it is", name(piece)))?;
+        if spins && reached.last_kick.is_none() {
+            return Err("spins, but no turn ends there".to_string());
+        }
         let mut path = Vec::with_capacity(reached.path.len() + 1);
         if held {
             path.push(Actions::HOLD);
         }
         path.extend_from_slice(&reached.path);
-        Some((path, Played { piece, pos, held }))
+        Ok((path, Played { piece, pos, held }))
     }
 
     /// Updates what the bot knows after `played` on `board`.
