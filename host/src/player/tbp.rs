@@ -249,7 +249,7 @@ impl Tbp {
         suggested: &Move,
     ) -> Result<(Vec<Actions>, Played), String> {
         let current = seen.current.ok_or("no piece is falling")?;
-        let (piece, pos) = to_tetrad(&self.pieces, &suggested.location, self.rules.height)
+        let (piece, named) = to_tetrad(&self.pieces, &suggested.location, self.rules.height)
             .ok_or("names no piece position on the board")?;
         let kind = self.pieces.kind(piece);
         let name = |piece: PieceId| self.pieces.kind(piece).name();
@@ -267,12 +267,17 @@ impl Tbp {
             ));
         };
         let spins = suggested.spin != Spin::None;
+        // By the cells it covers: a bot may name I, S and Z in either of the two states
+        // with the same shape (Cold Clear 2 names one, whichever reached it), and the lock
+        // is the same. (T's four states all differ, so its spins are told apart.)
+        let target = covered(kind, named);
         let found = reachable(&self.rules, seen.board, kind, start);
         let reached = found
             .iter()
-            .filter(|r| r.pos == pos)
+            .filter(|r| covered(kind, r.pos) == target)
             .min_by_key(|r| (r.last_kick.is_some() != spins, r.path.len()))
             .ok_or_else(|| format!("is out of the {}'s reach from where it is", name(piece)))?;
+        let pos = reached.pos;
         if spins && reached.last_kick.is_none() {
             return Err("spins, but no turn ends there".to_string());
         }
@@ -313,10 +318,71 @@ impl Drop for Tbp {
     }
 }
 
+/// The board cells `kind` covers at `pos`, sorted.
+fn covered(kind: &tetrad_plugin_api::PieceKind, pos: tetrad_plugin_api::PiecePos) -> Vec<(i16, i16)> {
+    let mut cells: Vec<(i16, i16)> = kind
+        .orientation(pos.orientation)
+        .cells()
+        .iter()
+        .map(|&(dx, dy)| (i16::from(pos.x) + i16::from(dx), i16::from(pos.y) + i16::from(dy)))
+        .collect();
+    cells.sort_unstable();
+    cells
+}
+
 /// A move played: the piece, where it locked, and whether a hold came first.
 #[derive(Clone, Copy, Debug)]
 struct Played {
     piece: PieceId,
     pos: tetrad_plugin_api::PiecePos,
     held: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::covered;
+    use crate::plugin::tbp::location::to_tetrad;
+    use crate::plugin::tbp::messages::{Location, Orientation};
+    use tetrad_plugin_api::{reachable, Board, PieceId, PieceSet, Preset, Rules};
+
+    #[test]
+    fn a_place_named_in_the_other_state_of_the_same_shape_is_found_by_its_cells() {
+        // A Cold Clear 2 suggestion from a real game: "Z north" with its centre at (1, 11),
+        // a place only a turn reaches, into the south state (the same cells one row down).
+        let rules = Rules::preset(Preset::Guideline);
+        let pieces = PieceSet::srs();
+        let board = Board::from_text(
+            10,
+            40,
+            "
+            ...####...
+            ..#####..#
+            #..####.##
+            .#########
+            .#########
+            .#########
+            .#########
+            #########.
+            .#########
+            .#########
+            .#########
+            .#########
+            .#########
+            .#########
+            ",
+        );
+        let z = pieces.kind(PieceId(4));
+        let named = Location {
+            piece: "Z".into(),
+            orientation: Orientation::North,
+            x: 1,
+            y: 11,
+        };
+        let (_, pos) = to_tetrad(&pieces, &named, 40).unwrap();
+        let found = reachable(&rules, &board, z, rules.spawn(z));
+        assert!(found.iter().all(|r| r.pos != pos), "not in the state it is named in");
+        let by_cells: Vec<_> = found.iter().filter(|r| covered(z, r.pos) == covered(z, pos)).collect();
+        assert!(!by_cells.is_empty(), "but in the other state of its shape");
+        assert!(by_cells.iter().all(|r| r.pos.orientation == 2));
+    }
 }
