@@ -86,7 +86,7 @@ impl TryFrom<SetupRecord> for Setup {
 
     fn try_from(record: SetupRecord) -> Result<Setup, String> {
         let rules = record.rules.rules()?;
-        let pieces = PieceRecord::set(&record.pieces)?;
+        let pieces = PieceRecord::set(&record.pieces, rules.rotation())?;
         rules.validate(&pieces).map_err(|e| e.to_string())?;
         Ok(Setup {
             rules,

@@ -139,3 +139,32 @@ fn a_tbp_bot_plays_versus_against_a_library_bot_and_is_refused_other_rules() {
         "a TBP bot plays the guideline preset on its 10x40 board, not classic 10x20",
     );
 }
+
+#[test]
+fn guideline_games_of_a_tbp_bot_and_of_a_holding_library_replay_and_verify() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = stacker(dir.path(), "stacker", &[]);
+    for (plugin, options) in [(bot.to_str().unwrap(), ""), ("bcts", "hold=true")] {
+        let replay = dir.path().join("game.replay");
+        let played = run(&[
+            "run",
+            "--plugin",
+            plugin,
+            "--options",
+            options,
+            "--preset",
+            "guideline",
+            "--games",
+            "1",
+            "--max-pieces",
+            "60",
+            "--record",
+            replay.to_str().unwrap(),
+        ]);
+        assert!(played.status.success(), "{}", stderr(&played));
+        // The file keeps the SRS pieces: read back, I, S and Z still have four states.
+        let verified = run(&["replay", replay.to_str().unwrap(), "--verify"]);
+        assert!(verified.status.success(), "{plugin}: {}", stderr(&verified));
+        assert!(stdout(&verified).starts_with("ok "), "{}", stdout(&verified));
+    }
+}

@@ -1,8 +1,9 @@
 //! How a setup writes its rules and its piece set: the rules by name and size, and each
-//! piece by its first orientation in its rotation box, checked when read back.
+//! piece by its first orientation in its rotation box, checked when read back (its other
+//! orientations turned from the first as the rules' rotation system turns them).
 
 use serde::{Deserialize, Serialize};
-use tetrad_plugin_api::{PieceKind, PieceSet, Rules, MAX_PIECE_SIZE};
+use tetrad_plugin_api::{PieceKind, PieceSet, RotationSystem, Rules, MAX_PIECE_SIZE};
 
 /// The rules, by name and size.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -32,8 +33,9 @@ pub struct PieceRecord {
 }
 
 impl PieceRecord {
-    /// The piece kind, with its orientations generated as from a piece-set file.
-    pub(super) fn kind(&self) -> Result<PieceKind, String> {
+    /// The piece kind, with its orientations generated as from a piece-set file, or under
+    /// SRS as its four rotation states (I, S and Z keep four).
+    pub(super) fn kind(&self, rotation: RotationSystem) -> Result<PieceKind, String> {
         let bad = |problem: &str| format!("piece `{}`: {problem}", self.name);
         if self.box_size == 0 || usize::from(self.box_size) > MAX_PIECE_SIZE {
             return Err(bad(&format!(
@@ -55,7 +57,10 @@ impl PieceRecord {
             }
             cells.push((x, y));
         }
-        Ok(PieceKind::in_box(self.name.clone(), self.box_size, cells))
+        Ok(match rotation {
+            RotationSystem::Srs => PieceKind::srs(self.name.clone(), self.box_size, cells),
+            RotationSystem::InBox => PieceKind::in_box(self.name.clone(), self.box_size, cells),
+        })
     }
 }
 
@@ -97,12 +102,15 @@ impl PieceRecord {
             .collect()
     }
 
-    /// The piece set of `records`: 1 to 255 pieces, each checked.
-    pub(super) fn set(records: &[PieceRecord]) -> Result<PieceSet, String> {
+    /// The piece set of `records`, turned by `rotation`: 1 to 255 pieces, each checked.
+    pub(super) fn set(records: &[PieceRecord], rotation: RotationSystem) -> Result<PieceSet, String> {
         if records.is_empty() || records.len() > 255 {
             return Err(format!("{} pieces; 1 to 255 are needed", records.len()));
         }
-        let kinds = records.iter().map(PieceRecord::kind).collect::<Result<Vec<_>, _>>()?;
+        let kinds = records
+            .iter()
+            .map(|record| record.kind(rotation))
+            .collect::<Result<Vec<_>, _>>()?;
         Ok(PieceSet::new(kinds))
     }
 }
