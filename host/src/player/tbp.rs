@@ -91,12 +91,10 @@ impl Tbp {
                 randomizer: Some(randomizer),
             })
             .map_err(failed)?;
+        let asked = Instant::now();
         loop {
-            match tbp
-                .bot
-                .receive_json(think_limit.max(HELLO_LIMIT), "`ready`")
-                .map_err(failed)?
-            {
+            let left = think_limit.max(HELLO_LIMIT).saturating_sub(asked.elapsed());
+            match tbp.bot.receive_json(left, "`ready`").map_err(failed)? {
                 BotMessage::Ready => return Ok(tbp),
                 BotMessage::Error { reason } => {
                     return Err(refused(format!("the bot refused the rules ({reason})"), None));
@@ -146,15 +144,15 @@ impl Tbp {
         let asked = Instant::now();
         loop {
             self.bot.send_json(&FrontendMessage::Suggest)?;
-            let left = self.think_limit.saturating_sub(asked.elapsed());
             let moves = loop {
+                // Messages it may send and tetrad ignores still count against its time.
+                let left = self.think_limit.saturating_sub(asked.elapsed());
                 match self.bot.receive_json(left, "a `suggestion`")? {
                     BotMessage::Suggestion { moves } => break moves,
                     BotMessage::Unknown => {}
                     BotMessage::Error { reason } => return Err(self.bot.broke(&format!("error: {reason}"))),
-                    BotMessage::Info { .. } | BotMessage::Ready => {
-                        return Err(self.bot.unexpected_kind("ready", "a `suggestion`"))
-                    }
+                    BotMessage::Info { .. } => return Err(self.bot.unexpected_kind("info", "a `suggestion`")),
+                    BotMessage::Ready => return Err(self.bot.unexpected_kind("ready", "a `suggestion`")),
                 }
             };
             if moves.is_empty() {

@@ -13,8 +13,11 @@ use messages::BotMessage;
 /// Starts a TBP bot and reads its `info`: its name, version and author.
 pub fn start(manifest: &Manifest) -> Result<(BotProcess, (String, String, String)), Failure> {
     let mut bot = BotProcess::spawn(manifest)?;
+    let started = std::time::Instant::now();
     loop {
-        match bot.receive_json::<BotMessage>(HELLO_LIMIT, "its `info`")? {
+        // Messages tetrad ignores still count against the limit.
+        let left = HELLO_LIMIT.saturating_sub(started.elapsed());
+        match bot.receive_json::<BotMessage>(left, "its `info`")? {
             BotMessage::Info {
                 name, version, author, ..
             } => return Ok((bot, (name, version, author))),
