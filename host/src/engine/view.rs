@@ -37,7 +37,7 @@ impl Game {
     }
 
     /// Under the 7-bag, the kinds left in the bag after the last previewed piece (see
-    /// [`PieceQueue::bag_left`]).
+    /// [`PieceQueue::bag_left`](super::PieceQueue::bag_left)).
     pub fn bag_left(&self) -> Option<Vec<PieceId>> {
         self.queue.bag_left()
     }
