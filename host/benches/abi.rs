@@ -44,17 +44,19 @@ fn loaded(plugin: &Plugin, rules: Rules, pieces: &Arc<PieceSet>, options: &str) 
         // The state is kept as the host's player keeps it for a version 2 plugin: built on
         // a new piece, its pending garbage refreshed on the other ticks.
         let seen = Observation::of(&game, false);
-        if seen.new_piece {
-            state = seen.state();
-        } else {
-            state.pending_garbage = seen.pending_garbage();
+        if wants_state {
+            if seen.new_piece {
+                state = seen.state();
+            } else {
+                state.pending_garbage = seen.pending_garbage();
+            }
         }
         let bits = instance
             .update(
                 &field(game.board()),
                 &current,
                 &next,
-                wants_state.then_some(&state),
+                &state,
                 game.is_new_piece(),
             )
             .expect("bcts decides");

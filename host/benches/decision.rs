@@ -69,9 +69,8 @@ fn decide(instance: &mut Instance, d: &Decision) -> u32 {
         state.queue[0] = d.next.kind;
         state.queue_len = 1;
     }
-    let state = instance.wants_state().then_some(state);
     instance
-        .update(&field(&d.board), &d.current, &d.next, state.as_ref(), true)
+        .update(&field(&d.board), &d.current, &d.next, &state, true)
         .expect("the plugin decides")
 }
 

@@ -13,7 +13,7 @@ pub struct Library {
     /// The instance reads the version 2 state.
     wants_state: bool,
     /// The state shown, kept from the piece's first tick: only the pending garbage
-    /// changes during a piece.
+    /// changes during a piece. Left empty for an instance that does not read it.
     state: TetradState,
     /// The action bits its ABI version defines.
     accepted: u32,
@@ -64,21 +64,19 @@ impl Library {
             TetradPiece::falling(falling.piece, falling.pos)
         });
         let next = TetradPiece::next(seen.next);
-        let state = if !self.wants_state {
-            None
-        } else if seen.new_piece {
-            self.state = seen.state();
-            Some(&self.state)
-        } else {
-            self.state.pending_garbage = seen.pending_garbage();
-            Some(&self.state)
-        };
+        if self.wants_state {
+            if seen.new_piece {
+                self.state = seen.state();
+            } else {
+                self.state.pending_garbage = seen.pending_garbage();
+            }
+        }
         let started = clock.raw();
         // The watch shows the same start as the timing: one clock read, not two.
         if let Some(watch) = watch {
             watch.set_update_started(Some(started));
         }
-        let bits = self.instance.update(&field, &current, &next, state, seen.new_piece);
+        let bits = self.instance.update(&field, &current, &next, &self.state, seen.new_piece);
         let elapsed_ns = clock.delta_as_nanos(started, clock.raw());
         if let Some(watch) = watch {
             watch.set_update_started(None);

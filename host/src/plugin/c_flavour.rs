@@ -196,23 +196,22 @@ impl CInstance {
         matches!(self.plugin.update, Update::V2(_))
     }
 
-    /// One tick; `state` is passed to `tetrad_update_v2`, and must be given if the
-    /// instance [`wants_state`](CInstance::wants_state).
+    /// One tick; `state` is passed to `tetrad_update_v2`, if the instance
+    /// [`wants_state`](CInstance::wants_state).
     pub(super) fn update(
         &mut self,
         field: &TetradField,
         current: &TetradPiece,
         next: &TetradPiece,
-        state: Option<&TetradState>,
+        state: &TetradState,
         new_piece: bool,
     ) -> Result<u32, String> {
-        let bits = match (self.plugin.update, state) {
+        let bits = match self.plugin.update {
             // SAFETY: a live handle from `tetrad_create`; every pointer is valid for the
             // call.
-            (Update::V1(update), _) => unsafe { update(self.handle, field, current, next, new_piece) },
+            Update::V1(update) => unsafe { update(self.handle, field, current, next, new_piece) },
             // SAFETY: as above, and the state too.
-            (Update::V2(update), Some(state)) => unsafe { update(self.handle, field, current, next, state, new_piece) },
-            (Update::V2(_), None) => return Err("the host gave a version 2 plugin no state".to_string()),
+            Update::V2(update) => unsafe { update(self.handle, field, current, next, state, new_piece) },
         };
         if bits != UPDATE_FAILED {
             return Ok(bits);

@@ -340,7 +340,7 @@ impl Instance {
     }
 
     /// One tick: the plugin's raw action bits, or the error that ends its game. `state`
-    /// must be given if the instance [`wants_state`](Instance::wants_state). A thin
+    /// is read only by an instance that [`wants_state`](Instance::wants_state). A thin
     /// dispatch, inlined into callers, in other crates too (benchmarks, say): out of line
     /// it costs about 20 instructions a tick.
     #[inline(always)]
@@ -349,14 +349,13 @@ impl Instance {
         field: &TetradField,
         current: &TetradPiece,
         next: &TetradPiece,
-        state: Option<&TetradState>,
+        state: &TetradState,
         new_piece: bool,
     ) -> Result<u32, String> {
-        let result = match (&mut self.inner, state) {
-            (InstanceInner::Rust(solver), _) => solver.update(field, current, next, new_piece),
-            (InstanceInner::RustV2(solver), Some(state)) => solver.update(field, current, next, state, new_piece),
-            (InstanceInner::RustV2(_), None) => return Err("the host gave a version 2 plugin no state".to_string()),
-            (InstanceInner::C(instance), state) => {
+        let result = match &mut self.inner {
+            InstanceInner::Rust(solver) => solver.update(field, current, next, new_piece),
+            InstanceInner::RustV2(solver) => solver.update(field, current, next, state, new_piece),
+            InstanceInner::C(instance) => {
                 return instance
                     .update(field, current, next, state, new_piece)
                     .map_err(printable)
