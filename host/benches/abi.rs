@@ -52,13 +52,7 @@ fn loaded(plugin: &Plugin, rules: Rules, pieces: &Arc<PieceSet>, options: &str) 
             }
         }
         let bits = instance
-            .update(
-                &field(game.board()),
-                &current,
-                &next,
-                &state,
-                game.is_new_piece(),
-            )
+            .update(&field(game.board()), &current, &next, &state, game.is_new_piece())
             .expect("bcts decides");
         game.tick(Actions(bits));
     }

@@ -224,7 +224,7 @@ impl Player {
         match plugin.manifest() {
             Some(manifest) if manifest.protocol == Protocol::Tbp => {
                 let limit = think_limit_ns.map_or(DEFAULT_BOT_THINK_LIMIT, std::time::Duration::from_nanos);
-                Tbp::create(plugin, manifest, rules, pieces, limit).map(|tbp| Player::Tbp(Box::new(tbp)))
+                Tbp::create(plugin, manifest, rules, pieces, options, limit).map(|tbp| Player::Tbp(Box::new(tbp)))
             }
             Some(manifest) => {
                 Process::create(plugin, manifest, rules, pieces, seed, options, think_limit_ns).map(Player::Process)

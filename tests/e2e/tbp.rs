@@ -138,6 +138,19 @@ fn a_tbp_bot_plays_versus_against_a_library_bot_and_is_refused_other_rules() {
         &refused,
         "a TBP bot plays the guideline preset on its 10x40 board, not classic 10x20",
     );
+    let with_options = run(&[
+        "run",
+        "--plugin",
+        bot.to_str().unwrap(),
+        "--preset",
+        "guideline",
+        "--options",
+        "depth=3",
+    ]);
+    assert_one_line_error(
+        &with_options,
+        "a TBP bot takes no options (`depth=3`); give it arguments in its manifest",
+    );
 }
 
 #[test]

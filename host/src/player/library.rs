@@ -76,7 +76,9 @@ impl Library {
         if let Some(watch) = watch {
             watch.set_update_started(Some(started));
         }
-        let bits = self.instance.update(&field, &current, &next, &self.state, seen.new_piece);
+        let bits = self
+            .instance
+            .update(&field, &current, &next, &self.state, seen.new_piece);
         let elapsed_ns = clock.delta_as_nanos(started, clock.raw());
         if let Some(watch) = watch {
             watch.set_update_started(None);

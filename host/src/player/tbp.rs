@@ -50,6 +50,7 @@ impl Tbp {
         manifest: &Manifest,
         rules: &Rules,
         pieces: &PieceSet,
+        options: &str,
         think_limit: Duration,
     ) -> Result<Tbp, CreateError> {
         let refused = |message: String, forfeit: Option<FailureKind>| CreateError {
@@ -58,6 +59,13 @@ impl Tbp {
             message,
             forfeit,
         };
+        if !options.trim().is_empty() {
+            // The protocol has no options: taken silently, they would change nothing.
+            return Err(refused(
+                format!("a TBP bot takes no options (`{options}`); give it arguments in its manifest"),
+                None,
+            ));
+        }
         if rules.preset != Preset::Guideline || rules.width != 10 || rules.height != 40 || !pieces.is_srs() {
             return Err(refused(
                 format!(

@@ -40,9 +40,16 @@ fn around_centre(piece: &str, orientation: Orientation) -> Option<[(i32, i32); 4
     Some(cells)
 }
 
+/// How far off the board a location may lie and still be read: beyond it no piece of
+/// any board fits, and the arithmetic on a bot's numbers stays far from overflow.
+const REACH: u32 = 1 << 16;
+
 /// The board cells a TBP location covers, as (column, row from the top) on a board
-/// `height` rows high; `None` for an unknown piece.
+/// `height` rows high; `None` for an unknown piece, or a centre far off the board.
 pub fn cells(location: &Location, height: usize) -> Option<[(i32, i32); 4]> {
+    if location.x.unsigned_abs() > REACH || location.y.unsigned_abs() > REACH {
+        return None;
+    }
     let top = height as i32 - 1;
     let mut cells = around_centre(&location.piece, location.orientation)?;
     for cell in &mut cells {
@@ -217,7 +224,11 @@ mod tests {
         let pieces = PieceSet::srs();
         assert_eq!(to_tetrad(&pieces, &at("X", Orientation::North, 4, 0), HEIGHT), None);
         assert_eq!(cells(&at("t", Orientation::North, 4, 0), HEIGHT), None);
-        // Far off the board: the position does not fit in tetrad's coordinates.
+        // Far off the board: the position does not fit in tetrad's coordinates, and a
+        // bot's extreme numbers are refused, not overflowed.
         assert_eq!(to_tetrad(&pieces, &at("T", Orientation::North, 4000, 0), HEIGHT), None);
+        for (x, y) in [(i32::MAX, 0), (0, i32::MIN), (i32::MIN, i32::MAX)] {
+            assert_eq!(to_tetrad(&pieces, &at("I", Orientation::East, x, y), HEIGHT), None);
+        }
     }
 }
