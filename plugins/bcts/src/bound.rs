@@ -73,8 +73,13 @@ pub struct Bound {
 
 impl Bound {
     /// The bound for these weights, or `None` when it does not hold for them: a weight
-    /// other than eroded cells' above 0, or any weight not finite.
+    /// other than eroded cells' above 0, any weight not finite, or weight on the surface
+    /// features.
     pub fn new(weights: &Weights, pieces: &PieceSet) -> Option<Bound> {
+        if weights.surface().is_some() {
+            // The bound knows the eight features only.
+            return None;
+        }
         let w = *weights.real();
         let signs_fit = w.iter().enumerate().all(|(k, &w)| k == 1 || w <= 0.0);
         if !signs_fit || !w.iter().all(|w| w.is_finite()) {

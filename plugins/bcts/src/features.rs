@@ -15,6 +15,15 @@
 //! - hole depth: the filled cells that have a hole anywhere below them in their column,
 //!   each counted once (a cell above two holes counts 1);
 //! - rows with holes: rows holding at least one hole.
+//!
+//! Six surface features follow (weights w9..w14, zero in the published controllers), as
+//! Gabillon, Ghavamzadeh and Scherrer (2013) add them to these eight; a column's height
+//! counts rows from the floor up to its top filled cell (0 when empty):
+//!
+//! - pattern diversity: how many of the height differences -2, -1, 0, 1, 2 occur between
+//!   adjacent columns (0 to 5), as the MdpTetris simulator counts it;
+//! - five radial basis functions of the mean column height c on a board of h rows:
+//!   exp(-(c - i h / 4)^2 / (2 (h / 5)^2)) for i = 0 to 4.
 
 use tetrad_plugin_api::Board;
 
@@ -32,6 +41,71 @@ pub const NAMES: [&str; COUNT] = [
     "hole_depth",
     "rows_with_holes",
 ];
+
+/// Number of surface features.
+pub const SURFACE: usize = 6;
+
+/// Names of the surface features, in weight order (w9..w14).
+pub const SURFACE_NAMES: [&str; SURFACE] = [
+    "pattern_diversity",
+    "height_rbf_0",
+    "height_rbf_1",
+    "height_rbf_2",
+    "height_rbf_3",
+    "height_rbf_4",
+];
+
+/// The surface features of a board of `rows` rows whose column heights (from the floor)
+/// are `heights`.
+pub fn surface_features(heights: &[u32], rows: u32) -> [f64; SURFACE] {
+    let mut seen = 0u32;
+    for pair in heights.windows(2) {
+        let difference = i64::from(pair[1]) - i64::from(pair[0]);
+        if (-2..=2).contains(&difference) {
+            seen |= 1 << (difference + 2);
+        }
+    }
+    let mean = f64::from(heights.iter().sum::<u32>()) / heights.len() as f64;
+    let rows = f64::from(rows);
+    let spread = 2.0 * (rows / 5.0) * (rows / 5.0);
+    let mut features = [0.0; SURFACE];
+    features[0] = f64::from(seen.count_ones());
+    for (i, feature) in features[1..].iter_mut().enumerate() {
+        let centre = i as f64 * rows / 4.0;
+        *feature = (-(mean - centre) * (mean - centre) / spread).exp();
+    }
+    features
+}
+
+/// The weighted sum of the surface features, added in feature order.
+#[inline]
+pub fn surface_value(weights: &[f64; SURFACE], heights: &[u32], rows: u32) -> f64 {
+    let f = surface_features(heights, rows);
+    f[0] * weights[0]
+        + f[1] * weights[1]
+        + f[2] * weights[2]
+        + f[3] * weights[3]
+        + f[4] * weights[4]
+        + f[5] * weights[5]
+}
+
+/// The column heights of `board`, counted from the floor, in `into`'s first `width` slots.
+pub fn board_heights<'h>(board: &Board, into: &'h mut [u32; 32]) -> &'h [u32] {
+    let rows = board.rows();
+    let heights = &mut into[..board.width()];
+    heights.fill(0);
+    let mut seen = 0u32;
+    for (y, &row) in rows.iter().enumerate().skip(board.surface()) {
+        let mut new = row & !seen;
+        seen |= row;
+        while new != 0 {
+            let x = new.trailing_zeros() as usize;
+            new &= new - 1;
+            heights[x] = (rows.len() - y) as u32;
+        }
+    }
+    heights
+}
 
 /// What the placement itself contributes: where the piece landed and what it cleared.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -92,6 +166,8 @@ pub struct Weights {
     real: [f64; COUNT],
     /// Each weight doubled, when all are whole (the landing height is counted in halves).
     whole: Option<[i64; COUNT]>,
+    /// The surface features' weights, when any is not zero.
+    surface: Option<[f64; SURFACE]>,
 }
 
 impl Weights {
@@ -102,7 +178,27 @@ impl Weights {
     pub fn new(real: [f64; COUNT]) -> Weights {
         let is_whole = |w: f64| w.fract() == 0.0 && w.abs() <= Weights::WHOLE_LIMIT;
         let whole = real.iter().all(|&w| is_whole(w)).then(|| real.map(|w| w as i64));
-        Weights { real, whole }
+        Weights {
+            real,
+            whole,
+            surface: None,
+        }
+    }
+
+    /// These weights with the surface features weighted too (none of them when every
+    /// surface weight is zero).
+    pub fn with_surface(self, surface: [f64; SURFACE]) -> Weights {
+        Weights {
+            surface: surface.iter().any(|&w| w != 0.0).then_some(surface),
+            ..self
+        }
+    }
+
+    /// The surface features' weights, when any carries weight: then every placement's
+    /// value needs the column heights after it.
+    #[inline(always)]
+    pub fn surface(&self) -> Option<&[f64; SURFACE]> {
+        self.surface.as_ref()
     }
 
     /// The weights as given.
@@ -305,6 +401,48 @@ mod tests {
         // (3,2): left (2,2) empty: no. Row 3: (2,3): both neighbours filled: 1 + 0
         // (row 4 col 2 filled) = 1. Row 4: (1,4): both filled: 1. Total 2 + 1 + 1 + 1 = 5.
         assert_eq!(f.cumulative_wells, 5);
+    }
+
+    #[test]
+    fn surface_features_on_a_board_drawn_by_hand() {
+        // The board of the test above: column heights from the floor 2, 4, 1, 2, 3.
+        let board = Board::from_text(5, 5, ".....\n.#...\n.#..#\n##.##\n#.###");
+        let mut heights = [0; 32];
+        let heights = board_heights(&board, &mut heights);
+        assert_eq!(heights, [2, 4, 1, 2, 3]);
+        let f = surface_features(heights, 5);
+        // Differences +2, -3, +1, +1: two of the five patterns (-3 is none).
+        assert_eq!(f[0], 2.0);
+        // Mean height 12 / 5 = 2.4; centres 0, 1.25, 2.5, 3.75, 5; 2 (h / 5)^2 = 2.
+        let expected = [2.4f64, 1.15, -0.1, -1.35, -2.6].map(|d| (-d * d / 2.0).exp());
+        for (got, want) in f[1..].iter().zip(expected) {
+            assert!((got - want).abs() < 1e-12, "{got} against {want}");
+        }
+        assert!((f[3] - (-0.005f64).exp()).abs() < 1e-12, "closest to the middle centre");
+        // An empty board: every difference 0, mean 0, the first basis function at 1.
+        let empty_board = Board::new(10, 20);
+        let empty = surface_features(board_heights(&empty_board, &mut [0; 32]), 20);
+        assert_eq!((empty[0], empty[1]), (1.0, 1.0));
+        // Differences beyond 2 are no pattern: a lone tall column on a flat floor.
+        assert_eq!(surface_features(&[0, 9, 0], 10)[0], 0.0);
+    }
+
+    proptest! {
+        /// The heights read from the rows are the model's column heights.
+        #[test]
+        fn board_heights_are_the_column_heights(
+            rows in proptest::collection::vec(any::<u16>(), 20),
+            stack in 0usize..=20,
+        ) {
+            let mut board = Board::new(10, 20);
+            for (y, &row) in rows.iter().enumerate().skip(20 - stack) {
+                for x in (0..10).filter(|x| row >> x & 1 == 1) {
+                    board.fill(x, y);
+                }
+            }
+            let mut heights = [0; 32];
+            prop_assert_eq!(board_heights(&board, &mut heights), &board.column_heights()[..]);
+        }
     }
 
     #[test]

@@ -6,19 +6,22 @@
 //!   and rows with holes, weighted as in the MdpTetris simulator's weight file: -12.629,
 //!   6.601974, -9.215815, -19.77356, -13.08335, -10.48747, -1.611863, -24.04087.
 //!
-//! - `controller=tuned`: BCTS's eight features with weights tuned for the 10x10
-//!   `simplified` board by `tetrad tune` (see the README for the commands): -13.8483,
-//!   6.5619, -10.4777, -17.7630, -13.08335, -11.9661, -4.6087, -27.4276.
+//! - `controller=tuned`: BCTS's eight features and six surface features (pattern
+//!   diversity and five radial basis functions of the mean height, see `features`), with
+//!   weights tuned for the 10x10 `simplified` board by `tetrad tune` (see the README for
+//!   the commands): [`TUNED`] and [`TUNED_SURFACE`].
 //!
 //! Features follow the MdpTetris simulator (see `features`). A placement that ends the game
 //! scores minus infinity; the first strict maximum in enumeration order (orientation,
 //! then column from the left) wins; `order=mdptetris` takes the orientations in the
 //! simulator's order (see `order`). `lookahead=2` rates each placement of the current
 //! piece by its best follow-up with the previewed piece (needs a preview). `w1`..`w8`
-//! override the weights. `hold=true`, under rules with hold (`guideline`), rates the piece
-//! a hold would bring in as well, and holds when that piece's best placement is strictly
-//! better (not part of the published controllers, which know no hold; off by default).
-//! Works with any board and piece set.
+//! override the weights, `w9`..`w14` the surface features' (zero but under `tuned`;
+//! weight on them turns off the two-piece search's bound, so it searches every first
+//! placement). `hold=true`, under rules with hold (`guideline`), rates the piece a hold
+//! would bring in as well, and holds when that piece's best placement is strictly better
+//! (not part of the published controllers, which know no hold; off by default). Works
+//! with any board and piece set.
 
 mod bound;
 mod columns;
@@ -31,7 +34,7 @@ mod rater;
 use bound::Bound;
 use columns::Columns;
 use drops::Drops;
-use features::{board_features, board_features_of, Landing, Weights, COUNT};
+use features::{board_features, board_features_of, board_heights, surface_value, Landing, Weights, COUNT, SURFACE};
 use order::Order;
 use rater::{keep_best, shapes, Rater, Shapes};
 use tetrad_plugin_api::{
@@ -47,12 +50,16 @@ pub const BCTS: [f64; COUNT] = [
     -12.629, 6.601974, -9.215815, -19.77356, -13.08335, -10.48747, -1.611863, -24.04087,
 ];
 
-/// BCTS's eight features with weights tuned for 10x10 `simplified` by two runs of
-/// `tetrad tune` from BCTS's weights, w5 (holes) held at BCTS's value to fix the scale
-/// (the commands are in the README).
+/// BCTS's eight features with weights tuned for 10x10 `simplified`, with the surface
+/// features ([`TUNED_SURFACE`]), by `tetrad tune`, w5 (holes) held at BCTS's value to fix
+/// the scale (the commands are in the README).
 pub const TUNED: [f64; COUNT] = [
-    -13.8483, 6.5619, -10.4777, -17.7630, -13.08335, -11.9661, -4.6087, -27.4276,
+    -13.4620, 6.6599, -11.2170, -21.8641, -13.08335, -13.9507, -7.0881, -26.8132,
 ];
+
+/// The surface features' weights (w9..w14: pattern diversity, then the five radial basis
+/// functions of the mean height) of `controller=tuned`.
+pub const TUNED_SURFACE: [f64; SURFACE] = [6.8176, -14.1431, -1.9825, -5.9516, 8.6235, 3.2442];
 
 /// A placement's outcome: the board after it, and its value.
 fn evaluate(
@@ -98,7 +105,11 @@ fn evaluate(
     } else {
         board_features_of::<false>(&after)
     };
-    let value = weights.value(&features, &landing);
+    let mut value = weights.value(&features, &landing);
+    if let Some(surface) = weights.surface() {
+        let mut heights = [0; 32];
+        value += surface_value(surface, board_heights(&after, &mut heights), after.height() as u32);
+    }
     Some((after, value))
 }
 
@@ -152,6 +163,24 @@ impl Solver for Controller {
         for (weight, key) in weights.iter_mut().zip(KEYS) {
             *weight = options.get(key, *weight)?;
         }
+        let mut surface = if controller == "tuned" {
+            TUNED_SURFACE
+        } else {
+            [0.0; SURFACE]
+        };
+        const SURFACE_KEYS: [&str; SURFACE] = ["w9", "w10", "w11", "w12", "w13", "w14"];
+        for (weight, key) in surface.iter_mut().zip(SURFACE_KEYS) {
+            *weight = options.get(key, *weight)?;
+        }
+        if let Some(key) = KEYS
+            .iter()
+            .chain(&SURFACE_KEYS)
+            .zip(weights.iter().chain(&surface))
+            .find(|(_, w)| !w.is_finite())
+        {
+            return Err(format!("option `{}`: {} is not a finite number", key.0, key.1));
+        }
+        let weights = Weights::new(weights).with_surface(surface);
         let lookahead: usize = options.get("lookahead", 1)?;
         if !(1..=2).contains(&lookahead) {
             return Err(format!("option `lookahead`: {lookahead} is not 1 or 2"));
@@ -176,13 +205,13 @@ impl Solver for Controller {
             setup: setup.clone(),
             shapes: shapes(&setup.pieces),
             drops,
-            weights: Weights::new(weights),
+            weights,
             lookahead,
             hold,
             order,
             columns: Box::new(Columns::empty()),
             scratch: lookahead::Scratch::new(),
-            bound: Bound::new(&Weights::new(weights), &setup.pieces),
+            bound: Bound::new(&weights, &setup.pieces),
             carried: None,
             path: None,
             first: Vec::new(),

@@ -5,7 +5,7 @@
 use crate::columns::{Columns, Dropped, PieceColumns};
 use crate::drops::Reach;
 use crate::evaluate;
-use crate::features::{Landing, Weights};
+use crate::features::{surface_value, Landing, Weights};
 use tetrad_plugin_api::{Board, PieceId, PiecePos, PieceSet, Placement, Preset, Rules, MAX_PIECE_SIZE};
 
 /// One orientation of a piece, as the rater reads it for every placement.
@@ -84,9 +84,29 @@ impl<'a> Rater<'a> {
             Outcome::Valued(value) => value,
             Outcome::Open { left, top, landing } => {
                 let board = self.columns.with_piece(&shape.columns, left, top, self.detail);
-                Some(self.weights.value(&board, &landing))
+                Some(self.with_surface(self.weights.value(&board, &landing), shape, left, top))
             }
         }
+    }
+
+    /// `value` plus the surface features' share, when they carry weight, of the board
+    /// after `shape`'s box lands at column `left`, row `top` and clears no row.
+    #[inline(always)]
+    fn with_surface(&self, value: f64, shape: &Shape, left: usize, top: u32) -> f64 {
+        let Some(weights) = self.weights.surface() else {
+            return value;
+        };
+        let rows = self.board.height() as u32;
+        let mut heights = [0; 32];
+        let heights = &mut heights[..self.board.width()];
+        for (x, height) in heights.iter_mut().enumerate() {
+            *height = rows - self.columns.top(x);
+        }
+        for (j, &cells) in shape.columns.cells[..shape.columns.width].iter().enumerate() {
+            let cell_top = top + cells.trailing_zeros();
+            heights[left + j] = heights[left + j].max(rows - cell_top);
+        }
+        value + surface_value(weights, heights, rows)
     }
 
     /// What is known of the placement before the features of a board that clears no row:
@@ -197,7 +217,7 @@ impl<'a> Rater<'a> {
                         lines: 0,
                         piece_cells_cleared: 0,
                     };
-                    self.weights.value(&features, &landing)
+                    self.with_surface(self.weights.value(&features, &landing), shape, reach.box_left(x), top)
                 }
             };
             visit(value, placement);

@@ -3,6 +3,18 @@
 use super::*;
 use tetrad_plugin_api::{PieceKind, Preset};
 
+/// Surface weights of both signs, for tests of the paths that add them.
+pub(crate) const SOME_SURFACE: [f64; SURFACE] = [-1.5, 3.25, -2.0, 0.5, -7.0, 11.0];
+
+/// Dellacherie's and BCTS's weights, and BCTS's with weight on the surface features.
+fn weight_sets() -> [Weights; 3] {
+    [
+        Weights::new(DELLACHERIE),
+        Weights::new(BCTS),
+        Weights::new(BCTS).with_surface(SOME_SURFACE),
+    ]
+}
+
 fn controller(options: &str) -> Controller {
     let rules = Rules {
         preview: 1,
@@ -21,7 +33,19 @@ fn options_choose_the_weights() {
     assert_eq!(controller("").weights.real(), &BCTS);
     assert_eq!(controller("controller=dellacherie").weights.real(), &DELLACHERIE);
     assert_eq!(controller("controller=tuned").weights.real(), &TUNED);
+    assert_eq!(controller("controller=tuned").weights.surface(), Some(&TUNED_SURFACE));
     assert_eq!(controller("w5=-2").weights.real()[4], -2.0);
+    assert_eq!(
+        controller("").weights.surface(),
+        None,
+        "the published controllers weigh no surface feature"
+    );
+    let surface = controller("w9=1.5,w14=-2").weights;
+    assert_eq!(surface.surface(), Some(&[1.5, 0.0, 0.0, 0.0, 0.0, -2.0]));
+    assert!(
+        Bound::new(&surface, &PieceSet::tetrominoes()).is_none(),
+        "the bound knows eight features"
+    );
     let setup = GameSetup {
         rules: Rules::preset(Preset::Simplified),
         pieces: PieceSet::tetrominoes(),
@@ -81,7 +105,7 @@ proptest::proptest! {
         let shapes = shapes(&pieces);
         let piece = PieceId(piece);
         let kind = pieces.kind(piece);
-        for weights in [DELLACHERIE, BCTS].map(Weights::new) {
+        for weights in weight_sets() {
             let mut columns = Columns::empty();
             columns.rebuild(&board);
             let rater = Rater::new(&rules, &pieces, &shapes, &weights, &board, &columns);
@@ -116,7 +140,7 @@ proptest::proptest! {
         };
         let board = stacked_board(width, &cells, stack);
         let (shapes, drops) = (shapes(&pieces), Drops::new(&rules, &pieces).unwrap());
-        for weights in [DELLACHERIE, BCTS].map(Weights::new) {
+        for weights in weight_sets() {
             let mut columns = Columns::empty();
             columns.rebuild(&board);
             let rater = Rater::new(&rules, &pieces, &shapes, &weights, &board, &columns);
@@ -155,7 +179,7 @@ proptest::proptest! {
         let (shapes, drops) = (shapes(&pieces), Drops::new(&rules, &pieces).unwrap());
         let piece = PieceId(piece);
         let start = rules.spawn(pieces.kind(piece));
-        for weights in [DELLACHERIE, BCTS].map(Weights::new) {
+        for weights in weight_sets() {
             let mut columns = Columns::empty();
             columns.rebuild(&board);
             let rater = Rater::new(&rules, &pieces, &shapes, &weights, &board, &columns);

@@ -63,7 +63,7 @@ struct Tables {
 }
 
 impl Tables {
-    fn new(preset: Preset, width: usize, height: usize, weights: [f64; 8], mdptetris: bool) -> Tables {
+    fn new(preset: Preset, width: usize, height: usize, weights: Weights, mdptetris: bool) -> Tables {
         let rules = Rules {
             width,
             height,
@@ -83,8 +83,8 @@ impl Tables {
         Tables {
             shapes: shapes(&pieces),
             drops,
-            bound: Bound::new(&Weights::new(weights), &pieces),
-            weights: Weights::new(weights),
+            bound: Bound::new(&weights, &pieces),
+            weights,
             order,
             rules,
             pieces,
@@ -139,13 +139,16 @@ proptest! {
         stack in 0usize..=20,
         classic in any::<bool>(),
         dellacherie in any::<bool>(),
+        surface in any::<bool>(),
         mdptetris in any::<bool>(),
         piece in 0u8..7,
         next in 0u8..7,
         width in 4usize..=12,
     ) {
         let preset = if classic { Preset::Classic } else { Preset::Simplified };
-        let weights = if dellacherie { DELLACHERIE } else { BCTS };
+        let weights = Weights::new(if dellacherie { DELLACHERIE } else { BCTS });
+        // Weight on the surface features turns the bound off: every first placement searched.
+        let weights = if surface { weights.with_surface(crate::tests::SOME_SURFACE) } else { weights };
         let tables = Tables::new(preset, width, 20, weights, mdptetris);
         let cells: Vec<u32> = if dense {
             cells.iter().map(|&c| c | c.rotate_left(7)).collect()
@@ -164,7 +167,7 @@ proptest! {
 #[test]
 fn an_i_as_wide_as_the_board_fills_an_empty_row() {
     for weights in [BCTS, DELLACHERIE] {
-        let tables = Tables::new(Preset::Simplified, 4, 20, weights, false);
+        let tables = Tables::new(Preset::Simplified, 4, 20, Weights::new(weights), false);
         for stack in ["", "###.\n#.##\n##.#", "..##\n#.##\n##.#", "#...\n##.#\n#.##"] {
             let board = if stack.is_empty() {
                 Board::new(4, 20)
@@ -189,7 +192,7 @@ fn the_search_chooses_as_the_exhaustive_search_along_games() {
         (Preset::Classic, 10, 20, 150),
     ] {
         for (weights, mdptetris) in [(BCTS, false), (BCTS, true), (DELLACHERIE, false)] {
-            let tables = Tables::new(preset, width, height, weights, mdptetris);
+            let tables = Tables::new(preset, width, height, Weights::new(weights), mdptetris);
             let mut rng = SeededRng::new(5);
             let mut draw = || PieceId(rng.below(7) as u8);
             let mut board = Board::new(width, height);
