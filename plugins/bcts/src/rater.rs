@@ -5,7 +5,7 @@
 use crate::columns::{Columns, Dropped, PieceColumns};
 use crate::drops::Reach;
 use crate::evaluate;
-use crate::features::{surface_value, Landing, Weights};
+use crate::features::{surface_value, Landing, Weights, SURFACE};
 use tetrad_plugin_api::{Board, PieceId, PiecePos, PieceSet, Placement, Preset, Rules, MAX_PIECE_SIZE};
 
 /// One orientation of a piece, as the rater reads it for every placement.
@@ -93,9 +93,16 @@ impl<'a> Rater<'a> {
     /// after `shape`'s box lands at column `left`, row `top` and clears no row.
     #[inline(always)]
     fn with_surface(&self, value: f64, shape: &Shape, left: usize, top: u32) -> f64 {
-        let Some(weights) = self.weights.surface() else {
-            return value;
-        };
+        match self.weights.surface() {
+            None => value,
+            Some(weights) => self.plus_surface(weights, value, shape, left, top),
+        }
+    }
+
+    /// [`Rater::with_surface`] when the surface carries weight: out of line, so the
+    /// published controllers' loops stay as small as they were.
+    #[inline(never)]
+    fn plus_surface(&self, weights: &[f64; SURFACE], value: f64, shape: &Shape, left: usize, top: u32) -> f64 {
         let rows = self.board.height() as u32;
         let mut heights = [0; 32];
         let heights = &mut heights[..self.board.width()];
@@ -178,6 +185,8 @@ impl<'a> Rater<'a> {
         // Once per orientation, not per placement: the piece's width and whether the
         // detail features count, as constants the feature loops unroll on.
         match (shape.columns.width, self.detail) {
+            // Weight on the surface takes the plain path: the drops' loops stay free of it.
+            _ if self.weights.surface().is_some() => self.visit_landed(piece, reach, start, visit),
             (1, false) => self.visit_drops_of::<1, false>(piece, shape, reach, start, visit),
             (2, false) => self.visit_drops_of::<2, false>(piece, shape, reach, start, visit),
             (3, false) => self.visit_drops_of::<3, false>(piece, shape, reach, start, visit),
@@ -217,7 +226,7 @@ impl<'a> Rater<'a> {
                         lines: 0,
                         piece_cells_cleared: 0,
                     };
-                    self.with_surface(self.weights.value(&features, &landing), shape, reach.box_left(x), top)
+                    self.weights.value(&features, &landing)
                 }
             };
             visit(value, placement);
