@@ -54,7 +54,7 @@ fn bench(c: &mut Criterion) {
             .map(|(board, kind)| placements(&rules, board, kind, rules.spawn(kind)).len())
             .sum();
         group.throughput(Throughput::Elements(total as u64));
-        for options in ["controller=dellacherie", "controller=bcts"] {
+        for options in ["controller=dellacherie", "controller=bcts", "controller=tuned"] {
             let mut player = controller(rules, options);
             group.bench_function(BenchmarkId::new(options, preset.name()), |b| {
                 b.iter(|| {
