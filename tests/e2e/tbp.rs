@@ -133,11 +133,24 @@ fn a_tbp_bot_plays_versus_against_a_library_bot_and_is_refused_other_rules() {
         let why = game["why"].as_str().unwrap();
         assert!(why.contains("topped_out") || why.contains("capped"), "{game}");
     }
-    let refused = run(&["run", "--plugin", bot.to_str().unwrap(), "--games", "1"]);
+    let refused = run(&[
+        "run",
+        "--plugin",
+        bot.to_str().unwrap(),
+        "--preset",
+        "classic",
+        "--games",
+        "1",
+    ]);
     assert_one_line_error(
         &refused,
         "a TBP bot plays the guideline preset on its 10x40 board, not classic 10x20",
     );
+    // Without --preset a TBP bot plays the only rules it knows.
+    let checked = run(&["check", bot.to_str().unwrap(), "--max-pieces", "50"]);
+    let report = String::from_utf8_lossy(&checked.stdout);
+    assert!(checked.status.success(), "{report}");
+    assert!(report.contains("test game    guideline"), "{report}");
     let with_options = run(&[
         "run",
         "--plugin",

@@ -278,9 +278,10 @@ pub enum Format {
 /// The rules of the games.
 #[derive(Debug, Args)]
 pub struct GameArgs {
-    /// Rules preset: classic, leiden, simplified or guideline.
-    #[arg(long, default_value = "classic", value_parser = parse_preset)]
-    pub preset: Preset,
+    /// Rules preset: classic, leiden, simplified or guideline [default: classic; for `run`
+    /// and `check` of a Tetris Bot Protocol bot, guideline, the only rules it plays].
+    #[arg(long, value_parser = parse_preset)]
+    pub preset: Option<Preset>,
     /// Board width (default: the preset's).
     #[arg(long)]
     pub width: Option<usize>,
@@ -301,11 +302,17 @@ pub struct GameArgs {
 }
 
 impl GameArgs {
+    /// The preset asked for, or `classic`.
+    pub fn preset(&self) -> Preset {
+        self.preset.unwrap_or(Preset::Classic)
+    }
+
     /// The rules these options describe (not yet validated).
     pub fn rules(&self) -> Rules {
-        let defaults = Rules::preset(self.preset);
+        let preset = self.preset();
+        let defaults = Rules::preset(preset);
         Rules {
-            preset: self.preset,
+            preset,
             width: self.width.unwrap_or(defaults.width),
             height: self.height.unwrap_or(defaults.height),
             preview: self.preview.unwrap_or(defaults.preview),

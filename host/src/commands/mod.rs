@@ -13,9 +13,11 @@ pub use screens::{demo, play, replay};
 pub use tournament::{merge, seat, tournament, versus, worker};
 pub use tune::tune;
 
-use crate::cli::{CheckArgs, Format, PluginsArgs, RunArgs};
+use crate::cli::{CheckArgs, Format, GameArgs, PluginsArgs, RunArgs};
 use crate::player::Player;
-use crate::plugin::{bundled_plugins, resolve, search_path, BundledPlugin, Plugin, PluginInfo, PLUGIN_PATH_VAR};
+use crate::plugin::{
+    bundled_plugins, resolve, search_path, BundledPlugin, Flavour, Plugin, PluginInfo, PLUGIN_PATH_VAR,
+};
 use crate::referee::Limits;
 use crate::replay::Replay;
 use crate::report::{game_header, game_line, games_csv, plural, summarize, summary_text};
@@ -26,6 +28,7 @@ use anyhow::{bail, Context, Result};
 use serde_json::json;
 use std::io::Write;
 use std::process::ExitCode;
+use tetrad_plugin_api::Preset;
 
 /// Loads a plugin given by bundled name or path.
 pub(crate) fn load(spec: &str) -> Result<Plugin> {
@@ -45,9 +48,10 @@ fn probe(plugin: &Plugin, setup: &Setup, options: &str) -> Result<()> {
 }
 
 /// `tetrad run`.
-pub fn run(args: RunArgs) -> Result<ExitCode> {
-    let mut setup = setup(&args.game, args.schedule.max_pieces, Limits::default())?;
+pub fn run(mut args: RunArgs) -> Result<ExitCode> {
     let plugin = load(&args.plugin)?;
+    default_preset(&mut args.game, &plugin);
+    let mut setup = setup(&args.game, args.schedule.max_pieces, Limits::default())?;
     let sequences = play_sequence(&mut setup, args.sequence.as_deref(), None)?;
     let games = match &sequences {
         Some(sequences) => sequences.games(args.games, crate::cli::MAX_GAMES)?,
@@ -252,10 +256,19 @@ fn csv_field(text: &str) -> String {
     }
 }
 
+/// With no `--preset`, a Tetris Bot Protocol bot plays `guideline`, the only rules the
+/// protocol describes (every other plugin plays `classic`).
+fn default_preset(game: &mut GameArgs, plugin: &Plugin) {
+    if plugin.info().flavour == Flavour::Tbp {
+        game.preset.get_or_insert(Preset::Guideline);
+    }
+}
+
 /// `tetrad check`.
-pub fn check(args: CheckArgs) -> Result<ExitCode> {
-    let setup = setup(&args.game, Some(args.max_pieces), Limits::default())?;
+pub fn check(mut args: CheckArgs) -> Result<ExitCode> {
     let plugin = load(&args.path)?;
+    default_preset(&mut args.game, &plugin);
+    let setup = setup(&args.game, Some(args.max_pieces), Limits::default())?;
     let info = plugin.info();
     let mut out = crate::output::reports();
     writeln!(out, "file         {}", plugin.path().display())?;

@@ -29,7 +29,7 @@ pub enum SetupError {
 pub fn setup(game: &GameArgs, max_pieces: Option<u64>, limits: Limits) -> Result<Setup, SetupError> {
     let pieces = match &game.pieces {
         Some(path) => crate::pieces::load(path)?,
-        None => game.preset.pieces(),
+        None => game.preset().pieces(),
     };
     let mut setup = Setup::new(game.rules(), Arc::new(pieces))?;
     setup.max_pieces = max_pieces;
