@@ -162,8 +162,21 @@ fn a_tbp_bot_plays_versus_against_a_library_bot_and_is_refused_other_rules() {
     ]);
     assert_one_line_error(
         &with_options,
-        "a TBP bot takes no options (`depth=3`); give it arguments in its manifest",
+        "a TBP bot takes no options but `think_ms` (`depth=3`); give it arguments in its manifest",
     );
+    // The host's own option: how long the bot thinks, in place of its manifest's.
+    let quick = run(&[
+        "run",
+        "--plugin",
+        bot.to_str().unwrap(),
+        "--options",
+        "think_ms=1",
+        "--games",
+        "1",
+        "--max-pieces",
+        "20",
+    ]);
+    assert!(quick.status.success(), "{}", String::from_utf8_lossy(&quick.stderr));
 }
 
 #[test]

@@ -30,13 +30,25 @@ struct Known {
     queue: VecDeque<PieceId>,
 }
 
+/// The think time in milliseconds that `options` give (`think_ms=N`), else `manifest`'s;
+/// any other option is refused: the protocol has none.
+fn think_option(options: &str, manifest: u64) -> Result<u64, String> {
+    let mut parsed = tetrad_plugin_api::Options::parse(options)?;
+    let think_ms = parsed.get("think_ms", manifest)?;
+    parsed.finish().map_err(|_| {
+        format!("a TBP bot takes no options but `think_ms` (`{options}`); give it arguments in its manifest")
+    })?;
+    Ok(think_ms)
+}
+
 /// A TBP bot playing one game.
 pub struct Tbp {
     bot: BotProcess,
     pieces: PieceSet,
     rules: Rules,
     think_limit: Duration,
-    /// How long the bot calculates before each `suggest` (its manifest's `think_ms`).
+    /// How long the bot calculates before each `suggest` (its manifest's `think_ms`, or
+    /// the `think_ms` option).
     think: Duration,
     /// `None` until the first `start`.
     known: Option<Known>,
@@ -59,13 +71,9 @@ impl Tbp {
             message,
             forfeit,
         };
-        if !options.trim().is_empty() {
-            // The protocol has no options: taken silently, they would change nothing.
-            return Err(refused(
-                format!("a TBP bot takes no options (`{options}`); give it arguments in its manifest"),
-                None,
-            ));
-        }
+        // The protocol has no options; the host's one is the think time. Any other key,
+        // taken silently, would change nothing, so it is refused.
+        let think_ms = think_option(options, manifest.think_ms).map_err(|message| refused(message, None))?;
         if rules.preset != Preset::Guideline || rules.width != 10 || rules.height != 40 || !pieces.is_srs() {
             return Err(refused(
                 format!(
@@ -87,7 +95,7 @@ impl Tbp {
             pieces: pieces.clone(),
             rules: *rules,
             think_limit,
-            think: Duration::from_millis(manifest.think_ms),
+            think: Duration::from_millis(think_ms),
             known: None,
         };
         let randomizer = match rules.randomizer {
