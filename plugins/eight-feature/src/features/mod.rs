@@ -16,7 +16,7 @@ pub struct Weights(pub [f64; 8]);
 impl Weights {
     /// The defaults, for heights read from the floor (the crate README says how they were
     /// chosen).
-    pub const DEFAULT: Weights = Weights([0.36, 1.54, 1.14, 10.0, 5.20, 2.10, 0.43, -1.70]);
+    pub const DEFAULT: Weights = Weights([1.2179, 2.0590, 0.3306, 10.0, 12.7921, 2.2649, 0.3383, -7.8311]);
 
     /// E for the given features.
     pub fn evaluate(&self, features: &Features) -> f64 {
