@@ -77,16 +77,58 @@ pub fn surface_features(heights: &[u32], rows: u32) -> [f64; SURFACE] {
     features
 }
 
-/// The weighted sum of the surface features, added in feature order.
-#[inline]
-pub fn surface_value(weights: &[f64; SURFACE], heights: &[u32], rows: u32) -> f64 {
-    let f = surface_features(heights, rows);
-    f[0] * weights[0]
-        + f[1] * weights[1]
-        + f[2] * weights[2]
-        + f[3] * weights[3]
-        + f[4] * weights[4]
-        + f[5] * weights[5]
+/// The surface features' weights for one board size, with the basis functions' weighted
+/// share worked out once for every sum of column heights (the mean height's only
+/// values): a placement then costs the diversity's loop, no exponential.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Surface {
+    weights: [f64; SURFACE],
+    /// Indexed by the sum of the column heights: w10 rbf0 + ... + w14 rbf4, added in that
+    /// order.
+    by_sum: Vec<f64>,
+}
+
+impl Surface {
+    /// The surface of a board `width` x `rows`, or `None` when every weight is zero.
+    pub fn new(weights: [f64; SURFACE], width: usize, rows: u32) -> Option<Surface> {
+        if weights.iter().all(|&w| w == 0.0) {
+            return None;
+        }
+        let flat = |total: u32| {
+            let mut heights = vec![0; width];
+            let (each, extra) = (total / width as u32, (total % width as u32) as usize);
+            for (x, height) in heights.iter_mut().enumerate() {
+                *height = each + u32::from(x < extra);
+            }
+            heights
+        };
+        let by_sum = (0..=width as u32 * rows)
+            .map(|total| {
+                let f = surface_features(&flat(total), rows);
+                f[1] * weights[1] + f[2] * weights[2] + f[3] * weights[3] + f[4] * weights[4] + f[5] * weights[5]
+            })
+            .collect();
+        Some(Surface { weights, by_sum })
+    }
+
+    /// The weights, w9..w14.
+    pub fn weights(&self) -> &[f64; SURFACE] {
+        &self.weights
+    }
+
+    /// The weighted sum of the surface features of a board whose column heights (from the
+    /// floor) are `heights`: diversity's share, then the basis functions'.
+    #[inline]
+    pub fn value(&self, heights: &[u32]) -> f64 {
+        let mut seen = 0u32;
+        let mut total = heights[0];
+        for pair in heights.windows(2) {
+            let difference = pair[1].wrapping_sub(pair[0]).wrapping_add(2);
+            seen |= u32::from(difference <= 4) << (difference & 31);
+            total += pair[1];
+        }
+        f64::from(seen.count_ones()) * self.weights[0] + self.by_sum[total as usize]
+    }
 }
 
 /// The column heights of `board`, counted from the floor, in `into`'s first `width` slots.
@@ -161,13 +203,13 @@ pub fn value(f: &[f64; COUNT], w: &[f64; COUNT]) -> f64 {
 /// rounds, and the result is the exact sum, which the integers compute too. (The one
 /// difference is the sign of a zero sum, which no comparison sees.) Integer adds do not
 /// wait for one another as the chain of floating-point adds does.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Weights {
     real: [f64; COUNT],
     /// Each weight doubled, when all are whole (the landing height is counted in halves).
     whole: Option<[i64; COUNT]>,
     /// The surface features' weights, when any is not zero.
-    surface: Option<[f64; SURFACE]>,
+    surface: Option<Surface>,
 }
 
 impl Weights {
@@ -185,11 +227,11 @@ impl Weights {
         }
     }
 
-    /// These weights with the surface features weighted too (none of them when every
-    /// surface weight is zero).
-    pub fn with_surface(self, surface: [f64; SURFACE]) -> Weights {
+    /// These weights with the surface features weighted too, on a board `width` x `rows`
+    /// (none of them when every surface weight is zero).
+    pub fn with_surface(self, surface: [f64; SURFACE], width: usize, rows: u32) -> Weights {
         Weights {
-            surface: surface.iter().any(|&w| w != 0.0).then_some(surface),
+            surface: Surface::new(surface, width, rows),
             ..self
         }
     }
@@ -197,7 +239,7 @@ impl Weights {
     /// The surface features' weights, when any carries weight: then every placement's
     /// value needs the column heights after it.
     #[inline(always)]
-    pub fn surface(&self) -> Option<&[f64; SURFACE]> {
+    pub fn surface(&self) -> Option<&Surface> {
         self.surface.as_ref()
     }
 
@@ -419,6 +461,11 @@ mod tests {
             assert!((got - want).abs() < 1e-12, "{got} against {want}");
         }
         assert!((f[3] - (-0.005f64).exp()).abs() < 1e-12, "closest to the middle centre");
+        // The table's sum is the weighted sum of the features, but for rounding.
+        let weights = [-1.5, 3.25, -2.0, 0.5, -7.0, 11.0];
+        let table = Surface::new(weights, 5, 5).expect("weights");
+        let plain: f64 = f.iter().zip(weights).map(|(f, w)| f * w).sum();
+        assert!((table.value(heights) - plain).abs() < 1e-12);
         // An empty board: every difference 0, mean 0, the first basis function at 1.
         let empty_board = Board::new(10, 20);
         let empty = surface_features(board_heights(&empty_board, &mut [0; 32]), 20);
@@ -428,6 +475,18 @@ mod tests {
     }
 
     proptest! {
+        /// The table's value is the surface features' weighted sum, but for rounding.
+        #[test]
+        fn the_surface_table_gives_the_weighted_sum(
+            heights in proptest::collection::vec(0u32..=20, 4..=12),
+            weights in any::<[i8; SURFACE]>(),
+        ) {
+            let weights = weights.map(|w| f64::from(w) / 4.0);
+            let plain: f64 = surface_features(&heights, 20).iter().zip(weights).map(|(f, w)| f * w).sum();
+            let value = Surface::new(weights, heights.len(), 20).map_or(0.0, |s| s.value(&heights));
+            prop_assert!((value - plain).abs() < 1e-9, "{} against {}", value, plain);
+        }
+
         /// The heights read from the rows are the model's column heights.
         #[test]
         fn board_heights_are_the_column_heights(

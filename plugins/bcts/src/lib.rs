@@ -34,7 +34,7 @@ mod rater;
 use bound::Bound;
 use columns::Columns;
 use drops::Drops;
-use features::{board_features, board_features_of, board_heights, surface_value, Landing, Weights, COUNT, SURFACE};
+use features::{board_features, board_features_of, board_heights, Landing, Weights, COUNT, SURFACE};
 use order::Order;
 use rater::{keep_best, shapes, Rater, Shapes};
 use tetrad_plugin_api::{
@@ -107,8 +107,7 @@ fn evaluate(
     };
     let mut value = weights.value(&features, &landing);
     if let Some(surface) = weights.surface() {
-        let mut heights = [0; 32];
-        value += surface_value(surface, board_heights(&after, &mut heights), after.height() as u32);
+        value += surface.value(board_heights(&after, &mut [0; 32]));
     }
     Some((after, value))
 }
@@ -180,7 +179,8 @@ impl Solver for Controller {
         {
             return Err(format!("option `{}`: {} is not a finite number", key.0, key.1));
         }
-        let weights = Weights::new(weights).with_surface(surface);
+        let weights = Weights::new(weights).with_surface(surface, setup.rules.width, setup.rules.height as u32);
+        let bound = Bound::new(&weights, &setup.pieces);
         let lookahead: usize = options.get("lookahead", 1)?;
         if !(1..=2).contains(&lookahead) {
             return Err(format!("option `lookahead`: {lookahead} is not 1 or 2"));
@@ -211,7 +211,7 @@ impl Solver for Controller {
             order,
             columns: Box::new(Columns::empty()),
             scratch: lookahead::Scratch::new(),
-            bound: Bound::new(&weights, &setup.pieces),
+            bound,
             carried: None,
             path: None,
             first: Vec::new(),

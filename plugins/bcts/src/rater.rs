@@ -5,7 +5,7 @@
 use crate::columns::{Columns, Dropped, PieceColumns};
 use crate::drops::Reach;
 use crate::evaluate;
-use crate::features::{surface_value, Landing, Weights, SURFACE};
+use crate::features::{Landing, Surface, Weights};
 use tetrad_plugin_api::{Board, PieceId, PiecePos, PieceSet, Placement, Preset, Rules, MAX_PIECE_SIZE};
 
 /// One orientation of a piece, as the rater reads it for every placement.
@@ -95,14 +95,14 @@ impl<'a> Rater<'a> {
     fn with_surface(&self, value: f64, shape: &Shape, left: usize, top: u32) -> f64 {
         match self.weights.surface() {
             None => value,
-            Some(weights) => self.plus_surface(weights, value, shape, left, top),
+            Some(surface) => self.plus_surface(surface, value, shape, left, top),
         }
     }
 
     /// [`Rater::with_surface`] when the surface carries weight: out of line, so the
     /// published controllers' loops stay as small as they were.
     #[inline(never)]
-    fn plus_surface(&self, weights: &[f64; SURFACE], value: f64, shape: &Shape, left: usize, top: u32) -> f64 {
+    fn plus_surface(&self, surface: &Surface, value: f64, shape: &Shape, left: usize, top: u32) -> f64 {
         let rows = self.board.height() as u32;
         let mut heights = [0; 32];
         let heights = &mut heights[..self.board.width()];
@@ -113,7 +113,7 @@ impl<'a> Rater<'a> {
             let cell_top = top + cells.trailing_zeros();
             heights[left + j] = heights[left + j].max(rows - cell_top);
         }
-        value + surface_value(weights, heights, rows)
+        value + surface.value(heights)
     }
 
     /// What is known of the placement before the features of a board that clears no row:
@@ -181,20 +181,48 @@ impl<'a> Rater<'a> {
         start: PiecePos,
         visit: impl FnMut(f64, Placement),
     ) {
+        // Once per orientation, not per placement: whether the surface features count, the
+        // piece's width and whether the detail features count, as constants the feature
+        // loops unroll on (so the published controllers' loops carry no surface code).
+        if self.weights.surface().is_some() {
+            self.visit_drops_with_surface(piece, reach, start, visit);
+        } else {
+            self.visit_drops_by::<false>(piece, reach, start, visit);
+        }
+    }
+
+    /// [`Rater::visit_drops`] with the surface features, out of line: the published
+    /// controllers' search keeps its size.
+    #[inline(never)]
+    fn visit_drops_with_surface(
+        &self,
+        piece: PieceId,
+        reach: &Reach,
+        start: PiecePos,
+        visit: impl FnMut(f64, Placement),
+    ) {
+        self.visit_drops_by::<true>(piece, reach, start, visit);
+    }
+
+    /// [`Rater::visit_drops`], the surface features counted or not.
+    #[inline(always)]
+    fn visit_drops_by<const SURFACE: bool>(
+        &self,
+        piece: PieceId,
+        reach: &Reach,
+        start: PiecePos,
+        visit: impl FnMut(f64, Placement),
+    ) {
         let shape = &self.shapes[piece.index()][usize::from(reach.orientation())];
-        // Once per orientation, not per placement: the piece's width and whether the
-        // detail features count, as constants the feature loops unroll on.
         match (shape.columns.width, self.detail) {
-            // Weight on the surface takes the plain path: the drops' loops stay free of it.
-            _ if self.weights.surface().is_some() => self.visit_landed(piece, reach, start, visit),
-            (1, false) => self.visit_drops_of::<1, false>(piece, shape, reach, start, visit),
-            (2, false) => self.visit_drops_of::<2, false>(piece, shape, reach, start, visit),
-            (3, false) => self.visit_drops_of::<3, false>(piece, shape, reach, start, visit),
-            (4, false) => self.visit_drops_of::<4, false>(piece, shape, reach, start, visit),
-            (1, true) => self.visit_drops_of::<1, true>(piece, shape, reach, start, visit),
-            (2, true) => self.visit_drops_of::<2, true>(piece, shape, reach, start, visit),
-            (3, true) => self.visit_drops_of::<3, true>(piece, shape, reach, start, visit),
-            (4, true) => self.visit_drops_of::<4, true>(piece, shape, reach, start, visit),
+            (1, false) => self.visit_drops_of::<1, false, SURFACE>(piece, shape, reach, start, visit),
+            (2, false) => self.visit_drops_of::<2, false, SURFACE>(piece, shape, reach, start, visit),
+            (3, false) => self.visit_drops_of::<3, false, SURFACE>(piece, shape, reach, start, visit),
+            (4, false) => self.visit_drops_of::<4, false, SURFACE>(piece, shape, reach, start, visit),
+            (1, true) => self.visit_drops_of::<1, true, SURFACE>(piece, shape, reach, start, visit),
+            (2, true) => self.visit_drops_of::<2, true, SURFACE>(piece, shape, reach, start, visit),
+            (3, true) => self.visit_drops_of::<3, true, SURFACE>(piece, shape, reach, start, visit),
+            (4, true) => self.visit_drops_of::<4, true, SURFACE>(piece, shape, reach, start, visit),
             _ => self.visit_landed(piece, reach, start, visit),
         }
     }
@@ -202,7 +230,7 @@ impl<'a> Rater<'a> {
     /// [`Rater::visit_drops`] for an orientation `W` columns wide: each drop landed and
     /// rated on the columns alone, the board's rows read only when rows fill.
     #[inline(always)]
-    fn visit_drops_of<const W: usize, const DETAIL: bool>(
+    fn visit_drops_of<const W: usize, const DETAIL: bool, const SURFACE: bool>(
         &self,
         piece: PieceId,
         shape: &Shape,
@@ -226,7 +254,15 @@ impl<'a> Rater<'a> {
                         lines: 0,
                         piece_cells_cleared: 0,
                     };
-                    self.weights.value(&features, &landing)
+                    let value = self.weights.value(&features, &landing);
+                    if !SURFACE {
+                        value
+                    } else {
+                        match self.weights.surface() {
+                            Some(surface) => self.plus_surface(surface, value, shape, reach.box_left(x), top),
+                            None => value,
+                        }
+                    }
                 }
             };
             visit(value, placement);

@@ -1,17 +1,19 @@
 //! The controller against hand-made boards, the reference evaluation and the options.
 
 use super::*;
+use crate::features::Surface;
 use tetrad_plugin_api::{PieceKind, Preset};
 
 /// Surface weights of both signs, for tests of the paths that add them.
 pub(crate) const SOME_SURFACE: [f64; SURFACE] = [-1.5, 3.25, -2.0, 0.5, -7.0, 11.0];
 
-/// Dellacherie's and BCTS's weights, and BCTS's with weight on the surface features.
-fn weight_sets() -> [Weights; 3] {
+/// Dellacherie's and BCTS's weights, and BCTS's with weight on the surface features of a
+/// board `width` x `rows`.
+fn weight_sets(width: usize, rows: u32) -> [Weights; 3] {
     [
         Weights::new(DELLACHERIE),
         Weights::new(BCTS),
-        Weights::new(BCTS).with_surface(SOME_SURFACE),
+        Weights::new(BCTS).with_surface(SOME_SURFACE, width, rows),
     ]
 }
 
@@ -33,7 +35,10 @@ fn options_choose_the_weights() {
     assert_eq!(controller("").weights.real(), &BCTS);
     assert_eq!(controller("controller=dellacherie").weights.real(), &DELLACHERIE);
     assert_eq!(controller("controller=tuned").weights.real(), &TUNED);
-    assert_eq!(controller("controller=tuned").weights.surface(), Some(&TUNED_SURFACE));
+    assert_eq!(
+        controller("controller=tuned").weights.surface().map(Surface::weights),
+        Some(&TUNED_SURFACE)
+    );
     assert_eq!(controller("w5=-2").weights.real()[4], -2.0);
     assert_eq!(
         controller("").weights.surface(),
@@ -41,7 +46,10 @@ fn options_choose_the_weights() {
         "the published controllers weigh no surface feature"
     );
     let surface = controller("w9=1.5,w14=-2").weights;
-    assert_eq!(surface.surface(), Some(&[1.5, 0.0, 0.0, 0.0, 0.0, -2.0]));
+    assert_eq!(
+        surface.surface().map(Surface::weights),
+        Some(&[1.5, 0.0, 0.0, 0.0, 0.0, -2.0])
+    );
     assert!(
         Bound::new(&surface, &PieceSet::tetrominoes()).is_none(),
         "the bound knows eight features"
@@ -105,7 +113,7 @@ proptest::proptest! {
         let shapes = shapes(&pieces);
         let piece = PieceId(piece);
         let kind = pieces.kind(piece);
-        for weights in weight_sets() {
+        for weights in weight_sets(width, board.height() as u32) {
             let mut columns = Columns::empty();
             columns.rebuild(&board);
             let rater = Rater::new(&rules, &pieces, &shapes, &weights, &board, &columns);
@@ -140,7 +148,7 @@ proptest::proptest! {
         };
         let board = stacked_board(width, &cells, stack);
         let (shapes, drops) = (shapes(&pieces), Drops::new(&rules, &pieces).unwrap());
-        for weights in weight_sets() {
+        for weights in weight_sets(width, board.height() as u32) {
             let mut columns = Columns::empty();
             columns.rebuild(&board);
             let rater = Rater::new(&rules, &pieces, &shapes, &weights, &board, &columns);
@@ -179,7 +187,7 @@ proptest::proptest! {
         let (shapes, drops) = (shapes(&pieces), Drops::new(&rules, &pieces).unwrap());
         let piece = PieceId(piece);
         let start = rules.spawn(pieces.kind(piece));
-        for weights in weight_sets() {
+        for weights in weight_sets(10, board.height() as u32) {
             let mut columns = Columns::empty();
             columns.rebuild(&board);
             let rater = Rater::new(&rules, &pieces, &shapes, &weights, &board, &columns);

@@ -148,7 +148,7 @@ proptest! {
         let preset = if classic { Preset::Classic } else { Preset::Simplified };
         let weights = Weights::new(if dellacherie { DELLACHERIE } else { BCTS });
         // Weight on the surface features turns the bound off: every first placement searched.
-        let weights = if surface { weights.with_surface(crate::tests::SOME_SURFACE) } else { weights };
+        let weights = if surface { weights.with_surface(crate::tests::SOME_SURFACE, width, 20) } else { weights };
         let tables = Tables::new(preset, width, 20, weights, mdptetris);
         let cells: Vec<u32> = if dense {
             cells.iter().map(|&c| c | c.rotate_left(7)).collect()
