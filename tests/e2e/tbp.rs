@@ -151,6 +151,16 @@ fn a_tbp_bot_plays_versus_against_a_library_bot_and_is_refused_other_rules() {
     let report = String::from_utf8_lossy(&checked.stdout);
     assert!(checked.status.success(), "{report}");
     assert!(report.contains("test game    guideline"), "{report}");
+    let alone = run(&[
+        "tournament",
+        "--plugins",
+        bot.to_str().unwrap(),
+        "--games",
+        "1",
+        "--max-pieces",
+        "20",
+    ]);
+    assert!(alone.status.success(), "{}", String::from_utf8_lossy(&alone.stderr));
     let with_options = run(&[
         "run",
         "--plugin",

@@ -276,10 +276,11 @@ pub enum Format {
 }
 
 /// The rules of the games.
-#[derive(Debug, Args)]
+#[derive(Clone, Debug, Args)]
 pub struct GameArgs {
-    /// Rules preset: classic, leiden, simplified or guideline [default: classic; for `run`
-    /// and `check` of a Tetris Bot Protocol bot, guideline, the only rules it plays].
+    /// Rules preset: classic, leiden, simplified or guideline [default: classic; in `run`,
+    /// `check`, `tournament` and `versus` when every plugin is a Tetris Bot Protocol bot,
+    /// guideline, the only rules it plays].
     #[arg(long, value_parser = parse_preset)]
     pub preset: Option<Preset>,
     /// Board width (default: the preset's).

@@ -50,7 +50,7 @@ fn probe(plugin: &Plugin, setup: &Setup, options: &str) -> Result<()> {
 /// `tetrad run`.
 pub fn run(mut args: RunArgs) -> Result<ExitCode> {
     let plugin = load(&args.plugin)?;
-    default_preset(&mut args.game, &plugin);
+    default_preset(&mut args.game, [&plugin]);
     let mut setup = setup(&args.game, args.schedule.max_pieces, Limits::default())?;
     let sequences = play_sequence(&mut setup, args.sequence.as_deref(), None)?;
     let games = match &sequences {
@@ -256,10 +256,11 @@ fn csv_field(text: &str) -> String {
     }
 }
 
-/// With no `--preset`, a Tetris Bot Protocol bot plays `guideline`, the only rules the
-/// protocol describes (every other plugin plays `classic`).
-fn default_preset(game: &mut GameArgs, plugin: &Plugin) {
-    if plugin.info().flavour == Flavour::Tbp {
+/// With no `--preset`, Tetris Bot Protocol bots play `guideline`, the only rules the
+/// protocol describes; any other plugin among `plugins` keeps the `classic` default.
+pub(crate) fn default_preset<'p>(game: &mut GameArgs, plugins: impl IntoIterator<Item = &'p Plugin>) {
+    let mut plugins = plugins.into_iter().peekable();
+    if plugins.peek().is_some() && plugins.all(|plugin| plugin.info().flavour == Flavour::Tbp) {
         game.preset.get_or_insert(Preset::Guideline);
     }
 }
@@ -267,7 +268,7 @@ fn default_preset(game: &mut GameArgs, plugin: &Plugin) {
 /// `tetrad check`.
 pub fn check(mut args: CheckArgs) -> Result<ExitCode> {
     let plugin = load(&args.path)?;
-    default_preset(&mut args.game, &plugin);
+    default_preset(&mut args.game, [&plugin]);
     let setup = setup(&args.game, Some(args.max_pieces), Limits::default())?;
     let info = plugin.info();
     let mut out = crate::output::reports();

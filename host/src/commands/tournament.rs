@@ -1,6 +1,6 @@
 //! `tetrad tournament`, `tetrad merge` and the hidden `tetrad worker`.
 
-use super::load;
+use super::{default_preset, load};
 use crate::cli::{MergeArgs, ReportFormat, SeatArgs, TournamentArgs, WorkerArgs};
 use crate::engine::AttackTable;
 use crate::player::Player;
@@ -119,7 +119,6 @@ fn play(args: &TournamentArgs, versus: bool) -> Result<Played> {
         think_limit_ns: args.think_limit_us.map(|us| us.saturating_mul(1000)),
         max_violations: Some(args.max_violations),
     };
-    let mut setup = setup(&args.game, args.schedule.max_pieces, limits)?;
     if args.sprt.is_some() && args.plugins.len() != 2 {
         bail!("--sprt compares exactly two plugins; {} given", args.plugins.len());
     }
@@ -128,15 +127,18 @@ fn play(args: &TournamentArgs, versus: bool) -> Result<Played> {
             "--record saves a versus game: add --versus (or use tetrad versus); tetrad run --record saves a solo game"
         );
     }
+    if versus && args.plugins.len() < 2 {
+        bail!("versus needs at least two plugins; {} given", args.plugins.len());
+    }
+    let entrants = entrants(args)?;
+    let mut game = args.game.clone();
+    default_preset(&mut game, entrants.iter().map(|entrant| &*entrant.plugin));
+    let mut setup = setup(&game, args.schedule.max_pieces, limits)?;
     match (versus, &args.attack) {
         (true, attack) => setup.attack = Some(attack.clone().unwrap_or_else(|| AttackTable::for_rules(&setup.rules))),
         (false, Some(_)) => bail!("--attack sets the garbage of versus games: add --versus (or use tetrad versus)"),
         (false, None) => {}
     }
-    if versus && args.plugins.len() < 2 {
-        bail!("versus needs at least two plugins; {} given", args.plugins.len());
-    }
-    let entrants = entrants(args)?;
     let sequences = play_sequence(&mut setup, args.sequence.as_deref(), None)?;
     let games = match &sequences {
         Some(sequences) => sequences.games(args.games, crate::cli::MAX_GAMES)?,
