@@ -58,18 +58,11 @@ pub const SURFACE_NAMES: [&str; SURFACE] = [
 /// The surface features of a board of `rows` rows whose column heights (from the floor)
 /// are `heights`.
 pub fn surface_features(heights: &[u32], rows: u32) -> [f64; SURFACE] {
-    let mut seen = 0u32;
-    for pair in heights.windows(2) {
-        let difference = i64::from(pair[1]) - i64::from(pair[0]);
-        if (-2..=2).contains(&difference) {
-            seen |= 1 << (difference + 2);
-        }
-    }
     let mean = f64::from(heights.iter().sum::<u32>()) / heights.len() as f64;
     let rows = f64::from(rows);
     let spread = 2.0 * (rows / 5.0) * (rows / 5.0);
     let mut features = [0.0; SURFACE];
-    features[0] = f64::from(seen.count_ones());
+    features[0] = f64::from(diversity(heights));
     for (i, feature) in features[1..].iter_mut().enumerate() {
         let centre = i as f64 * rows / 4.0;
         *feature = (-(mean - centre) * (mean - centre) / spread).exp();
@@ -120,15 +113,22 @@ impl Surface {
     /// floor) are `heights`: diversity's share, then the basis functions'.
     #[inline]
     pub fn value(&self, heights: &[u32]) -> f64 {
-        let mut seen = 0u32;
-        let mut total = heights[0];
-        for pair in heights.windows(2) {
-            let difference = pair[1].wrapping_sub(pair[0]).wrapping_add(2);
-            seen |= u32::from(difference <= 4) << (difference & 31);
-            total += pair[1];
-        }
-        f64::from(seen.count_ones()) * self.weights[0] + self.by_sum[total as usize]
+        let total: u32 = heights.iter().sum();
+        f64::from(diversity(heights)) * self.weights[0] + self.by_sum[total as usize]
     }
+}
+
+/// Pattern diversity: how many of the differences -2, -1, 0, 1, 2 occur between the heights
+/// of adjacent columns.
+#[inline]
+fn diversity(heights: &[u32]) -> u32 {
+    let mut seen = 0u32;
+    for pair in heights.windows(2) {
+        // -2..=2 become 0..=4; anything else wraps to 5 or more and marks nothing.
+        let pattern = pair[1].wrapping_sub(pair[0]).wrapping_add(2);
+        seen |= u32::from(pattern <= 4) << (pattern & 31);
+    }
+    seen.count_ones()
 }
 
 /// The column heights of `board`, counted from the floor, in `into`'s first `width` slots.
