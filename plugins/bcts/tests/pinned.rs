@@ -71,6 +71,16 @@ fn one_piece_controllers_choose_the_same_placements() {
         play(classic, "controller=dellacherie", 7, 1000),
         (1000, 399, 11817132863887312288)
     );
+    // The surface features' table and loops, on the board `tuned` was made for.
+    let small = Rules {
+        width: 10,
+        height: 10,
+        ..simplified
+    };
+    assert_eq!(
+        play(small, "controller=tuned", 7, 3000),
+        (3000, 1198, 18146984985774706525)
+    );
 }
 
 #[test]
