@@ -30,13 +30,15 @@ pub mod features;
 mod lookahead;
 mod order;
 mod rater;
+pub mod surface;
 
 use bound::Bound;
 use columns::Columns;
 use drops::Drops;
-use features::{board_features, board_features_of, board_heights, Landing, Weights, COUNT, SURFACE};
+use features::{board_features, board_features_of, Landing, Weights, COUNT};
 use order::Order;
 use rater::{keep_best, shapes, Rater, Shapes};
+use surface::{board_heights, SURFACE};
 use tetrad_plugin_api::{
     placements_into, Actions, Board, FallingPiece, GameSetup, Info, Options, Path, PieceId, PiecePos, PieceSet,
     Placement, Rules, Solver, Tick,

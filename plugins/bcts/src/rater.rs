@@ -5,7 +5,8 @@
 use crate::columns::{Columns, Dropped, PieceColumns};
 use crate::drops::Reach;
 use crate::evaluate;
-use crate::features::{Landing, Surface, Weights};
+use crate::features::{Landing, Weights};
+use crate::surface::Surface;
 use tetrad_plugin_api::{Board, PieceId, PiecePos, PieceSet, Placement, Preset, Rules, MAX_PIECE_SIZE};
 
 /// One orientation of a piece, as the rater reads it for every placement.

@@ -1,7 +1,7 @@
 //! The controller against hand-made boards, the reference evaluation and the options.
 
 use super::*;
-use crate::features::Surface;
+use crate::surface::Surface;
 use tetrad_plugin_api::{PieceKind, Preset};
 
 /// Surface weights of both signs, for tests of the paths that add them.
@@ -80,7 +80,7 @@ fn an_i_goes_into_the_well_that_clears_four_rows() {
 
 /// A board `width` wide and 20 high whose lowest `stack` rows are filled where the
 /// bits of `cells` say, full rows cleared.
-fn stacked_board(width: usize, cells: &[u16], stack: usize) -> Board {
+pub(crate) fn stacked_board(width: usize, cells: &[u16], stack: usize) -> Board {
     let mut board = Board::new(width, 20);
     for (y, &row) in cells.iter().enumerate().skip(20 - stack) {
         for x in (0..width).filter(|x| row >> x & 1 == 1) {
