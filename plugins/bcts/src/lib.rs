@@ -27,6 +27,7 @@ mod bound;
 mod columns;
 mod drops;
 pub mod features;
+mod hold;
 mod lookahead;
 mod order;
 mod rater;
@@ -36,12 +37,13 @@ use bound::Bound;
 use columns::Columns;
 use drops::Drops;
 use features::{board_features, board_features_of, Landing, Weights, COUNT};
+pub use hold::Held;
 use order::Order;
 use rater::{keep_best, shapes, Rater, Shapes};
 use surface::{board_heights, SURFACE};
 use tetrad_plugin_api::{
-    placements_into, Actions, Board, FallingPiece, GameSetup, Info, Options, Path, PieceId, PiecePos, PieceSet,
-    Placement, Rules, Solver, Tick,
+    placements_into, Actions, Board, GameSetup, Info, Options, Path, PieceId, PiecePos, PieceSet, Placement, Rules,
+    Solver, Tick,
 };
 
 /// Dellacherie's weights (hole depth and rows with holes unused).
@@ -243,61 +245,7 @@ impl Solver for Controller {
     }
 }
 
-/// A decision that weighs holding.
-#[derive(Debug, PartialEq)]
-pub enum Held {
-    /// Hold: the piece that comes in does strictly better.
-    Hold,
-    /// Keep the falling piece, and place it here (`None`: it has no placement).
-    Keep(Option<Placement>),
-}
-
 impl Controller {
-    /// With a hold possible, the piece a hold brings in and, under
-    /// `lookahead=2`, the piece that would follow it; `None` when holding is not weighed
-    /// (or cannot be rated alike: a follow-up the preview does not show).
-    fn swap(&self, tick: &Tick, current: FallingPiece) -> Option<(PieceId, Option<PieceId>)> {
-        let swap = tick.hold_swap().filter(|&swap| swap != current.id)?;
-        if self.lookahead < 2 {
-            return Some((swap, None));
-        }
-        // Out of the hold, the next piece still follows; from the queue, the one after it.
-        let follow = if tick.hold.is_some() {
-            tick.next
-        } else {
-            tick.queue.get(1).copied()
-        };
-        follow.map(|follow| (swap, Some(follow)))
-    }
-
-    /// Holds if `swap`'s best placement (rated with `swap_next`, under `lookahead=2`) is
-    /// strictly better than the falling piece's (rated with `next`); else the falling
-    /// piece's choice, as [`Controller::choose`] makes it.
-    pub fn choose_or_hold(
-        &mut self,
-        board: &Board,
-        current: FallingPiece,
-        next: Option<PieceId>,
-        swap: PieceId,
-        swap_next: Option<PieceId>,
-    ) -> Held {
-        self.prepare(board);
-        let mut kept: Option<(f64, Placement)> = None;
-        self.rate(board, current.id, current.pos, next, &mut kept);
-        let mut swapped: Option<(f64, Placement)> = None;
-        let spawn = self.setup.rules.spawn(self.setup.pieces.kind(swap));
-        self.rate(board, swap, spawn, swap_next, &mut swapped);
-        match (kept, swapped) {
-            (Some((kept, _)), Some((swapped, _))) if swapped > kept => Held::Hold,
-            (None, Some(_)) => Held::Hold,
-            (Some((_, chosen)), _) => {
-                self.carry(board, current.id, chosen.pos);
-                Held::Keep(Some(chosen))
-            }
-            (None, None) => Held::Keep(None),
-        }
-    }
-
     /// The first strictly best placement of `piece` (rated with its best follow-up by
     /// `next`, if given); `None` only if the piece has no placement at all.
     pub fn choose(

@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::surface::Surface;
-use tetrad_plugin_api::{PieceKind, Preset};
+use tetrad_plugin_api::{FallingPiece, PieceKind, Preset};
 
 /// Surface weights of both signs, for tests of the paths that add them.
 pub(crate) const SOME_SURFACE: [f64; SURFACE] = [-1.5, 3.25, -2.0, 0.5, -7.0, 11.0];
