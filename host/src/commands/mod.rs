@@ -6,12 +6,14 @@ mod report;
 mod screens;
 mod tournament;
 mod tune;
+mod worker;
 
 pub use install::install;
 pub use report::report;
 pub use screens::{demo, play, replay};
-pub use tournament::{merge, seat, tournament, versus, worker};
+pub use tournament::{merge, tournament, versus};
 pub use tune::tune;
+pub use worker::{seat, worker};
 
 use crate::cli::{CheckArgs, Format, GameArgs, PluginsArgs, RunArgs};
 use crate::player::Player;

@@ -1,18 +1,16 @@
 //! `tetrad tournament`, `tetrad merge` and the hidden `tetrad worker`.
 
 use super::{default_preset, load};
-use crate::cli::{MergeArgs, ReportFormat, SeatArgs, TournamentArgs, WorkerArgs};
+use crate::cli::{MergeArgs, ReportFormat, TournamentArgs};
 use crate::engine::AttackTable;
 use crate::player::Player;
 use crate::plugin::looks_like_path;
 use crate::referee::Limits;
 use crate::runner::RunSpec;
 use crate::setup::args::{play_sequence, setup};
-use crate::setup::Setup;
 use crate::tournament::{
-    self, csv, fixture_line, follow_parent, markdown, match_csv, match_report, match_table, table, Entrant,
-    FixtureRecord, Isolation, Report, ServeOptions, Shard, Sprt, SprtResult, Tournament, WorkerChannel, Writer,
-    DEFAULT_WORKER_THINK_LIMIT_US,
+    self, csv, fixture_line, markdown, match_csv, match_report, match_table, table, Entrant, FixtureRecord, Isolation,
+    Report, Shard, Sprt, SprtResult, Tournament, Writer, DEFAULT_WORKER_THINK_LIMIT_US,
 };
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -284,51 +282,6 @@ fn worker_args(spec: &RunSpec, sequences: Option<&crate::engine::Sequences>) -> 
         out.extend(["--sequence".into(), sequences.path().display().to_string()]);
     }
     Ok(out)
-}
-
-/// `tetrad worker`: serves games to a tournament over the stdin and stdout it was started
-/// with, which it takes for itself before any plugin code runs.
-pub fn worker(args: WorkerArgs) -> Result<ExitCode> {
-    let channel = WorkerChannel::take_stdio().context("taking the worker's channel")?;
-    follow_parent(args.parent_pid);
-    let mut setup: Setup = serde_json::from_str(&args.setup).context("the worker's --setup")?;
-    let plugin = load(&args.plugin)?;
-    let expected = setup.sequence.take();
-    if expected.is_some() && args.sequence.is_none() {
-        bail!("the tournament plays a sequence file, and the worker was given none");
-    }
-    let sequences = play_sequence(&mut setup, args.sequence.as_deref(), expected.as_ref())?;
-    let think_limit_us = setup
-        .limits
-        .think_limit_ns
-        .map_or(DEFAULT_WORKER_THINK_LIMIT_US, |ns| ns / 1000);
-    let spec = RunSpec {
-        setup,
-        games: u64::MAX,
-        seed: args.seed,
-        sequences,
-        jobs: 1,
-        options: args.options,
-        watch: None,
-        pieces_played: None,
-    };
-    let options = ServeOptions {
-        think_limit_us,
-        parent: args.parent_pid,
-        progress: args.progress.as_deref(),
-    };
-    tournament::serve_worker(channel, &plugin, &spec, options)?;
-    Ok(ExitCode::SUCCESS)
-}
-
-/// `tetrad seat`: serves one library to a versus game over the stdin and stdout it was
-/// started with, which it takes for itself before the library is loaded.
-pub fn seat(args: SeatArgs) -> Result<ExitCode> {
-    let channel = WorkerChannel::take_stdio().context("taking the seat's channel")?;
-    follow_parent(args.parent_pid);
-    let plugin = load(&args.plugin)?;
-    tournament::serve_seat(channel, &plugin)?;
-    Ok(ExitCode::SUCCESS)
 }
 
 /// `tetrad merge`: one set of standings from several results files of one tournament.

@@ -1,0 +1,56 @@
+//! `tetrad worker` and `tetrad seat`: the child processes of an isolated tournament, each
+//! serving one plugin over the stdin and stdout it was started with.
+
+use super::load;
+use crate::cli::{SeatArgs, WorkerArgs};
+use crate::runner::RunSpec;
+use crate::setup::args::play_sequence;
+use crate::setup::Setup;
+use crate::tournament::{self, follow_parent, ServeOptions, WorkerChannel, DEFAULT_WORKER_THINK_LIMIT_US};
+use anyhow::{bail, Context, Result};
+use std::process::ExitCode;
+
+/// `tetrad worker`: serves games to a tournament over the stdin and stdout it was started
+/// with, which it takes for itself before any plugin code runs.
+pub fn worker(args: WorkerArgs) -> Result<ExitCode> {
+    let channel = WorkerChannel::take_stdio().context("taking the worker's channel")?;
+    follow_parent(args.parent_pid);
+    let mut setup: Setup = serde_json::from_str(&args.setup).context("the worker's --setup")?;
+    let plugin = load(&args.plugin)?;
+    let expected = setup.sequence.take();
+    if expected.is_some() && args.sequence.is_none() {
+        bail!("the tournament plays a sequence file, and the worker was given none");
+    }
+    let sequences = play_sequence(&mut setup, args.sequence.as_deref(), expected.as_ref())?;
+    let think_limit_us = setup
+        .limits
+        .think_limit_ns
+        .map_or(DEFAULT_WORKER_THINK_LIMIT_US, |ns| ns / 1000);
+    let spec = RunSpec {
+        setup,
+        games: u64::MAX,
+        seed: args.seed,
+        sequences,
+        jobs: 1,
+        options: args.options,
+        watch: None,
+        pieces_played: None,
+    };
+    let options = ServeOptions {
+        think_limit_us,
+        parent: args.parent_pid,
+        progress: args.progress.as_deref(),
+    };
+    tournament::serve_worker(channel, &plugin, &spec, options)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `tetrad seat`: serves one library to a versus game over the stdin and stdout it was
+/// started with, which it takes for itself before the library is loaded.
+pub fn seat(args: SeatArgs) -> Result<ExitCode> {
+    let channel = WorkerChannel::take_stdio().context("taking the seat's channel")?;
+    follow_parent(args.parent_pid);
+    let plugin = load(&args.plugin)?;
+    tournament::serve_seat(channel, &plugin)?;
+    Ok(ExitCode::SUCCESS)
+}
