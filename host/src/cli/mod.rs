@@ -1,17 +1,17 @@
 //! The command line: subcommands and the options they share.
 
 mod screens;
+mod shared;
 mod values;
 
 pub use screens::{DemoArgs, PlayArgs, ReplayArgs, ScreenVersus};
+pub use shared::{GameArgs, ScheduleArgs};
 pub use values::{MAX_GAMES, MAX_JOBS, MAX_POPULATION};
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
-use tetrad_plugin_api::{Preset, Randomizer, Rules};
 use values::{
-    games_parser, parse_deviations, parse_fraction, parse_non_negative, parse_numbers, parse_preset, parse_randomizer,
-    parse_shard, parse_sprt,
+    games_parser, parse_deviations, parse_fraction, parse_non_negative, parse_numbers, parse_shard, parse_sprt,
 };
 
 /// A host for Tetris-playing bots.
@@ -273,79 +273,6 @@ pub enum Format {
     Json,
     /// Comma-separated values.
     Csv,
-}
-
-/// The rules of the games.
-#[derive(Clone, Debug, Args)]
-pub struct GameArgs {
-    /// Rules preset: classic, leiden, simplified or guideline [default: classic; in `run`,
-    /// `check`, `tournament` and `versus` when every plugin is a Tetris Bot Protocol bot,
-    /// guideline, the only rules it plays].
-    #[arg(long, value_parser = parse_preset)]
-    pub preset: Option<Preset>,
-    /// Board width (default: the preset's).
-    #[arg(long)]
-    pub width: Option<usize>,
-    /// Board height (default: the preset's; under leiden it includes 3 rows above the
-    /// well, under guideline the 20 rows of buffer above the field).
-    #[arg(long)]
-    pub height: Option<usize>,
-    /// Next pieces shown: 0 or 1, up to 6 under guideline (default: the preset's).
-    #[arg(long)]
-    pub preview: Option<usize>,
-    /// How pieces are drawn: uniform or bag (default: the preset's; bag under guideline).
-    #[arg(long, value_parser = parse_randomizer)]
-    pub randomizer: Option<Randomizer>,
-    /// A piece-set file (TOML; see `pieces/` for examples). Default: the 7 tetrominoes
-    /// (under guideline, with their four SRS states; no file can be used there).
-    #[arg(long, value_name = "FILE")]
-    pub pieces: Option<std::path::PathBuf>,
-}
-
-impl GameArgs {
-    /// The preset asked for, or `classic`.
-    pub fn preset(&self) -> Preset {
-        self.preset.unwrap_or(Preset::Classic)
-    }
-
-    /// The rules these options describe (not yet validated).
-    pub fn rules(&self) -> Rules {
-        let preset = self.preset();
-        let defaults = Rules::preset(preset);
-        Rules {
-            preset,
-            width: self.width.unwrap_or(defaults.width),
-            height: self.height.unwrap_or(defaults.height),
-            preview: self.preview.unwrap_or(defaults.preview),
-            randomizer: self.randomizer.unwrap_or(defaults.randomizer),
-        }
-    }
-}
-
-/// Which games are played, how many at once, and how long: shared by `run`, `tournament`
-/// and `tune`.
-#[derive(Debug, Args)]
-pub struct ScheduleArgs {
-    /// The seed: game i of seed s brings the same pieces to every plugin.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Games played at once (default: one per core; at most 1024).
-    #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=MAX_JOBS as u64))]
-    pub jobs: Option<usize>,
-    /// End a game as "capped" after this many pieces [default: unlimited].
-    #[arg(long)]
-    pub max_pieces: Option<u64>,
-}
-
-impl ScheduleArgs {
-    /// The number of games to play at once: `--jobs`, or one per core.
-    pub fn jobs(&self) -> Result<usize, String> {
-        match self.jobs {
-            Some(0) => Err("--jobs 0: at least one job is needed".to_string()),
-            Some(jobs) => Ok(jobs),
-            None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
-        }
-    }
 }
 
 /// Options of `tetrad run`.
