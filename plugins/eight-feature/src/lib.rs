@@ -7,15 +7,18 @@
 //! Options: `w1=..,w2=..,...,w8=..` (numbers, any sign; defaults in [`Weights::DEFAULT`],
 //! chosen with `tetrad tune`, see the README), `deep_limit=N` (the height, in
 //! squares above the floor, at which a filled square switches to the shallow search;
-//! default 14 on 20 rows, scaled to other heights), and `heights=floor|top` (how F6 and F7
+//! default 14 on 20 rows, scaled to other heights), `heights=floor|top` (how F6 and F7
 //! count height: `floor`, the default, is the reading under which they do what the seed
-//! says they do; `top` is the row numbers its formulas are written in, see below).
+//! says they do; `top` is the row numbers its formulas are written in, see below) and
+//! `walls=clip|signed` (whether F6's two wall terms count when negative: `clip`, the
+//! default, does not; `signed` is the formula as written). The letter of the seed is
+//! `heights=top,walls=signed`.
 //!
 //! # How the seeds are read
 //!
 //! Every reading is pinned by a test with the value worked out by hand. Where the
 //! seed's formula and its stated purpose disagree (F6 and F7), the purpose is the default
-//! and the formula as written is the option `heights=top`.
+//! and the formula as written is the option `heights=top,walls=signed`.
 //!
 //! - **Rows.** Seed 001 counts rows "from 1 at the top to 20 at the bottom": row `y` of
 //!   the model (0 at the top) is row number `y + 1`. F1 is the row number of the piece's
@@ -29,8 +32,19 @@
 //!   ... This is intentional": that holds only when h is a height counted from the floor
 //!   (a column's number of rows up to its topmost filled square, 0 for an empty column),
 //!   since then a wall column taller than its neighbour makes its end term negative. So
-//!   by default h is that height. Roughness may be negative, so F6 = w x h - roughness
-//!   may exceed w x h (by at most 2 x h).
+//!   by default h is that height.
+//! - **F6's wall terms.** Counted from the floor and taken as written, a negative wall
+//!   term pays for more than the wall's height: a one-column canyon beside a wall column
+//!   taller than it costs nothing, its inner term |h2 - h3| cancelled by (h2 - h1), and
+//!   the roughness goes negative. Yet the seed calls roughness "the sum of surface
+//!   height differences" and gives F6 the purpose of counteracting "deep canyons that
+//!   can only be filled by" the long piece. So by default (`walls=clip`) a wall term
+//!   counts only when positive: a wall column lower than its neighbour counts the step,
+//!   a taller one counts nothing. Height still gathers against the walls (a tall column
+//!   there costs nothing, elsewhere it costs both of its sides) and a canyon costs its
+//!   depth at least. `walls=signed` keeps the terms as written (roughness may then be
+//!   negative, and F6 exceed w x h by up to 2 x h). In games the difference is large:
+//!   the crate README has the figures.
 //! - **F6 under `heights=top`.** The seed's formula also says "hi is the height (row
 //!   number, from 1 at the top to 20 at the bottom)". Read so (an empty column's surface
 //!   is the floor, row height + 1), a wall column *taller* than its neighbour adds to
@@ -77,7 +91,7 @@ mod shape;
 
 pub use features::{
     board_counts, column_counts, columns, counts_with, features, roughness, BoardCounts, Columns, DepthShape, Features,
-    Heights, PieceDepths, Weights,
+    Heights, PieceDepths, Walls, Weights,
 };
 pub use movegen::Enumerator;
 pub use search::{land, scaled_limit, Decision, Searcher, Settings, SEED_LIMIT};
@@ -107,6 +121,11 @@ pub fn parse_options(setup: &GameSetup, options: &mut Options) -> Result<Setting
         "top" => Heights::FromTop,
         "floor" => Heights::FromFloor,
         other => return Err(format!("option `heights`: `{other}` is neither `top` nor `floor`")),
+    };
+    settings.walls = match options.get("walls", "clip".to_string())?.as_str() {
+        "clip" => Walls::Clipped,
+        "signed" => Walls::Signed,
+        other => return Err(format!("option `walls`: `{other}` is neither `clip` nor `signed`")),
     };
     Ok(settings)
 }

@@ -22,7 +22,7 @@
 //! the height limit (14 of 20 rows in the seed); otherwise, or when no first placement
 //! lets the next piece enter, the shallow search decides.
 
-use crate::features::{board_counts, columns, counts_with, features, BoardCounts, Columns, Heights, Weights};
+use crate::features::{board_counts, columns, counts_with, features, BoardCounts, Columns, Heights, Walls, Weights};
 use crate::movegen::Enumerator;
 use crate::shape::Shape;
 use tetrad_plugin_api::{Board, FallingPiece, Orientation, PieceId, PiecePos, PieceSet, Placement, Rules, MAX_WIDTH};
@@ -47,6 +47,8 @@ pub struct Settings {
     pub limit: u32,
     /// How F6 and F7 count height.
     pub heights: Heights,
+    /// How F6 counts its wall terms.
+    pub walls: Walls,
 }
 
 impl Settings {
@@ -56,6 +58,7 @@ impl Settings {
             weights: Weights::DEFAULT,
             limit: scaled_limit(height),
             heights: Heights::FromFloor,
+            walls: Walls::Clipped,
         }
     }
 }
@@ -81,6 +84,7 @@ pub struct Searcher {
     weights: Weights,
     limit: u32,
     heights: Heights,
+    walls: Walls,
     cells: u32,
     enumerator: Enumerator,
     first: Vec<Placement>,
@@ -106,6 +110,7 @@ impl Searcher {
             weights: settings.weights,
             limit: settings.limit,
             heights: settings.heights,
+            walls: settings.walls,
             first: Vec::with_capacity(256),
             second: Vec::with_capacity(256),
         }
@@ -231,7 +236,7 @@ impl Searcher {
             }
         };
         let depths = shape.depths.depths(pos.y);
-        let counts = counts.read(self.heights);
+        let counts = counts.read(self.heights, self.walls);
         Some(self.weights.evaluate(&features(depths, lines, &counts, self.cells)))
     }
 
@@ -241,7 +246,7 @@ impl Searcher {
         let depths = self.enumerator.shapes(piece)[usize::from(pos.orientation)]
             .depths
             .depths(pos.y);
-        let counts = board_counts(after.rows(), after.width()).read(self.heights);
+        let counts = board_counts(after.rows(), after.width()).read(self.heights, self.walls);
         self.weights.evaluate(&features(depths, lines, &counts, self.cells))
     }
 }

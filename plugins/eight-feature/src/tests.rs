@@ -21,18 +21,21 @@ fn options_set_every_weight_and_the_limit() {
         Ok(Settings {
             weights: Weights::DEFAULT,
             limit: 14,
-            heights: Heights::FromFloor
+            heights: Heights::FromFloor,
+            walls: Walls::Clipped,
         })
     );
     let mut top = Options::parse("heights=top").unwrap();
     assert_eq!(parse_options(&setup, &mut top).unwrap().heights, Heights::FromTop);
-    let mut all = Options::parse("w1=1,w2=2,w3=3,w4=4,w5=5,w6=6,w7=-7,w8=0.5,deep_limit=3,heights=top").unwrap();
+    let mut all =
+        Options::parse("w1=1,w2=2,w3=3,w4=4,w5=5,w6=6,w7=-7,w8=0.5,deep_limit=3,heights=top,walls=signed").unwrap();
     assert_eq!(
         parse_options(&setup, &mut all),
         Ok(Settings {
             weights: Weights([1.0, 2.0, 3.0, 4.0, 5.0, 6.0, -7.0, 0.5]),
             limit: 3,
-            heights: Heights::FromTop
+            heights: Heights::FromTop,
+            walls: Walls::Signed,
         })
     );
     assert_eq!(all.finish(), Ok(()));
@@ -42,6 +45,10 @@ fn options_set_every_weight_and_the_limit() {
         Err("option `w4`: inf is not a finite number".to_string())
     );
     assert!(parse_options(&setup, &mut Options::parse("heights=side").unwrap()).is_err());
+    assert_eq!(
+        parse_options(&setup, &mut Options::parse("walls=abs").unwrap()),
+        Err("option `walls`: `abs` is neither `clip` nor `signed`".to_string())
+    );
     let mut unknown = Options::parse("w9=1").unwrap();
     parse_options(&setup, &mut unknown).unwrap();
     assert!(unknown.finish().unwrap_err().starts_with("unknown option `w9`"));

@@ -2,10 +2,11 @@
 //!
 //! Rows are counted as the seed counts them: "row number, where 1 is the top row and 20
 //! is the bottom row", i.e. `y + 1` for the model's 0-based row `y` from the top; F6 and
-//! F7 count heights from the floor by default ([`Heights`]). The
-//! "negated" features subtract from the number of cells of the board, `width x height`
-//! (200 on the seed's 10 x 20 board). The crate's top comment says how each ambiguous
-//! point of the seed is read; the tests pin every reading on boards drawn by hand.
+//! F7 count heights from the floor by default ([`Heights`]), and F6's wall terms count
+//! only when positive ([`Walls`]). The "negated" features subtract from the number of
+//! cells of the board, `width x height` (200 on the seed's 10 x 20 board). The crate's
+//! top comment says how each ambiguous point of the seed is read; the tests pin every
+//! reading on boards drawn by hand.
 
 use tetrad_plugin_api::{Orientation, MAX_WIDTH};
 
@@ -14,8 +15,8 @@ use tetrad_plugin_api::{Orientation, MAX_WIDTH};
 pub struct Weights(pub [f64; 8]);
 
 impl Weights {
-    /// The defaults, for heights read from the floor (the crate README says how they were
-    /// chosen).
+    /// The defaults, for heights read from the floor and F6's wall terms clipped (the
+    /// crate README says how they were chosen).
     pub const DEFAULT: Weights = Weights([1.2179, 2.0590, 0.3306, 10.0, 12.7921, 2.2649, 0.3383, -7.8311]);
 
     /// E for the given features.
@@ -92,6 +93,23 @@ pub enum Heights {
     FromTop,
 }
 
+/// How F6 counts its two wall terms, (h2 - h1) and (h9 - h10), which the seed writes
+/// without absolute value.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Walls {
+    /// A wall term counts only when it is positive (the default): from the floor, the
+    /// step down from a wall's neighbour to a lower wall column counts, a wall column
+    /// taller than its neighbour counts nothing. Roughness stays a sum of height
+    /// differences, never negative, and a canyon beside a tall wall column costs its
+    /// depth, as F6 is there to make canyons cost.
+    #[default]
+    Clipped,
+    /// As written (`walls=signed`): a wall column taller than its neighbour makes the
+    /// roughness negative, by as much as it is taller, so a one-column canyon beside it
+    /// costs nothing: its inner term is paid back by the wall term.
+    Signed,
+}
+
 /// The raw counts behind F4, F6, F7 and F8 of one board (b'). [`board_counts`] gives
 /// them with heights as row numbers from the top; [`BoardCounts::read`] turns them into
 /// the reading a [`Heights`] asks for.
@@ -99,10 +117,12 @@ pub enum Heights {
 pub struct BoardCounts {
     /// Holes: empty squares with a filled square somewhere above them in the column.
     pub holes: u32,
-    /// Surface roughness, the seed's sum (may be negative).
+    /// Surface roughness, the seed's sum with its wall terms as [`BoardCounts::walls`]
+    /// has them.
     pub roughness: i32,
-    /// The two wall terms of that sum, (h2 - h1) + (h(w-1) - hw).
-    pub wall_terms: i32,
+    /// The two wall terms of that sum as written, (h2 - h1) and (h(w-1) - hw): either
+    /// may be negative.
+    pub walls: [i32; 2],
     /// The sum over columns with a hole of (height of the lowest space - height of the
     /// topmost hole): never positive from the top, never negative from the floor.
     pub above_holes: i32,
@@ -195,34 +215,43 @@ pub fn counts_with(cols: &[u64], filled: &[u32], height: usize) -> BoardCounts {
         }
     }
     counts.roughness = roughness(&surface[..cols.len()]);
-    counts.wall_terms = wall_terms(&surface[..cols.len()]);
+    counts.walls = wall_terms(&surface[..cols.len()]);
     counts
 }
 
 impl BoardCounts {
-    /// The counts with heights read as `heights` says. Counted from the floor a column's
-    /// height is (board height + 1 - its row number): the inner terms of the roughness
-    /// keep their value, the wall terms change sign, and each F7 term changes sign.
-    pub fn read(self, heights: Heights) -> BoardCounts {
-        match heights {
+    /// The counts with heights read as `heights` says and the wall terms as `walls`
+    /// says. Counted from the floor a column's height is (board height + 1 - its row
+    /// number): the inner terms of the roughness keep their value, the wall terms change
+    /// sign, and each F7 term changes sign. Clipped, a negative wall term counts 0.
+    pub fn read(self, heights: Heights, walls: Walls) -> BoardCounts {
+        let read = match heights {
             Heights::FromTop => self,
             Heights::FromFloor => BoardCounts {
-                roughness: self.roughness - 2 * self.wall_terms,
-                wall_terms: -self.wall_terms,
+                roughness: self.roughness - 2 * (self.walls[0] + self.walls[1]),
+                walls: self.walls.map(|term| -term),
                 above_holes: -self.above_holes,
                 ..self
+            },
+        };
+        match walls {
+            Walls::Signed => read,
+            Walls::Clipped => BoardCounts {
+                roughness: read.roughness - read.walls[0].min(0) - read.walls[1].min(0),
+                walls: read.walls.map(|term| term.max(0)),
+                ..read
             },
         }
     }
 }
 
-/// The wall terms of the roughness, (h2 - h1) + (h(w-1) - hw).
-fn wall_terms(h: &[i32]) -> i32 {
+/// The wall terms of the roughness, (h2 - h1) and (h(w-1) - hw).
+fn wall_terms(h: &[i32]) -> [i32; 2] {
     let w = h.len();
     if w < 2 {
-        return 0;
+        return [0, 0];
     }
-    (h[1] - h[0]) + (h[w - 2] - h[w - 1])
+    [h[1] - h[0], h[w - 2] - h[w - 1]]
 }
 
 /// The seed's surface roughness for `h` = surface row numbers, left to right:

@@ -3,14 +3,21 @@
 use super::*;
 use tetrad_plugin_api::{Board, PieceId, PieceSet};
 
-/// The counts under the default reading, heights from the floor.
+/// The counts under the default reading: heights from the floor, wall terms clipped.
 fn counts(board: &Board) -> BoardCounts {
-    board_counts(board.rows(), board.width()).read(Heights::FromFloor)
+    board_counts(board.rows(), board.width()).read(Heights::FromFloor, Walls::Clipped)
 }
 
-/// The counts under `heights=top`, the formulas' literal row numbers.
+/// The counts under `heights=floor,walls=signed`: heights from the floor, wall terms as
+/// written.
+fn signed(board: &Board) -> BoardCounts {
+    board_counts(board.rows(), board.width()).read(Heights::FromFloor, Walls::Signed)
+}
+
+/// The counts under `heights=top,walls=signed`, the formulas' letter: row numbers, wall
+/// terms as written.
 fn literal(board: &Board) -> BoardCounts {
-    board_counts(board.rows(), board.width()).read(Heights::FromTop)
+    board_counts(board.rows(), board.width()).read(Heights::FromTop, Walls::Signed)
 }
 
 #[test]
@@ -85,18 +92,20 @@ fn ragged() -> Board {
 }
 
 #[test]
-fn f6_counts_heights_from_the_floor_so_height_against_a_wall_is_smooth() {
+fn f6_counts_heights_from_the_floor_so_height_against_a_wall_is_smooth_or_rewarded() {
     // Empty 10 x 20 board: every height is 0; roughness 0, F6 = 200.
     assert_eq!(counts(&Board::new(10, 20)).roughness, 0);
     // Three squares in column 1 only: h1 = 3, the others 0.
-    // roughness = (h2 - h1) = 0 - 3 = -3; F6 = 203: the wall column is rewarded, as the
-    // seed says ("encourages height to accumulate against the walls").
+    // (h2 - h1) = 0 - 3 = -3, clipped to 0: roughness 0, F6 = 200: height against the
+    // wall is smooth, as the seed says ("encourages height to accumulate against the
+    // walls"). As written (walls=signed) the wall column is rewarded: -3, F6 = 203.
     let left = Board::from_text(10, 20, "#.........\n#.........\n#.........");
-    assert_eq!(counts(&left).roughness, -3);
+    assert_eq!(counts(&left).roughness, 0);
     assert_eq!(
         features(PieceDepths::default_for_test(), 0, &counts(&left), 200).0[5],
-        203.0
+        200.0
     );
+    assert_eq!(signed(&left).roughness, -3);
     // The same three squares in column 2 stand free: |h2 - h3| = 3 and (h2 - h1) = 3,
     // roughness 6, F6 = 194.
     let free = Board::from_text(10, 20, ".#........\n.#........\n.#........");
@@ -107,10 +116,12 @@ fn f6_counts_heights_from_the_floor_so_height_against_a_wall_is_smooth() {
     assert_eq!(counts(&well).roughness, 2);
     // The ragged board:
     //   (2-3) + |2-0| + |0-4| + |4-4| + |4-1| + |1-0| + |0-0| + |0-2| + (2-0)
-    //   = -1 + 2 + 4 + 0 + 3 + 1 + 0 + 2 + 2 = 13, F6 = 200 - 13 = 187.
+    //   = -1 + 2 + 4 + 0 + 3 + 1 + 0 + 2 + 2 = 13 as written; clipped, the first term
+    //   counts 0: 14, F6 = 200 - 14 = 186.
     let c = counts(&ragged());
-    assert_eq!(c.roughness, 13);
-    assert_eq!(features(PieceDepths::default_for_test(), 0, &c, 200).0[5], 187.0);
+    assert_eq!(c.roughness, 14);
+    assert_eq!(features(PieceDepths::default_for_test(), 0, &c, 200).0[5], 186.0);
+    assert_eq!(signed(&ragged()).roughness, 13);
 }
 
 #[test]
@@ -213,9 +224,11 @@ fn f8_counts_consecutive_spaces_beside_each_hole() {
         "the same under heights=top"
     );
     // Heights from the floor h1..h10 = 3, 1, 0, 5, 0, 0, 0, 0, 6, 0:
-    //   (1-3) + 1 + 5 + 5 + 0 + 0 + 0 + 6 + (6-0) = 21, F6 = 60 - 21 = 39.
-    assert_eq!(c.roughness, 21);
-    assert_eq!(features(PieceDepths::default_for_test(), 0, &c, 60).0[5], 39.0);
+    //   (1-3) + 1 + 5 + 5 + 0 + 0 + 0 + 6 + (6-0) = 21 with the wall terms as written;
+    //   clipped (the default) the left one, -2, counts 0: 23, F6 = 60 - 23 = 37.
+    assert_eq!(c.roughness, 23);
+    assert_eq!(features(PieceDepths::default_for_test(), 0, &c, 60).0[5], 37.0);
+    assert_eq!(signed(&four_holes()).roughness, 21);
     // Under heights=top, surfaces h1..h10 = 4, 6, 7, 2, 7, 7, 7, 7, 1, 7 (an empty column
     // is the floor, 7): (6-4) + 1 + 5 + 5 + 0 + 0 + 0 + 6 + (1-7) = 13, F6 = 47.
     assert_eq!(literal(&four_holes()).roughness, 13);
@@ -231,6 +244,49 @@ fn f8_counts_consecutive_spaces_beside_each_hole() {
 }
 
 #[test]
+fn f6_by_default_counts_a_wall_term_only_when_positive() {
+    // 10 x 6, a tall left wall column and a canyon beside it:
+    //   row 1  ..........
+    //   row 2  #.........
+    //   row 3  #.........
+    //   row 4  #.........
+    //   row 5  #.########
+    //   row 6  #.########
+    // Heights from the floor h1..h10 = 5, 0, 2, 2, 2, 2, 2, 2, 2, 2.
+    // As written: (h2 - h1) + |h2 - h3| + 0 + ... + 0 + (h9 - h10)
+    //   = (0 - 5) + 2 + 0 = -3: the canyon's inner term, 2, is paid back by the wall
+    //   term, and the wall's height more than pays for it (F6 = 60 + 3 = 63).
+    // Clipped (the default): the negative wall term counts 0, roughness = 2, F6 = 58.
+    let canyon = Board::from_text(
+        10,
+        6,
+        "..........\n#.........\n#.........\n#.........\n#.########\n#.########",
+    );
+    assert_eq!(signed(&canyon).roughness, -3);
+    assert_eq!(counts(&canyon).roughness, 2);
+    assert_eq!(
+        features(PieceDepths::default_for_test(), 0, &counts(&canyon), 60).0[5],
+        58.0
+    );
+    // Filled, the canyon column as tall as its right neighbour, h2 = 2: as written
+    // (2 - 5) + 0 = -3 again, so filling it does not change F6; clipped, 0: smoother.
+    let filled = Board::from_text(
+        10,
+        6,
+        "..........\n#.........\n#.........\n#.........\n##########\n##########",
+    );
+    assert_eq!(signed(&filled).roughness, -3);
+    assert_eq!(counts(&filled).roughness, 0);
+    // A well at the wall counts its depth either way: h1 = 0, h2..h10 = 2: (2 - 0) = 2.
+    let well = Board::from_text(
+        10,
+        6,
+        "..........\n..........\n..........\n..........\n.#########\n.#########",
+    );
+    assert_eq!((signed(&well).roughness, counts(&well).roughness), (2, 2));
+}
+
+#[test]
 fn f5_is_the_line_count_given_and_e_is_the_weighted_sum() {
     let depths = PieceDepths {
         deepest: 20.0,
@@ -240,7 +296,7 @@ fn f5_is_the_line_count_given_and_e_is_the_weighted_sum() {
     let c = BoardCounts {
         holes: 1,
         roughness: 4,
-        wall_terms: 0,
+        walls: [0, 0],
         above_holes: -2,
         spaces_beside_holes: 3,
     };
@@ -264,8 +320,9 @@ impl PieceDepths {
 
 /// The definitions of seed 001 written square by square, slowly and plainly, with
 /// "height" read as `heights` says: row numbers 1 at the top (`h + 1` for an empty
-/// column's floor, 0 for the sky) or counted from the floor (0 and `h + 1`).
-fn reference(board: &Board, heights: Heights) -> BoardCounts {
+/// column's floor, 0 for the sky) or counted from the floor (0 and `h + 1`); the wall
+/// terms of the roughness as written or, under `Walls::Clipped`, 0 when negative.
+fn reference(board: &Board, heights: Heights, walls: Walls) -> BoardCounts {
     let (w, h) = (board.width(), board.height());
     let number = |y: usize| match heights {
         Heights::FromTop => y as i32 + 1,
@@ -297,8 +354,11 @@ fn reference(board: &Board, heights: Heights) -> BoardCounts {
             counts.spaces_beside_holes += (left + right) as u32;
         }
     }
-    counts.wall_terms = (surface[1] - surface[0]) + (surface[w - 2] - surface[w - 1]);
-    counts.roughness = counts.wall_terms;
+    counts.walls = [surface[1] - surface[0], surface[w - 2] - surface[w - 1]];
+    if walls == Walls::Clipped {
+        counts.walls = counts.walls.map(|term| term.max(0));
+    }
+    counts.roughness = counts.walls[0] + counts.walls[1];
     for i in 1..w - 2 {
         counts.roughness += (surface[i] - surface[i + 1]).abs();
     }
@@ -320,8 +380,16 @@ fn one_pass_counts_match_the_plain_definitions_on_random_boards() {
                     }
                 }
             }
-            assert_eq!(literal(&board), reference(&board, Heights::FromTop), "{board:?}");
-            assert_eq!(counts(&board), reference(&board, Heights::FromFloor), "{board:?}");
+            for heights in [Heights::FromTop, Heights::FromFloor] {
+                for walls in [Walls::Signed, Walls::Clipped] {
+                    let read = board_counts(board.rows(), board.width()).read(heights, walls);
+                    assert_eq!(
+                        read,
+                        reference(&board, heights, walls),
+                        "{board:?} {heights:?} {walls:?}"
+                    );
+                }
+            }
         }
     }
 }

@@ -43,10 +43,10 @@ fn a_leaf_takes_f1_to_f3_before_and_f4_to_f8_after_the_clear() {
     // A vertical I dropped in column 10 covers rows 1..4 (b): F1 = 4, F2 = 1,
     // F3 = (1 + 2 + 3 + 4) / 4 = 2.5. Rows 3 and 4 complete: F5 = 2. In b' the I's two
     // top squares fall to rows 3 and 4 of column 10; heights from the floor h1..h9 = 0,
-    // h10 = 2: roughness = (h9 - h10) = 0 - 2 = -2, F6 = 42 (height against the wall is
-    // smooth); no holes: F4 = 40, F7 = 40, F8 = 0.
+    // h10 = 2: the wall term (h9 - h10) = 0 - 2 = -2 counts 0 (clipped), roughness 0,
+    // F6 = 40 (height against the wall is smooth); no holes: F4 = 40, F7 = 40, F8 = 0.
     // With w = (1, 10, 100, 1000, 10^4, 10^5, 10^6, 10^7) every feature is one digit group:
-    // E = 4 + 10 + 250 + 40 000 + 20 000 + 4 200 000 + 40 000 000 + 0 = 44 260 264.
+    // E = 4 + 10 + 250 + 40 000 + 20 000 + 4 000 000 + 40 000 000 + 0 = 44 060 264.
     let rules = classic(10, 4);
     let board = Board::from_text(10, 4, "#########.\n#########.");
     let set = PieceSet::tetrominoes();
@@ -61,19 +61,24 @@ fn a_leaf_takes_f1_to_f3_before_and_f4_to_f8_after_the_clear() {
     assert_eq!(after, Board::from_text(10, 4, ".........#\n.........#"));
     let w = Weights([1.0, 10.0, 100.0, 1e3, 1e4, 1e5, 1e6, 1e7]);
     let s = searcher(rules, w);
-    assert_eq!(s.leaf_value(I, pos, lines, &after), 44_260_264.0);
-    // Under heights=top the surfaces are row numbers, h1..h9 = 5 (the floor of an empty
-    // column), h10 = 3: roughness = 5 - 3 = 2, F6 = 38, and E = 43 860 264.
-    let top = Searcher::new(
-        rules,
-        PieceSet::tetrominoes(),
-        Settings {
+    assert_eq!(s.leaf_value(I, pos, lines, &after), 44_060_264.0);
+    // With the wall term as written (walls=signed) roughness = -2, F6 = 42 (the tall
+    // wall column pays), and E = 44 260 264.
+    let read = |heights, walls| {
+        let settings = Settings {
             weights: w,
-            heights: Heights::FromTop,
+            heights,
+            walls,
             ..Settings::defaults(4)
-        },
-    );
-    assert_eq!(top.leaf_value(I, pos, lines, &after), 43_860_264.0);
+        };
+        Searcher::new(rules, PieceSet::tetrominoes(), settings).leaf_value(I, pos, lines, &after)
+    };
+    assert_eq!(read(Heights::FromFloor, Walls::Signed), 44_260_264.0);
+    // Under heights=top the surfaces are row numbers, h1..h9 = 5 (the floor of an empty
+    // column), h10 = 3: roughness = 5 - 3 = 2, F6 = 38, and E = 43 860 264 (positive, so
+    // the same clipped or not).
+    assert_eq!(read(Heights::FromTop, Walls::Signed), 43_860_264.0);
+    assert_eq!(read(Heights::FromTop, Walls::Clipped), 43_860_264.0);
 }
 
 /// 10 x 6, column 5 open down to row 5 and column 6 open down to row 6:
@@ -204,17 +209,20 @@ fn fast_leaves_match_locking_and_counting_the_plain_way() {
     // Every placement of every piece on random boards, clearing rows or not: the leaf
     // value from ORed columns equals E computed on the locked and cleared board.
     for heights in [Heights::FromTop, Heights::FromFloor] {
-        fast_leaves_match(heights);
+        for walls in [Walls::Signed, Walls::Clipped] {
+            fast_leaves_match(heights, walls);
+        }
     }
 }
 
-fn fast_leaves_match(heights: Heights) {
+fn fast_leaves_match(heights: Heights, walls: Walls) {
     let rules = classic(10, 12);
     let set = PieceSet::tetrominoes();
     let settings = Settings {
         weights: Weights([1.0, -2.0, 3.0, 5.0, 7.0, 0.5, -1.5, 0.25]),
         limit: 8,
         heights,
+        walls,
     };
     let s = Searcher::new(rules, set.clone(), settings);
     let mut rng = tetrad_plugin_api::SeededRng::new(4);
