@@ -17,7 +17,7 @@ pub struct Weights(pub [f64; 8]);
 impl Weights {
     /// The defaults, for heights read from the floor and F6's wall terms clipped (the
     /// crate README says how they were chosen).
-    pub const DEFAULT: Weights = Weights([1.2179, 2.0590, 0.3306, 10.0, 12.7921, 2.2649, 0.3383, -7.8311]);
+    pub const DEFAULT: Weights = Weights([0.3805, -1.6269, 0.4414, 10.0, 11.4852, 4.0861, 0.7965, -7.8119]);
 
     /// E for the given features.
     pub fn evaluate(&self, features: &Features) -> f64 {
