@@ -33,6 +33,11 @@
 //!   (a column's number of rows up to its topmost filled square, 0 for an empty column),
 //!   since then a wall column taller than its neighbour makes its end term negative. So
 //!   by default h is that height.
+//! - **F6 under `heights=top`.** The seed's formula also says "hi is the height (row
+//!   number, from 1 at the top to 20 at the bottom)". Read so (an empty column's surface
+//!   is the floor, row height + 1), a wall column *taller* than its neighbour adds to
+//!   roughness and a well at the wall subtracts: the opposite of the stated intent. The
+//!   inner terms are the same in both readings; the two end terms change sign.
 //! - **F6's wall terms.** Counted from the floor and taken as written, a negative wall
 //!   term pays for more than the wall's height: a one-column canyon beside a wall column
 //!   taller than it costs nothing, its inner term |h2 - h3| cancelled by (h2 - h1), and
@@ -44,12 +49,9 @@
 //!   there costs nothing, elsewhere it costs both of its sides) and a canyon costs its
 //!   depth at least. `walls=signed` keeps the terms as written (roughness may then be
 //!   negative, and F6 exceed w x h by up to 2 x h). In games the difference is large:
-//!   the crate README has the figures.
-//! - **F6 under `heights=top`.** The seed's formula also says "hi is the height (row
-//!   number, from 1 at the top to 20 at the bottom)". Read so (an empty column's surface
-//!   is the floor, row height + 1), a wall column *taller* than its neighbour adds to
-//!   roughness and a well at the wall subtracts: the opposite of the stated intent. The
-//!   inner terms are the same in both readings; the two end terms change sign.
+//!   the crate README has the figures. Under `heights=top` clipping keeps the positive
+//!   terms of that count (a wall column taller than its neighbour); the seed's letter is
+//!   `heights=top,walls=signed`.
 //! - **F7.** "F7 = negation of squares above holes": for each column with a hole,
 //!   (height of the lowest space - height of the topmost hole), summed and subtracted
 //!   from w x h. The lowest space of such a column is the square just above its topmost

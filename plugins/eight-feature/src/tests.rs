@@ -106,14 +106,15 @@ fn play(rules: Rules, options: &str, pieces: u32, seed: u64) -> (u64, u32) {
 
 #[test]
 fn classic_games_lock_every_piece_where_the_search_chose() {
-    // Whole games with the default weights (capped: they play long), and under
-    // heights=top with the weights its own tune chose (see the README).
+    // Whole games with the default weights (capped: they play long), and under the
+    // seed's letter (heights=top,walls=signed) with the weights its own tune chose (see
+    // the README).
     let rules = Rules::preset(Preset::Classic);
     for seed in [11, 12, 13] {
         let (lines, pieces) = play(rules, "", 600, seed);
         assert!(pieces > 100 && lines > 0, "{lines} lines in {pieces} pieces");
     }
-    let top = "heights=top,w1=-0.1616,w2=5.5363,w3=-0.841,w4=10,w5=14.1917,w6=0,w7=-0.7529,w8=-11.6818";
+    let top = "heights=top,walls=signed,w1=-0.1616,w2=5.5363,w3=-0.841,w4=10,w5=14.1917,w6=0,w7=-0.7529,w8=-11.6818";
     let (lines, pieces) = play(rules, top, 300, 11);
     assert!(lines > 0 && pieces >= 20, "{lines} lines in {pieces} pieces");
 }
