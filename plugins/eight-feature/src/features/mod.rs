@@ -111,8 +111,8 @@ pub enum Walls {
 }
 
 /// The raw counts behind F4, F6, F7 and F8 of one board (b'). [`board_counts`] gives
-/// them with heights as row numbers from the top; [`BoardCounts::read`] turns them into
-/// the reading a [`Heights`] asks for.
+/// them with heights as row numbers from the top and the wall terms as written;
+/// [`BoardCounts::read`] turns them into the reading a [`Heights`] and a [`Walls`] ask for.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct BoardCounts {
     /// Holes: empty squares with a filled square somewhere above them in the column.
@@ -120,8 +120,8 @@ pub struct BoardCounts {
     /// Surface roughness, the seed's sum with its wall terms as [`BoardCounts::walls`]
     /// has them.
     pub roughness: i32,
-    /// The two wall terms of that sum as written, (h2 - h1) and (h(w-1) - hw): either
-    /// may be negative.
+    /// The two wall terms of that sum, (h2 - h1) and (h(w-1) - hw), as the reading
+    /// counts them: as written either may be negative, clipped neither is.
     pub walls: [i32; 2],
     /// The sum over columns with a hole of (height of the lowest space - height of the
     /// topmost hole): never positive from the top, never negative from the floor.
