@@ -592,3 +592,19 @@ fn versus_on_a_pseudo_terminal_two_boards_a_live_swap_and_the_replay() {
     tmux.keys(&["q"]);
     tmux.wait("exited 0", true);
 }
+
+#[test]
+fn the_demo_of_a_tbp_bot_plays_guideline_without_a_preset() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = crate::tbp::stacker(dir.path(), "stacker", &[]);
+    let tetrad = quoted(Path::new(env!("CARGO_BIN_EXE_tetrad")));
+    let demo = format!("{tetrad} demo --plugin {} --seed 3", quoted(&bot));
+    let Some(tmux) = Tmux::start("tbp-demo", &demo) else {
+        return;
+    };
+    // The panel names the rules: the protocol's own, not the classic default.
+    tmux.wait("stacker 0.1.0", true);
+    tmux.wait("guideline 10x40, bag", true);
+    tmux.keys(&["q"]);
+    tmux.wait("exited 0", true);
+}

@@ -5,7 +5,7 @@ use crate::common::*;
 use std::path::{Path, PathBuf};
 
 /// A manifest for the stacker with these extra arguments.
-fn stacker(dir: &Path, name: &str, args: &[&str]) -> PathBuf {
+pub(crate) fn stacker(dir: &Path, name: &str, args: &[&str]) -> PathBuf {
     let script = workspace().join("plugins/tbp-python/stacker.py");
     let mut command = vec!["python3".to_string(), script.display().to_string()];
     command.extend(args.iter().map(|a| a.to_string()));

@@ -8,9 +8,8 @@ use tetrad_plugin_api::{Preset, Randomizer, Rules};
 /// The rules of the games.
 #[derive(Clone, Debug, Args)]
 pub struct GameArgs {
-    /// Rules preset: classic, leiden, simplified or guideline [default: classic; in `run`,
-    /// `check`, `tournament` and `versus` when every plugin is a Tetris Bot Protocol bot,
-    /// guideline, the only rules it plays].
+    /// Rules preset: classic, leiden, simplified or guideline [default: classic; when
+    /// every plugin is a Tetris Bot Protocol bot, guideline, the only rules it plays].
     #[arg(long, value_parser = parse_preset)]
     pub preset: Option<Preset>,
     /// Board width (default: the preset's).

@@ -1,7 +1,7 @@
 //! `tetrad demo`, `tetrad play` and `tetrad replay`: the command line turned into a screen's
 //! setup, and `replay --verify`, which needs no screen.
 
-use super::load;
+use super::{default_preset, load};
 use crate::cli::{DemoArgs, GameArgs, PlayArgs, ReplayArgs, ScreenVersus};
 use crate::engine::AttackTable;
 use crate::plugin::{bundled_plugins, Plugin};
@@ -31,9 +31,7 @@ fn session(
 }
 
 /// `tetrad demo`.
-pub fn demo(args: DemoArgs) -> Result<ExitCode> {
-    let session = session(&args.game, args.seed, args.max_pieces, args.record, args.versus)?;
-    need_terminal("demo needs a terminal; use `tetrad run` for headless games")?;
+pub fn demo(mut args: DemoArgs) -> Result<ExitCode> {
     let plugins = if args.plugin.is_empty() {
         // Every bundled plugin that loads.
         let found: Vec<Plugin> = bundled_plugins()
@@ -47,6 +45,9 @@ pub fn demo(args: DemoArgs) -> Result<ExitCode> {
     } else {
         args.plugin.iter().map(|spec| load(spec)).collect::<Result<Vec<_>>>()?
     };
+    default_preset(&mut args.game, &plugins);
+    let session = session(&args.game, args.seed, args.max_pieces, args.record, args.versus)?;
+    need_terminal("demo needs a terminal; use `tetrad run` for headless games")?;
     let options = match args.options.len() {
         0 => vec![String::new(); plugins.len()],
         1 => vec![args.options[0].clone(); plugins.len()],
@@ -60,19 +61,22 @@ pub fn demo(args: DemoArgs) -> Result<ExitCode> {
 }
 
 /// `tetrad play`.
-pub fn play(args: PlayArgs) -> Result<ExitCode> {
+pub fn play(mut args: PlayArgs) -> Result<ExitCode> {
     let versus = args.versus.versus;
-    let session = session(&args.game, args.seed, args.max_pieces, args.record, args.versus)?;
     if !versus && args.plugin.is_some() {
         bail!("--plugin picks your opponent in `tetrad play --versus`: add --versus");
     }
+    let opponent = match versus {
+        true => Some(load(args.plugin.as_deref().unwrap_or("tree-search"))?),
+        false => None,
+    };
+    // A person plays whatever rules are given; a TBP opponent plays guideline only.
+    default_preset(&mut args.game, &opponent);
+    let session = session(&args.game, args.seed, args.max_pieces, args.record, args.versus)?;
     need_terminal("play needs a terminal")?;
-    match (versus, args.plugin) {
-        (true, plugin) => {
-            let opponent = load(plugin.as_deref().unwrap_or("tree-search"))?;
-            show(App::play_versus(session, (opponent, args.options))?)
-        }
-        (false, _) => show(App::play(session)),
+    match opponent {
+        Some(opponent) => show(App::play_versus(session, (opponent, args.options))?),
+        None => show(App::play(session)),
     }
 }
 

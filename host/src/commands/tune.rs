@@ -1,6 +1,6 @@
 //! `tetrad tune`.
 
-use super::load;
+use super::{default_preset, load};
 use crate::cli::TuneArgs;
 use crate::cli::MAX_GAMES;
 use crate::referee::Limits;
@@ -32,7 +32,9 @@ fn per_parameter(flag: &str, text: &str, params: usize) -> Result<Vec<f64>> {
 }
 
 /// `tetrad tune`.
-pub fn tune(args: TuneArgs) -> Result<ExitCode> {
+pub fn tune(mut args: TuneArgs) -> Result<ExitCode> {
+    let plugin = Arc::new(load(&args.plugin)?);
+    default_preset(&mut args.game, [plugin.as_ref()]);
     let setup = setup(&args.game, args.schedule.max_pieces, Limits::default())?;
     let params: Vec<String> = args
         .params
@@ -54,7 +56,6 @@ pub fn tune(args: TuneArgs) -> Result<ExitCode> {
     }
     let initial_mean = per_parameter("--initial", &args.initial, params.len())?;
     let initial_sd = per_parameter("--sd", &args.sd, params.len())?;
-    let plugin = Arc::new(load(&args.plugin)?);
     let config = TuneConfig {
         plugin: format!("{} {}", plugin.info().name, plugin.info().version),
         params,
