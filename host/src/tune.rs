@@ -28,6 +28,9 @@ pub struct TuneConfig {
     pub plugin: String,
     /// Option names to tune.
     pub params: Vec<String>,
+    /// Those of `params` passed to the plugin rounded to whole numbers.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub whole: Vec<String>,
     /// Options passed unchanged to every candidate.
     pub fixed_options: String,
     /// Games per candidate per generation.
@@ -236,7 +239,14 @@ impl CheckpointLock {
 }
 
 fn options_string(config: &TuneConfig, values: &[f64]) -> String {
-    let tuned = config.params.iter().zip(values).map(|(k, v)| format!("{k}={v:.4}"));
+    let tuned = config
+        .params
+        .iter()
+        .zip(values)
+        .map(|(k, v)| match config.whole.contains(k) {
+            true => format!("{k}={}", v.round() as i64),
+            false => format!("{k}={v:.4}"),
+        });
     let fixed = config
         .fixed_options
         .split(',')
@@ -360,6 +370,7 @@ mod tests {
         let config = TuneConfig {
             plugin: "bcts".into(),
             params: vec!["w1".into(), "w2".into()],
+            whole: Vec::new(),
             fixed_options: "controller=dellacherie".into(),
             games: 1,
             generations: 1,
@@ -378,6 +389,20 @@ mod tests {
         assert_eq!(
             options_string(&config, &[1.0, -2.5]),
             "controller=dellacherie,w1=1.0000,w2=-2.5000"
+        );
+        // A whole-number option is rounded to the nearest, halves away from zero, and
+        // never written as -0.
+        let whole = TuneConfig {
+            whole: vec!["w2".into()],
+            ..config
+        };
+        assert_eq!(
+            options_string(&whole, &[1.0, -2.5]),
+            "controller=dellacherie,w1=1.0000,w2=-3"
+        );
+        assert_eq!(
+            options_string(&whole, &[1.0, -0.4]),
+            "controller=dellacherie,w1=1.0000,w2=0"
         );
     }
 }

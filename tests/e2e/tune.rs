@@ -118,3 +118,55 @@ fn tune_rejects_an_option_the_plugin_does_not_know() {
     ]);
     assert_one_line_error(&output, "unknown option `depth`");
 }
+
+#[test]
+fn whole_number_options_are_tuned_rounded() {
+    // chasm's constants are whole numbers: a candidate of `hole=-500.3172` is refused,
+    // with --whole it plays as `hole=-500`.
+    let dir = tempfile::tempdir().unwrap();
+    let args = |checkpoint: &str, whole: &[&str]| {
+        let mut args = vec![
+            "tune",
+            "--plugin",
+            "chasm",
+            "--params",
+            "hole,chasm",
+            "--initial=-500,400",
+            "--sd",
+            "30",
+            "--width",
+            "6",
+            "--height",
+            "10",
+            "--games",
+            "2",
+            "--population",
+            "4",
+            "--generations",
+            "2",
+            "--max-pieces",
+            "100",
+            "--jobs",
+            "1",
+            "--checkpoint",
+        ];
+        args.push(checkpoint);
+        args.extend_from_slice(whole);
+        run(&args)
+    };
+    let refused = args(dir.path().join("a.json").to_str().unwrap(), &[]);
+    assert_one_line_error(&refused, "option `hole`: cannot read `-500.0000` as an integer");
+    let tuned = args(dir.path().join("b.json").to_str().unwrap(), &["--whole", "hole,chasm"]);
+    assert!(tuned.status.success(), "{}", stderr(&tuned));
+    let answer = stdout(&tuned);
+    let values: Vec<&str> = answer.trim().split(',').collect();
+    assert_eq!(values.len(), 2, "{answer}");
+    for (value, key) in values.iter().zip(["hole=", "chasm="]) {
+        let number = value.strip_prefix(key).unwrap_or_else(|| panic!("{answer}"));
+        assert!(number.parse::<i64>().is_ok(), "{answer}");
+    }
+    assert_one_line_error(
+        &args(dir.path().join("c.json").to_str().unwrap(), &["--whole", "lowest"]),
+        "--whole names `lowest`, which is not one of --params",
+    );
+}

@@ -160,6 +160,10 @@ pub struct TuneArgs {
     /// The numeric options to tune, comma-separated (`w1,w2,w3`).
     #[arg(long, value_name = "NAMES")]
     pub params: String,
+    /// Those of `--params` the plugin reads as whole numbers: each candidate's value is
+    /// rounded to the nearest whole number for the plugin (the sampling stays continuous).
+    #[arg(long, value_name = "NAMES", default_value = "")]
+    pub whole: String,
     /// The rules.
     #[command(flatten)]
     pub game: GameArgs,

@@ -31,19 +31,26 @@ fn per_parameter(flag: &str, text: &str, params: usize) -> Result<Vec<f64>> {
     }
 }
 
+/// The names of a comma-separated list, blanks dropped.
+fn names(list: &str) -> Vec<String> {
+    list.split(',')
+        .map(|name| name.trim().to_string())
+        .filter(|name| !name.is_empty())
+        .collect()
+}
+
 /// `tetrad tune`.
 pub fn tune(mut args: TuneArgs) -> Result<ExitCode> {
     let plugin = Arc::new(load(&args.plugin)?);
     default_preset(&mut args.game, [plugin.as_ref()]);
     let setup = setup(&args.game, args.schedule.max_pieces, Limits::default())?;
-    let params: Vec<String> = args
-        .params
-        .split(',')
-        .map(|p| p.trim().to_string())
-        .filter(|p| !p.is_empty())
-        .collect();
+    let params = names(&args.params);
     if params.is_empty() {
         bail!("--params names no option to tune");
+    }
+    let whole: Vec<String> = names(&args.whole);
+    if let Some(stray) = whole.iter().find(|name| !params.contains(name)) {
+        bail!("--whole names `{stray}`, which is not one of --params");
     }
     // The value parsers bound each number; a generation's games are a tournament of their
     // product, which must stay within what a tournament plays.
@@ -59,6 +66,7 @@ pub fn tune(mut args: TuneArgs) -> Result<ExitCode> {
     let config = TuneConfig {
         plugin: format!("{} {}", plugin.info().name, plugin.info().version),
         params,
+        whole,
         fixed_options: args.options.clone(),
         games: args.games,
         generations: args.generations,
