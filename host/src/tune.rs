@@ -239,14 +239,13 @@ impl CheckpointLock {
 }
 
 fn options_string(config: &TuneConfig, values: &[f64]) -> String {
-    let tuned = config
-        .params
-        .iter()
-        .zip(values)
-        .map(|(k, v)| match config.whole.contains(k) {
-            true => format!("{k}={}", v.round() as i64),
-            false => format!("{k}={v:.4}"),
-        });
+    let tuned = config.params.iter().zip(values).map(|(k, v)| {
+        if config.whole.contains(k) {
+            format!("{k}={}", v.round() as i64)
+        } else {
+            format!("{k}={v:.4}")
+        }
+    });
     let fixed = config
         .fixed_options
         .split(',')

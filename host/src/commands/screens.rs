@@ -66,9 +66,10 @@ pub fn play(mut args: PlayArgs) -> Result<ExitCode> {
     if !versus && args.plugin.is_some() {
         bail!("--plugin picks your opponent in `tetrad play --versus`: add --versus");
     }
-    let opponent = match versus {
-        true => Some(load(args.plugin.as_deref().unwrap_or("tree-search"))?),
-        false => None,
+    let opponent = if versus {
+        Some(load(args.plugin.as_deref().unwrap_or("tree-search"))?)
+    } else {
+        None
     };
     // A person plays whatever rules are given; a TBP opponent plays guideline only.
     default_preset(&mut args.game, &opponent);
