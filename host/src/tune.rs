@@ -11,6 +11,7 @@
 
 use crate::cli::{MAX_GAMES, MAX_POPULATION};
 use crate::input::{self, CHECKPOINT_CAP};
+use crate::player::{probe, CreateError};
 use crate::plugin::Plugin;
 use crate::runner::RunSpec;
 use crate::setup::Setup;
@@ -58,6 +59,9 @@ pub struct TuneConfig {
 pub struct Generation {
     /// Generation number, from 0.
     pub generation: u64,
+    /// Candidates the plugin refused at creation: they played no game and ranked last.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub refused: u64,
     /// Best candidate's mean lines.
     pub best_lines: f64,
     /// Mean of the elite's mean lines.
@@ -254,6 +258,10 @@ fn options_string(config: &TuneConfig, values: &[f64]) -> String {
     fixed.chain(tuned).collect::<Vec<_>>().join(",")
 }
 
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
 /// A standard normal sample (Box-Muller) from the fixed generator.
 fn normal(rng: &mut SeededRng) -> f64 {
     let u1 = rng.unit().max(f64::MIN_POSITIVE);
@@ -284,13 +292,31 @@ pub fn tune(
     for generation in checkpoint.history.len() as u64..config.generations {
         let mut rng = SeededRng::new(derive_seed(config.seed, generation));
         let candidates = sample_candidates(&checkpoint.mean, &checkpoint.sd, config.population, &mut rng);
-        let entrants = candidates
+        let options: Vec<String> = candidates
             .iter()
+            .map(|values| options_string(&config, values))
+            .collect();
+        // A candidate the plugin refuses (a value out of its range) plays no game and
+        // ranks last, rather than ending the run.
+        let setup = &base.setup;
+        let refusals: Vec<Option<CreateError>> = options
+            .iter()
+            .map(|o| probe(&plugin, &setup.rules, &setup.pieces, o, setup.limits.think_limit_ns).err())
+            .collect();
+        let accepted = refusals.iter().filter(|r| r.is_none()).count();
+        if accepted == 0 {
+            let first = refusals.into_iter().flatten().next().expect("a refusal per candidate");
+            anyhow::bail!("generation {generation}: the plugin refused every candidate, the first with: {first}");
+        }
+        let entrants = options
+            .iter()
+            .zip(&refusals)
             .enumerate()
-            .map(|(i, values)| Entrant {
+            .filter(|(_, (_, refusal))| refusal.is_none())
+            .map(|(i, (options, _))| Entrant {
                 label: format!("candidate {i}"),
                 plugin: plugin.clone(),
-                options: options_string(&config, values),
+                options: options.clone(),
             })
             .collect();
         let spec = RunSpec {
@@ -309,9 +335,18 @@ pub fn tune(
         let (records, _) = tournament.play(Vec::new(), &mut Writer::none(), |_| {})?;
         let labels: Vec<String> = tournament.entrants.iter().map(|e| e.label.clone()).collect();
         let table = standings(&labels, &crate::tournament::seats_of(&records));
-        let mut ranked: Vec<(f64, &Vec<f64>)> = table.iter().map(|s| s.lines.mean).zip(&candidates).collect();
+        let mut means = table.iter().map(|s| s.lines.mean);
+        let mut ranked: Vec<(f64, &Vec<f64>)> = refusals
+            .iter()
+            .zip(&candidates)
+            .map(|(refusal, values)| match refusal {
+                Some(_) => (f64::NEG_INFINITY, values),
+                None => (means.next().expect("a standing per entrant"), values),
+            })
+            .collect();
         ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
-        let best = &ranked[..elite];
+        let best = &ranked[..elite.min(accepted)];
+        let elite = best.len();
         let progress = generation as f64 / config.generations.max(1) as f64;
         let noise = config.noise * (1.0 - progress);
         for i in 0..n {
@@ -322,6 +357,7 @@ pub fn tune(
         }
         let outcome = Generation {
             generation,
+            refused: (candidates.len() - accepted) as u64,
             best_lines: best[0].0,
             elite_lines: best.iter().map(|(l, _)| l).sum::<f64>() / elite as f64,
             best: best[0].1.clone(),

@@ -170,3 +170,56 @@ fn whole_number_options_are_tuned_rounded() {
         "--whole names `lowest`, which is not one of --params",
     );
 }
+
+#[test]
+fn a_candidate_the_plugin_refuses_ranks_last_and_the_tune_goes_on() {
+    // Playouts are a count: candidates drawn below 0 are refused by monte-carlo. They
+    // play no game, rank last, and the tune ends with a count the plugin takes.
+    let dir = tempfile::tempdir().unwrap();
+    let checkpoint = dir.path().join("mc.json");
+    let output = run(&[
+        "tune",
+        "--plugin",
+        "monte-carlo",
+        "--preset",
+        "leiden",
+        "--options",
+        "threads=1",
+        "--params",
+        "playouts",
+        "--whole",
+        "playouts",
+        "--initial",
+        "2",
+        "--sd",
+        "10",
+        "--population",
+        "6",
+        "--games",
+        "1",
+        "--generations",
+        "2",
+        "--max-pieces",
+        "20",
+        "--jobs",
+        "1",
+        "--checkpoint",
+        checkpoint.to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("generation 0: best") && stderr(&output).contains("candidates refused by the plugin"),
+        "{}",
+        stderr(&output)
+    );
+    let answer = stdout(&output);
+    let playouts: i64 = answer
+        .trim()
+        .strip_prefix("threads=1,playouts=")
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(playouts >= 0, "{answer}");
+    let saved: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&checkpoint).unwrap()).unwrap();
+    assert!(saved["history"][0]["refused"].as_u64().unwrap() > 0, "{saved}");
+}

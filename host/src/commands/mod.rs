@@ -16,7 +16,6 @@ pub use tune::tune;
 pub use worker::{seat, worker};
 
 use crate::cli::{CheckArgs, Format, GameArgs, PluginsArgs, RunArgs};
-use crate::player::Player;
 use crate::plugin::{
     bundled_plugins, resolve, search_path, BundledPlugin, Flavour, Plugin, PluginInfo, PLUGIN_PATH_VAR,
 };
@@ -38,15 +37,17 @@ pub(crate) fn load(spec: &str) -> Result<Plugin> {
     Ok(Plugin::load(&path)?)
 }
 
-/// Creates one player of `plugin` before any game, so a bad option is one clear error at
-/// the start rather than a failure in the middle. A bot process that fails while it starts
-/// passes: it forfeits its games instead, each with its cause.
+/// [`crate::player::probe`] under `setup`: a bad option is one clear error at the start
+/// rather than a failure in the middle.
 fn probe(plugin: &Plugin, setup: &Setup, options: &str) -> Result<()> {
     let think_limit = setup.limits.think_limit_ns;
-    match Player::create(plugin, &setup.rules, &setup.pieces, 0, options, think_limit) {
-        Err(err) if err.forfeit.is_none() => Err(err.into()),
-        _ => Ok(()),
-    }
+    Ok(crate::player::probe(
+        plugin,
+        &setup.rules,
+        &setup.pieces,
+        options,
+        think_limit,
+    )?)
 }
 
 /// `tetrad run`.

@@ -124,10 +124,13 @@ pub fn tune(mut args: TuneArgs) -> Result<ExitCode> {
         bar
     });
     run_tune(plugin, &base, &mut checkpoint, &path, |g| {
-        let line = format!(
+        let mut line = format!(
             "generation {}: best {:.1} lines, elite {:.1}",
             g.generation, g.best_lines, g.elite_lines
         );
+        if g.refused > 0 {
+            line.push_str(&format!(", {} candidates refused by the plugin", g.refused));
+        }
         match &bar {
             Some(bar) => {
                 bar.set_position(g.generation + 1);
