@@ -197,22 +197,6 @@ pub struct CreateError {
     pub forfeit: Option<FailureKind>,
 }
 
-/// Creates and drops one player of `plugin` with `options`, so a refused option is found
-/// before any game. A bot process that fails while it starts passes: it forfeits its
-/// games instead, each with its cause.
-pub fn probe(
-    plugin: &Plugin,
-    rules: &Rules,
-    pieces: &PieceSet,
-    options: &str,
-    think_limit_ns: Option<u64>,
-) -> Result<(), CreateError> {
-    match Player::create(plugin, rules, pieces, 0, options, think_limit_ns) {
-        Err(err) if err.forfeit.is_none() => Err(err),
-        _ => Ok(()),
-    }
-}
-
 /// A seat's player. An enum, not a trait object: the game loop's call stays direct.
 pub enum Player {
     /// An instance of a plugin library (the C ABI or the Rust SDK).

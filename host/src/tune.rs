@@ -11,9 +11,9 @@
 
 use crate::cli::{MAX_GAMES, MAX_POPULATION};
 use crate::input::{self, CHECKPOINT_CAP};
-use crate::player::{probe, CreateError};
+use crate::player::CreateError;
 use crate::plugin::Plugin;
-use crate::runner::RunSpec;
+use crate::runner::{probe, RunSpec};
 use crate::setup::Setup;
 use crate::tournament::{standings, Entrant, Tournament, Writer};
 use serde::{Deserialize, Serialize};
@@ -299,10 +299,7 @@ pub fn tune(
         // A candidate the plugin refuses (a value out of its range) plays no game and
         // ranks last, rather than ending the run.
         let setup = &base.setup;
-        let refusals: Vec<Option<CreateError>> = options
-            .iter()
-            .map(|o| probe(&plugin, &setup.rules, &setup.pieces, o, setup.limits.think_limit_ns).err())
-            .collect();
+        let refusals: Vec<Option<CreateError>> = options.iter().map(|o| probe(&plugin, setup, o).err()).collect();
         let accepted = refusals.iter().filter(|r| r.is_none()).count();
         if accepted == 0 {
             let first = refusals.into_iter().flatten().next().expect("a refusal per candidate");

@@ -22,9 +22,9 @@ use crate::plugin::{
 use crate::referee::Limits;
 use crate::replay::Replay;
 use crate::report::{game_header, game_line, games_csv, plural, summarize, summary_text};
+use crate::runner::probe;
 use crate::runner::{self, RunSpec};
 use crate::setup::args::{play_sequence, setup};
-use crate::setup::Setup;
 use anyhow::{bail, Context, Result};
 use serde_json::json;
 use std::io::Write;
@@ -35,19 +35,6 @@ use tetrad_plugin_api::Preset;
 pub(crate) fn load(spec: &str) -> Result<Plugin> {
     let path = resolve(spec)?;
     Ok(Plugin::load(&path)?)
-}
-
-/// [`crate::player::probe`] under `setup`: a bad option is one clear error at the start
-/// rather than a failure in the middle.
-fn probe(plugin: &Plugin, setup: &Setup, options: &str) -> Result<()> {
-    let think_limit = setup.limits.think_limit_ns;
-    Ok(crate::player::probe(
-        plugin,
-        &setup.rules,
-        &setup.pieces,
-        options,
-        think_limit,
-    )?)
 }
 
 /// `tetrad run`.

@@ -3,9 +3,9 @@
 use super::{default_preset, load};
 use crate::cli::{MergeArgs, ReportFormat, TournamentArgs};
 use crate::engine::AttackTable;
-use crate::player::Player;
 use crate::plugin::looks_like_path;
 use crate::referee::Limits;
+use crate::runner::probe;
 use crate::runner::RunSpec;
 use crate::setup::args::{play_sequence, setup};
 use crate::tournament::{
@@ -178,7 +178,7 @@ fn play(args: &TournamentArgs, versus: bool) -> Result<Played> {
         record: args.record.clone(),
     };
     if tournament.isolation.is_none() {
-        probe(&tournament)?;
+        probe_entrants(&tournament)?;
     }
     let config = tournament.config();
     let (mut writer, done) = match (&args.out, args.resume) {
@@ -217,29 +217,17 @@ fn play(args: &TournamentArgs, versus: bool) -> Result<Played> {
     })
 }
 
-/// Creates one instance of every entrant before any game, so a bad option is one clear
-/// error at the start rather than a failure in the middle.
-fn probe(tournament: &Tournament) -> Result<()> {
-    let setup = &tournament.spec.setup;
+/// Creates one instance of every entrant before any game (see [`probe`]), each refusal
+/// named by the entrant's label.
+fn probe_entrants(tournament: &Tournament) -> Result<()> {
     for entrant in &tournament.entrants {
-        let think_limit = setup.limits.think_limit_ns;
-        match Player::create(
-            &entrant.plugin,
-            &setup.rules,
-            &setup.pieces,
-            0,
-            &entrant.options,
-            think_limit,
-        ) {
-            // A bot process that failed while it started forfeits its games instead.
-            Ok(_) => {}
-            Err(err) if err.forfeit.is_some() => {}
-            Err(err) => bail!(
+        if let Err(err) = probe(&entrant.plugin, &tournament.spec.setup, &entrant.options) {
+            bail!(
                 "plugin `{}` ({}): create failed: {}",
                 entrant.label,
                 entrant.plugin.path().display(),
                 err.message
-            ),
+            );
         }
     }
     Ok(())

@@ -4,6 +4,7 @@ use super::{default_preset, load};
 use crate::cli::TuneArgs;
 use crate::cli::MAX_GAMES;
 use crate::referee::Limits;
+use crate::runner::probe;
 use crate::runner::RunSpec;
 use crate::setup::args::setup;
 use crate::tune::{tune as run_tune, Checkpoint, CheckpointLock, TuneConfig};
@@ -103,7 +104,7 @@ pub fn tune(mut args: TuneArgs) -> Result<ExitCode> {
         Checkpoint::new(config)
     };
     // One instance per candidate up front: a bad parameter name fails here, at once.
-    super::probe(&plugin, &setup, &checkpoint.options())?;
+    probe(&plugin, &setup, &checkpoint.options())?;
     let base = RunSpec {
         setup,
         games: args.games,

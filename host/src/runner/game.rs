@@ -7,6 +7,7 @@ use crate::engine::{pass_garbage, Game, PieceQueue};
 use crate::player::{CreateError, Player};
 use crate::plugin::Plugin;
 use crate::referee::{End, Ending};
+use crate::setup::Setup;
 use crate::watch::clock;
 use tetrad_plugin_api::derive_seed;
 
@@ -145,5 +146,17 @@ fn exchange<const SEATS: usize>(seats: &mut [Seat<'_>; SEATS], playing: &mut [bo
     for (seat, playing) in seats.iter_mut().zip(playing.iter_mut()).filter(|(_, p)| **p) {
         seat.end(Ending { end, error: None });
         *playing = false;
+    }
+}
+
+/// Creates and drops one player of `plugin` with `options` under `setup`, so a refused
+/// option is one clear error before any game rather than a failure in the middle. A bot
+/// process that fails while it starts passes: it forfeits its games instead, each with
+/// its cause.
+pub fn probe(plugin: &Plugin, setup: &Setup, options: &str) -> Result<(), CreateError> {
+    let think_limit_ns = setup.limits.think_limit_ns;
+    match Player::create(plugin, &setup.rules, &setup.pieces, 0, options, think_limit_ns) {
+        Err(err) if err.forfeit.is_none() => Err(err),
+        _ => Ok(()),
     }
 }

@@ -11,7 +11,7 @@ mod pool;
 mod result;
 mod seat;
 
-pub use game::{game_seed, play_fixture, play_game, play_game_recorded};
+pub use game::{game_seed, play_fixture, play_game, play_game_recorded, probe};
 pub use pool::{run, run_recorded, RunOutput};
 pub use result::{new_histogram, GameResult};
 
