@@ -13,6 +13,7 @@ mod seat;
 
 pub use game::{game_seed, play_fixture, play_game, play_game_recorded, probe};
 pub use pool::{run, run_recorded, RunOutput};
+pub(crate) use result::is_zero;
 pub use result::{new_histogram, GameResult};
 
 use crate::engine::Sequences;

@@ -71,7 +71,8 @@ impl GameResult {
     }
 }
 
-fn is_zero(n: &u64) -> bool {
+/// For serde's `skip_serializing_if`: counts of zero are left out of a file.
+pub(crate) fn is_zero(n: &u64) -> bool {
     *n == 0
 }
 

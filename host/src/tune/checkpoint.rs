@@ -66,7 +66,7 @@ pub struct Generation {
     /// Generation number, from 0.
     pub generation: u64,
     /// Candidates the plugin refused at creation: they played no game and ranked last.
-    #[serde(default, skip_serializing_if = "is_zero")]
+    #[serde(default, skip_serializing_if = "crate::runner::is_zero")]
     pub refused: u64,
     /// Best candidate's mean lines.
     pub best_lines: f64,
@@ -246,10 +246,6 @@ impl CheckpointLock {
             Err(TryLockError::Error(e)) => anyhow::bail!("{}: {e}", lock_path.display()),
         }
     }
-}
-
-fn is_zero(n: &u64) -> bool {
-    *n == 0
 }
 
 #[cfg(test)]
