@@ -5,7 +5,7 @@
 
 use super::{Answer, Decision, Reply, Target, Violation};
 use crate::engine::Game;
-use tetrad_plugin_api::{placements, Actions, Path};
+use tetrad_plugin_api::{placements, Actions, Path, PiecePos, Placement};
 
 /// One seat's pilot.
 #[derive(Debug, Default)]
@@ -91,16 +91,45 @@ impl Pilot {
         let falling = game.current()?;
         let kind = game.pieces().kind(falling.piece);
         let rules = game.rules();
-        let found = placements(rules, game.board(), kind, falling.pos)
-            .into_iter()
-            .find(|p| {
-                p.pos.orientation == target.orientation && p.slide == target.slide && p.pos.x - p.slide == target.column
-            })?;
-        let mut flight = Flight::Plan(found.path(rules.movement()));
+        let found = placements(rules, game.board(), kind, falling.pos);
+        let path = reaching(&found, target, |pos| {
+            let shape = kind.orientation(pos.orientation);
+            game.board().fits(shape, pos.x, pos.y) && game.board().rests(shape, pos.x, pos.y)
+        })?;
+        let mut flight = Flight::Plan(path.path(rules.movement()));
         let first = flight.next()?;
         self.flying = Some((flight, game.stats().pieces));
         Some(first)
     }
+}
+
+/// The placement among `found` that locks the piece where `target` asks: the one found
+/// for it, or, for a slide, any whose final position is where the slid piece would rest.
+/// The move generator keeps one path per final position, so a slide that ends where a
+/// straight drop (or another slide) ends is listed under that other path; the place is
+/// reachable all the same. `rests_at` says whether the piece fits and rests at a position.
+fn reaching(found: &[Placement], target: Target, rests_at: impl Fn(PiecePos) -> bool) -> Option<Placement> {
+    let asked = |p: &&Placement| {
+        p.pos.orientation == target.orientation && p.slide == target.slide && p.pos.x - p.slide == target.column
+    };
+    if let Some(exact) = found.iter().find(asked) {
+        return Some(*exact);
+    }
+    if target.slide == 0 {
+        return None;
+    }
+    // Where the drop before the slide locks the piece, then the slid position at that row.
+    let dropped = found
+        .iter()
+        .find(|p| p.pos.orientation == target.orientation && p.slide == 0 && p.pos.x == target.column)?;
+    let slid = PiecePos {
+        x: dropped.pos.x.checked_add(target.slide)?,
+        ..dropped.pos
+    };
+    if !rests_at(slid) {
+        return None;
+    }
+    found.iter().find(|p| p.pos == slid).copied()
 }
 
 #[cfg(test)]

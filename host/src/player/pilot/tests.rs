@@ -119,3 +119,71 @@ fn actions_pass_through_and_a_failure_stays_a_failure() {
     let failure = Failure::new(FailureKind::Error, "boom");
     assert_eq!((failed.actions, failed.elapsed_ns), (Err(Box::new(failure)), 3));
 }
+
+/// Flies `target` from `game` until the piece locks and returns the board then, or the
+/// violation the placement earned.
+fn fly(game: &Game, target: Target) -> Result<tetrad_plugin_api::Board, Option<Violation>> {
+    let mut game = game.clone();
+    let pieces = game.stats().pieces;
+    let mut pilot = Pilot::default();
+    let first = pilot.steer(reply(Decision::Placement(target)), &game, ACTION_MASK);
+    if first.violation.is_some() {
+        return Err(first.violation);
+    }
+    game.tick(first.actions.expect("actions"));
+    let mut ticks = 1;
+    while game.stats().pieces == pieces {
+        let answer = pilot.next(&game).ok_or(None)?;
+        game.tick(answer.actions.expect("actions"));
+        ticks += 1;
+        assert!(ticks < 200, "{target:?} never locks");
+    }
+    Ok(game.board().clone())
+}
+
+#[test]
+fn a_slide_that_ends_where_a_straight_drop_ends_is_accepted() {
+    // On the empty board every slide ends where the straight drop in the next column
+    // ends: the move generator lists the drop, and the slide reaches the same place.
+    let mut slid = 0;
+    for seed in 1..=7 {
+        let game = Game::new(Rules::preset(Preset::Classic), Arc::new(PieceSet::tetrominoes()), seed);
+        let falling = game.current().expect("a falling piece");
+        let kind = game.pieces().kind(falling.piece);
+        let found = placements(game.rules(), game.board(), kind, falling.pos);
+        for drop in found.iter().filter(|p| p.slide == 0) {
+            for slide in [-1i8, 1] {
+                let Some(next) = found.iter().find(|q| {
+                    q.slide == 0 && q.pos.orientation == drop.pos.orientation && q.pos.x == drop.pos.x + slide
+                }) else {
+                    continue;
+                };
+                let target = Target {
+                    orientation: drop.pos.orientation,
+                    column: drop.pos.x,
+                    slide,
+                };
+                let mut expected = game.board().clone();
+                expected.lock(kind.orientation(next.pos.orientation), next.pos.x, next.pos.y);
+                assert_eq!(fly(&game, target), Ok(expected), "seed {seed}: {target:?}");
+                slid += 1;
+            }
+        }
+    }
+    assert!(slid > 100, "only {slid} slides flown");
+}
+
+#[test]
+fn a_slide_into_a_wall_or_off_a_ledge_is_still_refused() {
+    let game = Game::new(Rules::preset(Preset::Classic), Arc::new(PieceSet::tetrominoes()), 1);
+    let falling = game.current().expect("a falling piece");
+    let kind = game.pieces().kind(falling.piece);
+    let shape = kind.orientation(0);
+    // Dropped against the left wall and slid into it.
+    let target = Target {
+        orientation: 0,
+        column: -shape.left(),
+        slide: -1,
+    };
+    assert_eq!(fly(&game, target), Err(Some(Violation::Unreachable(target))));
+}
