@@ -91,22 +91,30 @@ fn one_line(err: &anyhow::Error) -> String {
 }
 
 /// Clap's rendering of a usage mistake as one line: its first line, with the indented
-/// lines that follow it (the missing arguments, say).
+/// lines that follow it (the missing arguments, say), and its tips (`a similar argument
+/// exists: '--games'`).
 fn usage_line(rendered: &str) -> String {
     let mut lines = rendered.lines().skip_while(|l| l.trim().is_empty());
     let head = lines
         .next()
         .unwrap_or("invalid command line")
         .trim_start_matches("error: ");
-    let details: Vec<&str> = lines
+    let rest: Vec<&str> = lines.collect();
+    let details: Vec<&str> = rest
+        .iter()
         .take_while(|l| l.starts_with(' ') && !l.trim().is_empty())
-        .map(str::trim)
+        .map(|l| l.trim())
         .collect();
-    if details.is_empty() {
+    let mut line = if details.is_empty() {
         head.to_string()
     } else {
         format!("{}: {}", head.trim_end_matches(':'), details.join(", "))
+    };
+    for tip in rest.iter().map(|l| l.trim()).filter(|l| l.starts_with("tip: ")) {
+        line.push_str("; ");
+        line.push_str(tip);
     }
+    line
 }
 
 #[cfg(test)]
@@ -123,6 +131,15 @@ mod tests {
         assert_eq!(
             usage_line("error: unexpected argument '--x' found\n\nUsage: ..."),
             "unexpected argument '--x' found"
+        );
+    }
+
+    #[test]
+    fn a_tip_is_kept() {
+        let rendered = "error: unrecognized subcommand 'tournamnet'\n\n  tip: a similar subcommand exists: 'tournament'\n\nUsage: tetrad [OPTIONS] <COMMAND>\n\nFor more information, try '--help'.\n";
+        assert_eq!(
+            usage_line(rendered),
+            "unrecognized subcommand 'tournamnet'; tip: a similar subcommand exists: 'tournament'"
         );
     }
 

@@ -176,10 +176,3 @@ fn a_missing_argument_is_named_and_an_os_error_said_once() {
     let absent = run(&["run", "--plugin", "random", "--pieces", "/nonexistent/pieces.toml"]);
     assert_eq!(stderr(&absent).matches("os error 2").count(), 1, "{}", stderr(&absent));
 }
-
-#[test]
-fn no_games_print_no_negative_zero() {
-    let output = run(&["run", "--plugin", "random", "--games", "0"]);
-    assert!(output.status.success(), "{}", stderr(&output));
-    assert!(!stdout(&output).contains("-0.00"), "{}", stdout(&output));
-}

@@ -93,8 +93,8 @@ pub struct TournamentArgs {
     /// The rules.
     #[command(flatten)]
     pub game: GameArgs,
-    /// Games per entrant (at most 1000000) [default: 100, or one per line of --sequence].
-    #[arg(long, value_parser = games_parser(0))]
+    /// Games per entrant (1 to 1000000) [default: 100, or one per line of --sequence].
+    #[arg(long, value_parser = games_parser(1))]
     pub games: Option<u64>,
     /// Seed, parallelism and piece cap.
     #[command(flatten)]
@@ -288,8 +288,8 @@ pub struct RunArgs {
     /// The rules.
     #[command(flatten)]
     pub game: GameArgs,
-    /// How many games (at most 1000000) [default: 10, or one per line of --sequence].
-    #[arg(long, value_parser = games_parser(0))]
+    /// How many games (1 to 1000000) [default: 10, or one per line of --sequence].
+    #[arg(long, value_parser = games_parser(1))]
     pub games: Option<u64>,
     /// Seed, parallelism and piece cap.
     #[command(flatten)]

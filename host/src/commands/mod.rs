@@ -60,6 +60,7 @@ pub fn run(mut args: RunArgs) -> Result<ExitCode> {
     let info = plugin.info().clone();
     // A refusal to create is one error line with nothing before it on stdout.
     probe(&plugin, &spec.setup, &spec.options)?;
+    note_unlimited(&spec);
     let progress = progress::LiveProgress::start(spec.games);
     spec.pieces_played = progress.as_ref().map(|p| p.pieces());
     let table = args.format == Format::Table;
@@ -128,6 +129,16 @@ pub fn run(mut args: RunArgs) -> Result<ExitCode> {
         Format::Csv => write!(out, "{}", games_csv(&results))?,
     }
     Ok(run_status(&results))
+}
+
+/// Says on standard error, in one line, that the games of `spec` have no end but the
+/// plugin's: no `--max-pieces`, and no given sequence whose lines end them.
+pub(crate) fn note_unlimited(spec: &RunSpec) {
+    if spec.setup.max_pieces.is_none() && spec.sequences.is_none() {
+        eprintln!(
+            "note: games are unlimited (no --max-pieces): each lasts until the plugin tops out, which a strong one may take hours to do"
+        );
+    }
 }
 
 /// The exit status of a run that played `results`: [`ALL_FORFEITED`] when there were

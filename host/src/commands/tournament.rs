@@ -1,9 +1,9 @@
 //! `tetrad tournament`, `tetrad merge` and the hidden `tetrad worker`.
 
-use super::{default_preset, load};
+use super::{default_preset, load, note_unlimited};
 use crate::cli::{MergeArgs, ReportFormat, TournamentArgs};
 use crate::engine::AttackTable;
-use crate::plugin::looks_like_path;
+use crate::plugin::{looks_like_path, plugin_name};
 use crate::referee::Limits;
 use crate::runner::probe;
 use crate::runner::RunSpec;
@@ -43,9 +43,12 @@ fn entrants(args: &TournamentArgs) -> Result<Vec<Entrant>> {
     for spec in &args.plugins {
         let (plugin_spec, own_options) = split_entrant(spec);
         let plugin = std::sync::Arc::new(load(plugin_spec)?);
+        // The name `tetrad plugins` lists it under, for a file named as a bundled plugin or
+        // a manifest; otherwise the name the plugin gives itself.
+        let name = plugin_name(plugin.path()).unwrap_or_else(|| plugin.info().name.clone());
         let mut label = match own_options {
-            Some(options) => format!("{}@{options}", plugin.info().name),
-            None => plugin.info().name.clone(),
+            Some(options) => format!("{name}@{options}"),
+            None => name,
         };
         let base = label.clone();
         for n in 2.. {
@@ -186,6 +189,10 @@ fn play(args: &TournamentArgs, versus: bool) -> Result<Played> {
         (Some(path), _) => (Writer::create(path, &config, &shard.label())?, Vec::new()),
         (None, _) => (Writer::none(), Vec::new()),
     };
+    note_unlimited(&tournament.spec);
+    if tournament.entrants.len() == 1 {
+        eprintln!("note: one entrant: its standings have no other entrant to compare with");
+    }
     let total = tournament.total();
     let bar = std::io::stderr().is_terminal().then(|| {
         let bar = ProgressBar::new(total);

@@ -58,8 +58,9 @@ pub fn user_plugin_dir() -> Option<PathBuf> {
 }
 
 /// The short name of a plugin file found on the search path: a bundled library's, or a
-/// bot manifest's (its file stem; only files that read as manifests count).
-fn plugin_name(path: &Path) -> Option<String> {
+/// bot manifest's (its file stem; only files that read as manifests count). `tetrad
+/// plugins` lists a plugin under it, and a tournament labels an entrant with it.
+pub fn plugin_name(path: &Path) -> Option<String> {
     let file_name = path.file_name()?.to_str()?;
     if Manifest::is_manifest(path) {
         let stem = path.file_stem()?.to_str()?;

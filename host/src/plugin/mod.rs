@@ -12,7 +12,8 @@ mod rust_flavour;
 pub mod tbp;
 
 pub use discovery::{
-    bundled_plugins, looks_like_path, resolve, search_path, user_plugin_dir, BundledPlugin, PLUGIN_PATH_VAR,
+    bundled_plugins, looks_like_path, plugin_name, resolve, search_path, user_plugin_dir, BundledPlugin,
+    PLUGIN_PATH_VAR,
 };
 pub use exit_guard::{install as guard_exit, PLUGIN_EXIT_CODE};
 pub use manifest::{Manifest, Protocol};
