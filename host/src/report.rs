@@ -34,6 +34,8 @@ pub struct UpdateTimes {
     pub mean: f64,
     /// 99th percentile, microseconds.
     pub p99: f64,
+    /// The slowest, microseconds: a rare slow update lifts the mean above the p99.
+    pub max: f64,
 }
 
 /// The summary of a set of games of one plugin.
@@ -125,6 +127,7 @@ pub fn summarize(results: &[GameResult], update_ns: &Histogram<u64>) -> Summary 
         update_us: UpdateTimes {
             mean: total_ns / calls / 1000.0,
             p99: update_ns.value_at_quantile(0.99) as f64 / 1000.0,
+            max: update_ns.max() as f64 / 1000.0,
         },
         violations: results.iter().map(|r| r.violations).sum(),
         ends,
@@ -182,7 +185,7 @@ pub fn summary_text(summary: &Summary) -> String {
          lines       mean {:.2} ± {:.2} (95% CI), median {}, max {}\n\
          pieces      mean {:.1}\n\
          score       mean {:.1}\n\
-         update      mean {:.2} µs, p99 {:.2} µs\n\
+         update      mean {:.2} µs, p99 {:.2} µs, max {:.2} µs\n\
          violations  {}\n\
          ended       {}",
         summary.games,
@@ -194,6 +197,7 @@ pub fn summary_text(summary: &Summary) -> String {
         summary.score.mean,
         summary.update_us.mean,
         summary.update_us.p99,
+        summary.update_us.max,
         summary.violations,
         if ends.is_empty() {
             "no games".to_string()

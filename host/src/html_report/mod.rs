@@ -174,7 +174,7 @@ fn standings_table(table: &[Standing]) -> String {
     let mut out = String::from(
         "<div class=\"wide\"><table id=\"standings\">\n<tr><th></th><th>#</th><th class=\"label\">plugin</th><th>games</th><th>lines (95% CI)</th>\
          <th>median</th><th>max</th><th>pieces</th><th>points</th><th>topped</th><th>capped</th>\
-         <th>µs/upd</th><th>p99 µs</th><th>violations</th><th>forfeits</th></tr>\n",
+         <th>µs/upd</th><th>p99 µs</th><th>max µs</th><th>violations</th><th>forfeits</th></tr>\n",
     );
     // Adding 0.0 turns a negative zero positive: "0.00", never "-0.00".
     for (i, s) in table.iter().enumerate() {
@@ -188,7 +188,7 @@ fn standings_table(table: &[Standing]) -> String {
             out,
             "<tr><td class=\"swatch\" style=\"background:{}\"></td><td>{}</td><td class=\"label\">{}</td><td>{}</td>\
              <td>{:.2} ± {:.2}</td><td>{}</td><td>{}</td><td>{:.1}</td><td>{:.0}</td><td>{}</td>\
-             <td>{}</td><td>{:.2}</td><td>{:.2}</td><td>{}</td><td>{}</td></tr>",
+             <td>{}</td><td>{:.2}</td><td>{:.2}</td><td>{:.2}</td><td>{}</td><td>{}</td></tr>",
             css_color(i),
             i + 1,
             escape(&s.label),
@@ -203,6 +203,7 @@ fn standings_table(table: &[Standing]) -> String {
             s.capped,
             s.update_us_mean + 0.0,
             s.update_us_p99 + 0.0,
+            s.update_us_max + 0.0,
             s.violations,
             if forfeits.is_empty() {
                 "-".to_string()

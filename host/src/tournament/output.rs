@@ -119,13 +119,23 @@ pub fn table(report: &Report) -> String {
         .unwrap_or_default();
     let _ = writeln!(
         out,
-        "{:<width$}  {:>6}  {:>18}  {:>8}  {:>8}  {:>10}  {:>9}  {:>7}  {:>9}  {:>9}  forfeits",
-        "plugin", "games", "lines (95% CI)", "median", "max", "pieces", "points", "topped", "µs/upd", "p99 µs"
+        "{:<width$}  {:>6}  {:>18}  {:>8}  {:>8}  {:>10}  {:>9}  {:>7}  {:>9}  {:>9}  {:>9}  forfeits",
+        "plugin",
+        "games",
+        "lines (95% CI)",
+        "median",
+        "max",
+        "pieces",
+        "points",
+        "topped",
+        "µs/upd",
+        "p99 µs",
+        "max µs"
     );
     for s in &report.standings {
         let _ = writeln!(
             out,
-            "{:<width$}  {:>6}  {:>18}  {:>8}  {:>8}  {:>10.1}  {:>9.0}  {:>7}  {:>9.2}  {:>9.2}  {}{}",
+            "{:<width$}  {:>6}  {:>18}  {:>8}  {:>8}  {:>10.1}  {:>9.0}  {:>7}  {:>9.2}  {:>9.2}  {:>9.2}  {}{}",
             s.label,
             s.games,
             lines(s),
@@ -136,6 +146,7 @@ pub fn table(report: &Report) -> String {
             s.topped_out,
             s.update_us_mean,
             s.update_us_p99,
+            s.update_us_max,
             forfeits(s),
             if s.capped > 0 {
                 format!(" ({} capped)", s.capped)
@@ -205,12 +216,12 @@ pub fn markdown(report: &Report) -> String {
         out.push('\n');
     }
     out.push_str(
-        "| plugin | games | lines (95% CI) | median | max | pieces | points | topped out | capped | µs/update | p99 µs | violations | forfeits |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
+        "| plugin | games | lines (95% CI) | median | max | pieces | points | topped out | capped | µs/update | p99 µs | max µs | violations | forfeits |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
     );
     for s in &report.standings {
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} | {} | {:.1} | {:.0} | {} | {} | {:.2} | {:.2} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {:.1} | {:.0} | {} | {} | {:.2} | {:.2} | {:.2} | {} | {} |",
             s.label,
             s.games,
             lines(s),
@@ -222,6 +233,7 @@ pub fn markdown(report: &Report) -> String {
             s.capped,
             s.update_us_mean,
             s.update_us_p99,
+            s.update_us_max,
             s.violations,
             forfeits(s)
         );
@@ -258,12 +270,12 @@ pub fn markdown(report: &Report) -> String {
 /// CSV: the standings, a blank line, then the pairings.
 pub fn csv(report: &Report) -> String {
     let mut out = String::from(
-        "plugin,games,lines_mean,lines_ci95,lines_median,lines_max,pieces_mean,score_mean,topped_out,capped,update_us_mean,update_us_p99,violations,forfeits\n",
+        "plugin,games,lines_mean,lines_ci95,lines_median,lines_max,pieces_mean,score_mean,topped_out,capped,update_us_mean,update_us_p99,update_us_max,violations,forfeits\n",
     );
     for s in &report.standings {
         let _ = writeln!(
             out,
-            "\"{}\",{},{:.4},{:.4},{},{},{:.4},{:.4},{},{},{:.4},{:.4},{},{}",
+            "\"{}\",{},{:.4},{:.4},{},{},{:.4},{:.4},{},{},{:.4},{:.4},{:.4},{},{}",
             s.label.replace('"', "\"\""),
             s.games,
             s.lines.mean,
@@ -276,6 +288,7 @@ pub fn csv(report: &Report) -> String {
             s.capped,
             s.update_us_mean,
             s.update_us_p99,
+            s.update_us_max,
             s.violations,
             s.forfeits.values().sum::<u64>()
         );

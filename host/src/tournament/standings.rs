@@ -30,6 +30,8 @@ pub struct Standing {
     pub update_us_mean: f64,
     /// 99th percentile of microseconds per update, over every update.
     pub update_us_p99: f64,
+    /// The slowest update, in microseconds: a rare slow one lifts the mean above the p99.
+    pub update_us_max: f64,
     /// Protocol violations, over all games.
     pub violations: u64,
     /// Forfeited games by cause: plugin_error (a panic or error status), crashed,
@@ -146,6 +148,7 @@ pub fn standings(labels: &[String], records: &[GameRecord]) -> Vec<Standing> {
                 capped: count(End::Capped),
                 update_us_mean: total_us / updates.max(1) as f64,
                 update_us_p99: times.value_at_quantile(0.99) as f64 / 1000.0,
+                update_us_max: times.max() as f64 / 1000.0,
                 violations: mine.iter().map(|r| r.result.violations).fold(0, u64::saturating_add),
                 forfeits,
             }
