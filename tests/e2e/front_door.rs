@@ -151,3 +151,179 @@ tetrad_plugin_api::export_solver!(Outside);
         stdout(&played)
     );
 }
+
+#[test]
+fn no_games_is_refused_in_one_line() {
+    for command in ["run --plugin random", "tournament --plugins random tree-search"] {
+        let mut args: Vec<&str> = command.split(' ').collect();
+        args.extend(["--games", "0"]);
+        let output = run(&args);
+        assert_one_line_error(&output, "0 is not in 1..=1000000");
+        assert_eq!(output.status.code(), Some(2), "{command}");
+        assert_eq!(stdout(&output), "", "{command}");
+    }
+}
+
+#[test]
+fn a_misspelt_subcommand_or_option_gets_a_suggestion() {
+    let output = run(&["tournamnet", "--plugins", "random"]);
+    assert_one_line_error(&output, "tip: a similar subcommand exists: 'tournament'");
+    assert_eq!(output.status.code(), Some(2));
+    let output = run(&["run", "--plugin", "random", "--game", "3"]);
+    assert_one_line_error(&output, "tip: a similar argument exists: '--games'");
+}
+
+/// The lines of `output`'s standard error that contain `needle`.
+fn stderr_lines_with(output: &std::process::Output, needle: &str) -> usize {
+    stderr(output).lines().filter(|l| l.contains(needle)).count()
+}
+
+#[test]
+fn games_without_a_cap_say_so_once_when_they_start() {
+    let unlimited = "games are unlimited (no --max-pieces)";
+    let ran = run(&["run", "--plugin", "random", "--games", "3"]);
+    assert!(ran.status.success(), "{}", stderr(&ran));
+    assert_eq!(stderr_lines_with(&ran, unlimited), 1, "{}", stderr(&ran));
+    assert_eq!(stderr(&ran).lines().count(), 1, "{}", stderr(&ran));
+    let played = run(&["tournament", "--plugins", "random", "random", "--games", "2"]);
+    assert!(played.status.success(), "{}", stderr(&played));
+    assert_eq!(stderr_lines_with(&played, unlimited), 1, "{}", stderr(&played));
+    // Capped games, or a sequence whose lines end them, say nothing of it.
+    let capped = run(&["run", "--plugin", "random", "--games", "3", "--max-pieces", "10"]);
+    assert!(capped.status.success(), "{}", stderr(&capped));
+    assert_eq!(stderr(&capped), "");
+    let dir = tempfile::tempdir().unwrap();
+    let sequence = dir.path().join("pieces.txt");
+    std::fs::write(&sequence, "I O T\nS Z\n").unwrap();
+    let given = run(&["run", "--plugin", "random", "--sequence", sequence.to_str().unwrap()]);
+    assert!(given.status.success(), "{}", stderr(&given));
+    assert_eq!(stderr_lines_with(&given, unlimited), 0, "{}", stderr(&given));
+}
+
+#[test]
+fn a_tournament_of_one_entrant_says_it_has_nothing_to_compare() {
+    let output = run(&[
+        "tournament",
+        "--plugins",
+        "random",
+        "--games",
+        "2",
+        "--max-pieces",
+        "20",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(
+        stderr_lines_with(
+            &output,
+            "one entrant: its standings have no other entrant to compare with"
+        ),
+        1,
+        "{}",
+        stderr(&output)
+    );
+    assert!(stdout(&output).contains("random"), "{}", stdout(&output));
+    let two = run(&[
+        "tournament",
+        "--plugins",
+        "random",
+        "random",
+        "--games",
+        "1",
+        "--max-pieces",
+        "20",
+    ]);
+    assert_eq!(stderr_lines_with(&two, "one entrant"), 0, "{}", stderr(&two));
+}
+
+#[test]
+fn update_times_show_their_maximum_beside_the_mean_and_p99() {
+    let args = [
+        "tournament",
+        "--plugins",
+        "random",
+        "tree-search",
+        "--games",
+        "2",
+        "--max-pieces",
+        "30",
+    ];
+    let table = run(&args);
+    assert!(table.status.success(), "{}", stderr(&table));
+    let text = stdout(&table);
+    let header = text.lines().find(|l| l.starts_with("plugin ")).expect("a header");
+    assert!(header.contains("µs/upd     p99 µs     max µs  forfeits"), "{header}");
+    let json = crate::common::json(&run(&[&args[..], &["--format", "json"]].concat()));
+    for standing in json["standings"].as_array().unwrap() {
+        let (p99, max) = (standing["update_us_p99"].as_f64(), standing["update_us_max"].as_f64());
+        assert!(max.unwrap() >= p99.unwrap(), "{standing}");
+    }
+    let csv = stdout(&run(&[&args[..], &["--format", "csv"]].concat()));
+    assert!(csv.starts_with("plugin,") && csv.lines().next().unwrap().contains(",update_us_p99,update_us_max,"));
+    let markdown = stdout(&run(&[&args[..], &["--format", "markdown"]].concat()));
+    assert!(markdown.contains("| p99 µs | max µs |"), "{markdown}");
+    let ran = run(&["run", "--plugin", "random", "--games", "2", "--max-pieces", "20"]);
+    let summary = stdout(&ran);
+    let update = summary
+        .lines()
+        .find(|l| l.starts_with("update "))
+        .expect("an update line");
+    assert!(update.contains(", max ") && update.ends_with(" µs"), "{update}");
+    let document = crate::common::json(&run(&[
+        "run",
+        "--plugin",
+        "random",
+        "--games",
+        "2",
+        "--max-pieces",
+        "20",
+        "--format",
+        "json",
+    ]));
+    let times = &document["summary"]["update_us"];
+    assert!(
+        times["max"].as_f64().unwrap() >= times["p99"].as_f64().unwrap(),
+        "{times}"
+    );
+}
+
+#[test]
+fn a_plugin_has_one_name_in_the_list_and_in_the_standings() {
+    // A library that calls itself `testkit`, installed as `dropper`.
+    let dir = tempfile::tempdir().unwrap();
+    let file = format!(
+        "{}tetrad_plugin_dropper{}",
+        std::env::consts::DLL_PREFIX,
+        std::env::consts::DLL_SUFFIX
+    );
+    std::fs::copy(testkit(), dir.path().join(&file)).unwrap();
+    let with_path = |args: &[&str]| {
+        tetrad()
+            .env("TETRAD_PLUGIN_PATH", dir.path())
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let listed = with_path(&["plugins"]);
+    assert!(
+        stdout(&listed).lines().any(|l| l.starts_with("dropper ")),
+        "{}",
+        stdout(&listed)
+    );
+    let by_path = dir.path().join(&file).display().to_string();
+    for entrant in ["dropper", by_path.as_str()] {
+        let played = with_path(&[
+            "tournament",
+            "--plugins",
+            entrant,
+            "random",
+            "--games",
+            "1",
+            "--max-pieces",
+            "10",
+            "--format",
+            "json",
+        ]);
+        let report = crate::common::json(&played);
+        assert_eq!(report["standings"][0]["label"], "dropper", "{entrant}");
+    }
+}
