@@ -66,7 +66,21 @@ pub fn draw(frame: &mut Frame, app: &App) {
         frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
         return;
     }
-    let [main, status] = Layout::vertical([Constraint::Min(0), Constraint::Length(1)]).areas(area);
+    // A status longer than a row wraps: below the board and panel while there are rows to
+    // spare, over their bottom rows beyond that, so a long error is read whole.
+    let status = status_line(app);
+    let wrapped = wrap_text(&status.to_string(), usize::from(area.width));
+    let rows = (wrapped.len() as u16).clamp(1, area.height);
+    let spare = area.height - (needed.1 - 1);
+    let main = Rect {
+        height: area.height - rows.min(spare),
+        ..area
+    };
+    let status_area = Rect {
+        y: area.y + area.height - rows,
+        height: rows,
+        ..area
+    };
     if versus {
         draw_versus(frame, app, main, board_size);
     } else {
@@ -84,7 +98,13 @@ pub fn draw(frame: &mut Frame, app: &App) {
         );
         draw_panel(frame, app, panel);
     }
-    draw_status(frame, app, status);
+    if rows == 1 {
+        frame.render_widget(Paragraph::new(status), status_area);
+    } else {
+        let lines: Vec<Line> = wrapped.into_iter().map(Line::from).collect();
+        frame.render_widget(Clear, status_area);
+        frame.render_widget(Paragraph::new(lines), status_area);
+    }
     if app.help_shown() {
         draw_help(frame, app.mode(), main);
     }
@@ -271,7 +291,8 @@ fn end_cause(end: RecordedEnd) -> &'static str {
     }
 }
 
-fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
+/// The status row: the `o` prompt, the last message, or the key hint.
+fn status_line(app: &App) -> Line<'static> {
     let line = match (app.prompt(), app.status()) {
         (Some(text), _) => Line::from(vec![
             Span::styled(
@@ -285,14 +306,41 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
     };
     // In versus the panels have no room for it.
     let restart = app.sides().len() > 1 && app.mode() != Mode::Replay && app.sides().iter().all(|s| s.end().is_some());
-    let line = match restart {
+    match restart {
         true => Line::from(vec![
             Span::styled("r restart, n new seed   ", Style::default().fg(Color::Yellow)),
             Span::raw(line.to_string()),
         ]),
         false => line,
-    };
-    frame.render_widget(Paragraph::new(line), area);
+    }
+}
+
+/// `text` in lines of at most `width` characters, broken at spaces where it can be (a
+/// word longer than a line is cut where the line ends).
+fn wrap_text(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(1);
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    let mut len = 0;
+    for word in text.split(' ') {
+        let mut word: Vec<char> = word.chars().collect();
+        if len > 0 && len + 1 + word.len() <= width {
+            line.push(' ');
+            line.extend(&word);
+            len += 1 + word.len();
+            continue;
+        }
+        if len > 0 {
+            lines.push(std::mem::take(&mut line));
+        }
+        while word.len() > width {
+            lines.push(word.drain(..width).collect());
+        }
+        len = word.len();
+        line.extend(word);
+    }
+    lines.push(line);
+    lines
 }
 
 fn draw_help(frame: &mut Frame, mode: Mode, area: Rect) {

@@ -277,3 +277,22 @@ fn a_guideline_board_shows_its_field_and_spawn_rows_and_the_queue() {
     assert!(screen.contains("then ") && screen.contains("hold -"), "{screen}");
     assert_eq!(app.tracked().game().queue().count(), 6);
 }
+
+#[test]
+fn a_long_status_wraps_at_spaces_and_loses_nothing() {
+    let error = "cannot open: plugin `/home/someone/a/rather/long/path/to/libtetrad_plugin_dropper.so`: \
+                 not a tetrad plugin (no tetrad_abi_version symbol: undefined symbol)";
+    for width in [20, 40, 80] {
+        let lines = wrap_text(error, width);
+        assert!(lines.iter().all(|l| l.chars().count() <= width), "{lines:?}");
+        let words: Vec<&str> = lines
+            .iter()
+            .flat_map(|l| l.split(' '))
+            .filter(|w| !w.is_empty())
+            .collect();
+        let whole: String = words.concat();
+        assert_eq!(whole, error.split(' ').collect::<String>(), "width {width}");
+    }
+    assert_eq!(wrap_text("short", 80), ["short"]);
+    assert_eq!(wrap_text("abcdefgh ij", 4), ["abcd", "efgh", "ij"]);
+}
