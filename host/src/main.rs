@@ -1,7 +1,6 @@
 //! `tetrad`: loads Tetris solver plugins, plays them, and reports.
 
 use clap::error::ErrorKind;
-use clap::Parser;
 use std::process::ExitCode;
 use tetrad::cli::{Cli, Command};
 use tetrad::commands;
@@ -9,7 +8,7 @@ use tetrad::commands;
 const USAGE_ERROR: u8 = 2;
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli = match Cli::parse_args() {
         Ok(cli) => cli,
         Err(err) => return report_usage_error(err),
     };

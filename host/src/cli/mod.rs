@@ -18,12 +18,55 @@ use values::{
 #[derive(Debug, Parser)]
 #[command(name = "tetrad", version, about, long_about = None)]
 pub struct Cli {
-    /// Say more on standard error: where bot and worker logs go, and what was skipped.
+    /// Say more on standard error: the folder the logs of bot processes go to.
     #[arg(short, long, global = true)]
     pub verbose: bool,
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
+}
+
+/// The subcommands that start no bot process, where `--verbose` has nothing more to say:
+/// it is accepted there, and not offered in their help.
+const QUIET_SUBCOMMANDS: [&str; 4] = ["merge", "report", "replay", "install"];
+
+impl Cli {
+    /// The command line as clap reads it, `--verbose` left out of the help of
+    /// [`QUIET_SUBCOMMANDS`].
+    pub fn command_line() -> clap::Command {
+        let mut command = <Cli as clap::CommandFactory>::command();
+        for name in QUIET_SUBCOMMANDS {
+            // A subcommand's own `verbose` is not replaced by the global one; its value
+            // still reaches `Cli::verbose`.
+            command = command.mut_subcommand(name, |sub| {
+                sub.arg(
+                    clap::Arg::new("verbose")
+                        .short('v')
+                        .long("verbose")
+                        .action(clap::ArgAction::SetTrue)
+                        .global(true)
+                        .hide(true),
+                )
+            });
+        }
+        command
+    }
+
+    /// Parses the process's arguments (see [`Cli::command_line`]).
+    pub fn parse_args() -> Result<Cli, clap::Error> {
+        Cli::parse_from_args(std::env::args_os())
+    }
+
+    /// Parses `args`, the program's name first (see [`Cli::command_line`]).
+    pub fn parse_from_args<I, T>(args: I) -> Result<Cli, clap::Error>
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<std::ffi::OsString> + Clone,
+    {
+        let mut command = Cli::command_line();
+        let matches = command.try_get_matches_from_mut(args)?;
+        <Cli as clap::FromArgMatches>::from_arg_matches(&matches).map_err(|err| err.format(&mut command))
+    }
 }
 
 /// The subcommands.
@@ -345,4 +388,34 @@ pub struct CheckArgs {
     /// The plugin's options, as 'key=value,key=value'.
     #[arg(long, default_value = "")]
     pub options: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn verbose_is_read_anywhere_and_offered_only_where_it_says_something() {
+        for args in [
+            &["tetrad", "-v", "merge", "a.jsonl"][..],
+            &["tetrad", "merge", "a.jsonl", "-v"],
+            &["tetrad", "install", "--verbose"],
+            &["tetrad", "run", "--plugin", "random", "-v"],
+        ] {
+            let cli = Cli::parse_from_args(args).expect("parsed");
+            assert!(cli.verbose, "{args:?}");
+        }
+        assert!(!Cli::parse_from_args(["tetrad", "install"]).expect("parsed").verbose);
+        let mut command = Cli::command_line();
+        command.build();
+        let mut help = |name: &str| {
+            let sub = command.find_subcommand_mut(name).expect("a subcommand");
+            sub.render_long_help().to_string()
+        };
+        assert!(help("run").contains("--verbose"));
+        assert!(help("tournament").contains("logs of bot processes"));
+        for name in QUIET_SUBCOMMANDS {
+            assert!(!help(name).contains("--verbose"), "{name}");
+        }
+    }
 }
