@@ -69,7 +69,7 @@ pub fn read_bytes(path: &Path, cap: u64) -> Result<Vec<u8>, InputError> {
         path: path.to_path_buf(),
         source,
     };
-    let file = File::open(path).map_err(io)?;
+    let file = open(path).map_err(io)?;
     let mut bytes = Vec::new();
     file.take(cap.saturating_add(1)).read_to_end(&mut bytes).map_err(io)?;
     if bytes.len() as u64 > cap {
@@ -79,6 +79,52 @@ pub fn read_bytes(path: &Path, cap: u64) -> Result<Vec<u8>, InputError> {
         });
     }
     Ok(bytes)
+}
+
+/// Opens `path` for reading without waiting for a writer: a FIFO that no one writes to
+/// then reads as empty, instead of blocking the open for ever.
+pub fn open(path: &Path) -> io::Result<File> {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        use std::os::unix::fs::OpenOptionsExt;
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(path)?;
+        // Reads wait as usual once it is open.
+        rustix::io::ioctl_fionbio(file.as_fd(), false)?;
+        Ok(file)
+    }
+    #[cfg(not(unix))]
+    {
+        File::open(path)
+    }
+}
+
+/// What kind of file `metadata` describes, in words (for a file that is not a plain one).
+pub fn file_kind(metadata: &std::fs::Metadata) -> &'static str {
+    let kind = metadata.file_type();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "a FIFO";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+        if kind.is_char_device() || kind.is_block_device() {
+            return "a device";
+        }
+    }
+    if kind.is_dir() {
+        "a folder"
+    } else if kind.is_file() {
+        "a file"
+    } else {
+        "not a file"
+    }
 }
 
 /// The whole of `path` as text, at most `cap` bytes.

@@ -26,6 +26,9 @@ fn main() -> ExitCode {
         }
         tetrad::plugin::guard_exit();
     }
+    tetrad::process::keep_logs(cli.keep_logs);
+    // A worker's and a seat's logs are their parent's to keep or delete.
+    let ends_logs = !matches!(cli.command, Command::Worker(_) | Command::Seat(_));
     let outcome = match cli.command {
         Command::Run(args) => commands::run(args),
         Command::Plugins(args) => commands::plugins(args),
@@ -42,6 +45,9 @@ fn main() -> ExitCode {
         Command::Play(args) => commands::play(args),
         Command::Replay(args) => commands::replay(args),
     };
+    if ends_logs {
+        tetrad::plugin::bot::finish_logs();
+    }
     outcome.unwrap_or_else(|err| {
         // A closed pipe (`tetrad run | head`) is the reader's choice, not an error.
         if err

@@ -154,6 +154,9 @@ def main(argv):
             transcript.write(f"{kind}\n")
             transcript.flush()
         if kind == "rules":
+            if mode == "escape-rules":
+                send({"type": "error", "reason": "\x1b[2J\x1b[Hok"})
+                continue
             send({"type": "ready"})
         elif kind == "start":
             game = Game(message)
@@ -168,12 +171,18 @@ def main(argv):
                 fresh = False
                 send({"type": "suggestion", "moves": []})
                 continue
-            if mode == "illegal":
+            if mode == "escape" and asked == 3:
+                send({"type": "error", "reason": "\x1b[2J\x1b[Hall is well"})
+                continue
+            if mode in ("illegal", "many"):
                 missing = next(p for p in "IOTSZJL" if p not in game.queue[:2] and p != game.hold)
                 location = {"type": missing, "orientation": "north", "x": 4, "y": 0}
-                send({"type": "suggestion", "moves": [{"location": location, "spin": "none"}]})
+                count = 10000 if mode == "many" else 1
+                send({"type": "suggestion", "moves": [{"location": location, "spin": "none"}] * count})
                 continue
             send({"type": "suggestion", "moves": game.candidates()})
+            if mode == "twice" and asked == 3:
+                send({"type": "suggestion", "moves": game.candidates()})
         elif kind == "play":
             game.play(message["move"])
             fresh = True

@@ -131,7 +131,8 @@ fn isolated_plugins_that_print_or_forge_replies_neither_hang_nor_fool_the_tourna
         "--format",
         "json",
     ]);
-    args.extend(["--out".to_string(), out.display().to_string(), "--plugins".to_string()]);
+    args.extend(["--keep-logs".to_string(), "--out".to_string(), out.display().to_string()]);
+    args.push("--plugins".to_string());
     for mode in ["quiet", "chatty", "dribble", "forge"] {
         args.push(format!("{lib}@mode={mode}"));
     }

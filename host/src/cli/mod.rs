@@ -21,6 +21,10 @@ pub struct Cli {
     /// Say more on standard error: the folder the logs of bot processes go to.
     #[arg(short, long, global = true)]
     pub verbose: bool,
+    /// Keep the logs of bot processes and workers after the run (each bot's stderr, and
+    /// what an isolated plugin printed); by default they are deleted when the run ends.
+    #[arg(long, global = true)]
+    pub keep_logs: bool,
     /// What to do.
     #[command(subcommand)]
     pub command: Command,

@@ -158,7 +158,11 @@ fn play(args: &TournamentArgs, versus: bool) -> Result<Played> {
     let isolation = if args.isolate {
         let exe = std::env::current_exe().context("locating the tetrad binary for worker processes")?;
         let logs = worker_logs(args)?;
-        match versus {
+        // A folder named for them is a folder to keep.
+        if args.worker_logs.is_some() {
+            crate::process::keep_logs(true);
+        }
+        match (versus, crate::process::logs_kept()) {
             // Seats are bot processes, which log where every bot does.
             true => eprintln!("seat logs in {}", crate::plugin::bot::log_folder().display()),
             false => eprintln!("worker logs in {}", logs.display()),
@@ -203,7 +207,7 @@ fn play(args: &TournamentArgs, versus: bool) -> Result<Played> {
         bar.set_position(done.len() as u64);
         bar
     });
-    let (records, sprt) = tournament.play(done, &mut writer, |progress| {
+    let played = tournament.play(done, &mut writer, |progress| {
         let line = fixture_line(&progress.labels, progress.fixture);
         match &bar {
             Some(bar) => {
@@ -212,7 +216,12 @@ fn play(args: &TournamentArgs, versus: bool) -> Result<Played> {
             }
             None => eprintln!("[{}/{}] {line}", progress.finished, progress.total),
         }
-    })?;
+    });
+    // A folder the user named stays as it is.
+    if let (Some(isolation), None) = (&tournament.isolation, &args.worker_logs) {
+        crate::process::finish_log_folder(&isolation.logs);
+    }
+    let (records, sprt) = played?;
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }

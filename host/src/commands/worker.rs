@@ -15,6 +15,10 @@ use std::process::ExitCode;
 pub fn worker(args: WorkerArgs) -> Result<ExitCode> {
     let channel = WorkerChannel::take_stdio().context("taking the worker's channel")?;
     follow_parent(args.parent_pid);
+    // Its bots log beside it, in the folder its parent keeps or deletes.
+    if let Some(folder) = args.progress.as_deref().and_then(std::path::Path::parent) {
+        crate::plugin::bot::set_log_folder(folder.to_path_buf());
+    }
     let mut setup: Setup = serde_json::from_str(&args.setup).context("the worker's --setup")?;
     let plugin = load(&args.plugin)?;
     let expected = setup.sequence.take();

@@ -116,10 +116,15 @@ impl Process {
         if let Some(watch) = watch {
             watch.set_update_started(Some(started));
         }
-        let answer = self
-            .bot
-            .send(&message)
-            .and_then(|()| self.bot.receive(self.think_limit, awaited));
+        // A line already waiting would be taken for this request's answer: the bot answered
+        // an earlier one twice.
+        let answer = match self.bot.spare_line() {
+            Some(line) => Err(self.bot.spare(&line, "its answer")),
+            None => self
+                .bot
+                .send(&message)
+                .and_then(|()| self.bot.receive(self.think_limit, awaited)),
+        };
         let elapsed_ns = clock.delta_as_nanos(started, clock.raw());
         if let Some(watch) = watch {
             watch.set_update_started(None);

@@ -10,15 +10,19 @@ use crate::plugin::bot::{BotProcess, Failure, FailureKind, HELLO_LIMIT};
 use crate::plugin::tbp::location::to_tetrad;
 use crate::plugin::tbp::messages::{BotMessage, FrontendMessage, Move, RandomizerKind, RandomizerState, Spin, Start};
 use crate::plugin::tbp::start;
-use crate::plugin::{Manifest, Plugin};
+use crate::plugin::{printable, Manifest, Plugin};
 use crate::watch::Watch;
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
-use tetrad_plugin_api::{reachable, Actions, Board, PieceId, PieceSet, Preset, Randomizer, Rules};
+use tetrad_plugin_api::{reachable, Actions, Board, PieceId, PieceSet, Preset, Randomizer, Reached, Rules};
 
 /// How long to wait before asking again a bot that suggested no move (it may know too
 /// little yet, just after `start` or `play`).
 const ASK_AGAIN_AFTER: Duration = Duration::from_millis(2);
+
+/// The most moves of one suggestion that are tried, in the bot's order of preference: a
+/// bot lists its best first, and a suggestion of thousands must not cost the host seconds.
+pub const MOVES_TRIED: usize = 100;
 
 /// What the bot knows of the game: the position after the last move it was told of.
 struct Known {
@@ -74,6 +78,18 @@ impl Tbp {
         // The protocol has no options; the host's one is the think time. Any other key,
         // taken silently, would change nothing, so it is refused.
         let think_ms = think_option(options, manifest.think_ms).map_err(|message| refused(message, None))?;
+        // The think time counts against the think limit: one that fills it leaves the bot
+        // no time to answer.
+        let think = Duration::from_millis(think_ms);
+        if think >= think_limit {
+            return Err(refused(
+                format!(
+                    "think_ms={think_ms} leaves no time to answer within the think limit of {} ms",
+                    think_limit.as_millis()
+                ),
+                None,
+            ));
+        }
         if rules.preset != Preset::Guideline || rules.width != 10 || rules.height != 40 || !pieces.is_srs() {
             return Err(refused(
                 format!(
@@ -95,7 +111,7 @@ impl Tbp {
             pieces: pieces.clone(),
             rules: *rules,
             think_limit,
-            think: Duration::from_millis(think_ms),
+            think,
             known: None,
         };
         let randomizer = match rules.randomizer {
@@ -113,7 +129,10 @@ impl Tbp {
             match tbp.bot.receive_json(left, "`ready`").map_err(failed)? {
                 BotMessage::Ready => return Ok(tbp),
                 BotMessage::Error { reason } => {
-                    return Err(refused(format!("the bot refused the rules ({reason})"), None));
+                    return Err(refused(
+                        format!("the bot refused the rules ({})", printable(reason)),
+                        None,
+                    ));
                 }
                 BotMessage::Unknown => {}
                 BotMessage::Info { .. } => return Err(failed(tbp.bot.unexpected_kind("info", "`ready`"))),
@@ -154,11 +173,13 @@ impl Tbp {
             .collect();
         let bag = seen.bag_left();
         self.catch_up(seen.board, hold, &queue, bag, state.combo, state.back_to_back != 0)?;
-        if !self.think.is_zero() {
-            std::thread::sleep(self.think);
-        }
+        // The clock runs from here: the think time is part of the bot's time.
         let asked = Instant::now();
+        self.await_thinking()?;
         loop {
+            while let Some(line) = self.bot.spare_line() {
+                self.unasked(&line)?;
+            }
             self.bot.send_json(&FrontendMessage::Suggest)?;
             let moves = loop {
                 // Messages it may send and tetrad ignores still count against its time.
@@ -166,7 +187,9 @@ impl Tbp {
                 match self.bot.receive_json(left, "a `suggestion`")? {
                     BotMessage::Suggestion { moves } => break moves,
                     BotMessage::Unknown => {}
-                    BotMessage::Error { reason } => return Err(self.bot.broke(&format!("error: {reason}"))),
+                    BotMessage::Error { reason } => {
+                        return Err(self.bot.broke(&format!("error: {}", printable(reason))));
+                    }
                     BotMessage::Info { .. } => return Err(self.bot.unexpected_kind("info", "a `suggestion`")),
                     BotMessage::Ready => return Err(self.bot.unexpected_kind("ready", "a `suggestion`")),
                 }
@@ -180,8 +203,9 @@ impl Tbp {
                 continue;
             }
             let mut why_not = String::new();
-            for suggested in &moves {
-                match self.legal(seen, hold, state.hold_available != 0, suggested) {
+            let mut reach = Reach::default();
+            for suggested in moves.iter().take(MOVES_TRIED) {
+                match self.legal(seen, hold, state.hold_available != 0, suggested, &mut reach) {
                     Ok((path, played)) => {
                         self.bot.send_json(&FrontendMessage::Play {
                             played: suggested.clone(),
@@ -194,10 +218,41 @@ impl Tbp {
                 }
             }
             let first = serde_json::to_string(&moves[0]).unwrap_or_default();
+            let tried = match moves.len() > MOVES_TRIED {
+                true => format!("{} suggested, the first {MOVES_TRIED} tried", moves.len()),
+                false => format!("{} suggested", moves.len()),
+            };
             return Err(self.bot.broke(&format!(
-                "suggested no legal move ({} suggested; the first, {first}, {why_not})",
-                moves.len()
+                "suggested no legal move ({tried}; the first, {}, {why_not})",
+                printable(first)
             )));
+        }
+    }
+
+    /// Waits out the bot's think time, reading what it sends meanwhile: an error or an end
+    /// is seen when it happens, not after the wait.
+    fn await_thinking(&mut self) -> Result<(), Failure> {
+        let until = Instant::now() + self.think;
+        loop {
+            let left = until.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Ok(());
+            }
+            match self.bot.line_within(left, "a `suggest` (it was thinking)")? {
+                Some(line) => self.unasked(&line)?,
+                None => return Ok(()),
+            }
+        }
+    }
+
+    /// A message the bot sent when nothing was asked: one of a type tetrad does not know is
+    /// ignored, as the protocol says; an error ends the game; anything else would be taken
+    /// for the answer to the next question, so it breaks the protocol.
+    fn unasked(&self, line: &str) -> Result<(), Failure> {
+        match self.bot.read_as::<BotMessage>(line, "nothing")? {
+            BotMessage::Unknown => Ok(()),
+            BotMessage::Error { reason } => Err(self.bot.broke(&format!("error: {}", printable(reason)))),
+            _ => Err(self.bot.spare(line, "its last answer")),
         }
     }
 
@@ -261,6 +316,7 @@ impl Tbp {
         hold: Option<PieceId>,
         hold_available: bool,
         suggested: &Move,
+        reach: &mut Reach,
     ) -> Result<(Vec<Actions>, Played), String> {
         let current = seen.current.ok_or("no piece is falling")?;
         let (piece, named) = to_tetrad(&self.pieces, &suggested.location, self.rules.height)
@@ -285,7 +341,7 @@ impl Tbp {
         // with the same shape (Cold Clear 2 names one, whichever reached it), and the lock
         // is the same. (T's four states all differ, so its spins are told apart.)
         let target = covered(kind, named);
-        let found = reachable(&self.rules, seen.board, kind, start);
+        let found = reach.of(held, || reachable(&self.rules, seen.board, kind, start));
         let reached = found
             .iter()
             .filter(|r| covered(kind, r.pos) == target)
@@ -342,6 +398,22 @@ fn covered(kind: &tetrad_plugin_api::PieceKind, pos: tetrad_plugin_api::PiecePos
         .collect();
     cells.sort_unstable();
     cells
+}
+
+/// The placements the falling piece reaches, and the piece a hold brings in, each found
+/// once per decision, when a suggested move first needs it.
+#[derive(Default)]
+struct Reach {
+    falling: Option<Vec<Reached>>,
+    held: Option<Vec<Reached>>,
+}
+
+impl Reach {
+    /// The placements of the held-in piece if `held`, else of the falling one.
+    fn of(&mut self, held: bool, find: impl FnOnce() -> Vec<Reached>) -> &[Reached] {
+        let slot = if held { &mut self.held } else { &mut self.falling };
+        slot.get_or_insert_with(find)
+    }
 }
 
 /// A move played: the piece, where it locked, and whether a hold came first.

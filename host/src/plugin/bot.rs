@@ -5,7 +5,7 @@
 pub mod messages;
 
 use super::manifest::Manifest;
-use crate::process::{file_safe, ChildProcess, NoLine};
+use crate::process::{file_safe, output_hint, ChildProcess, NoLine, NotSent, WRITE_LIMIT};
 use messages::{BotMessage, HostMessage, PROTOCOL_VERSION};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -14,6 +14,10 @@ use std::time::Duration;
 
 /// How long a bot may take to say hello after it starts.
 pub const HELLO_LIMIT: Duration = Duration::from_secs(10);
+
+/// The longest line a bot may send, newline included: a longer one ends its game as a
+/// `plugin_error` the moment the cap is passed, and no more of it is read.
+pub const LINE_CAP_BYTES: u64 = 1 << 20;
 
 /// How a bot failed a game: the referee turns the kind into the game's end.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -101,13 +105,18 @@ impl BotProcess {
     /// (a bot of another protocol speaks first, say). `Err`: it could not start.
     pub fn spawn(manifest: &Manifest) -> Result<BotProcess, Failure> {
         let log = next_log(&manifest.name);
-        let label = format!("bot `{}` ({})", manifest.name, manifest.path.display());
-        let process = ChildProcess::spawn_following(manifest.command(), &log, &label).map_err(|err| {
-            Failure::new(
-                FailureKind::Error,
-                format!("{label}: cannot start `{}`: {err}", manifest.program.display()),
-            )
-        })?;
+        // Names, paths and commands come from files anyone may write: printed escaped.
+        let label = super::printable(format!("bot `{}` ({})", manifest.name, manifest.path.display()));
+        let process =
+            ChildProcess::spawn_following(manifest.command(), &log, &label, LINE_CAP_BYTES).map_err(|err| {
+                Failure::new(
+                    FailureKind::Error,
+                    format!(
+                        "{label}: cannot start `{}`: {err}",
+                        super::printable(manifest.program.display().to_string())
+                    ),
+                )
+            })?;
         Ok(BotProcess { process, label })
     }
 
@@ -121,9 +130,22 @@ impl BotProcess {
     #[inline]
     pub fn send_json<M: serde::Serialize>(&mut self, message: &M) -> Result<(), Failure> {
         let text = serde_json::to_string(message).expect("messages serialise");
-        self.process
-            .send_line(&text)
-            .map_err(|_| self.ended("while tetrad wrote to it"))
+        match self.process.send_line(&text) {
+            Ok(()) => Ok(()),
+            Err(NotSent::Closed) => Err(self.ended("while tetrad wrote to it")),
+            Err(NotSent::Full) => {
+                self.process.kill();
+                Err(Failure::new(
+                    FailureKind::Timeout,
+                    format!(
+                        "{}: read none of its input for {} while tetrad wrote to it{}",
+                        self.label,
+                        duration_text(WRITE_LIMIT),
+                        self.log_hint()
+                    ),
+                ))
+            }
+        }
     }
 
     /// The bot's next message, waiting at most `deadline`; `awaited` names what was
@@ -143,11 +165,11 @@ impl BotProcess {
         deadline: Duration,
         awaited: &str,
     ) -> Result<M, Failure> {
-        let line = match self.process.next_line(deadline) {
-            Ok(line) => line,
-            Err(NoLine::Silent) => {
+        match self.line_within(deadline, awaited)? {
+            Some(line) => self.read_as(&line, awaited),
+            None => {
                 self.process.kill();
-                return Err(Failure::new(
+                Err(Failure::new(
                     FailureKind::Timeout,
                     format!(
                         "{}: no answer within {} while tetrad waited for {awaited}{}",
@@ -155,21 +177,55 @@ impl BotProcess {
                         duration_text(deadline),
                         self.log_hint()
                     ),
-                ));
+                ))
             }
-            Err(NoLine::Closed) => return Err(self.ended(&format!("while tetrad waited for {awaited}"))),
-        };
-        match serde_json::from_str::<M>(&line) {
-            Ok(message) => Ok(message),
-            Err(err) => Err(Failure::new(
+        }
+    }
+
+    /// The bot's next line, if it sends one within `deadline` (`None`: it stayed silent, and
+    /// runs on); `awaited` names what was expected, for the failure's message.
+    pub fn line_within(&mut self, deadline: Duration, awaited: &str) -> Result<Option<String>, Failure> {
+        match self.process.next_line(deadline) {
+            Ok(line) => Ok(Some(line)),
+            Err(NoLine::Silent) => Ok(None),
+            Err(NoLine::Closed) => Err(self.ended(&format!("while tetrad waited for {awaited}"))),
+            Err(NoLine::TooLong) => {
+                self.process.kill();
+                Err(self.broke(&format!(
+                    "sent a line longer than {} MiB while tetrad waited for {awaited}",
+                    LINE_CAP_BYTES >> 20
+                )))
+            }
+        }
+    }
+
+    /// `line` read as a message of type `M`; `awaited` names what was expected.
+    pub fn read_as<M: serde::de::DeserializeOwned>(&self, line: &str, awaited: &str) -> Result<M, Failure> {
+        serde_json::from_str::<M>(line).map_err(|err| {
+            Failure::new(
                 FailureKind::Error,
                 format!(
                     "{}: sent `{}` when tetrad waited for {awaited} ({err})",
                     self.label,
                     super::printable(clip(line.trim_end()).to_string())
                 ),
-            )),
-        }
+            )
+        })
+    }
+
+    /// A line the bot sent that nothing asked for, if one has arrived: sent before a
+    /// request, it would be taken for that request's answer.
+    pub fn spare_line(&mut self) -> Option<String> {
+        self.process.waiting_line()
+    }
+
+    /// The failure of a bot that sent `line` when nothing asked for it, `after` saying what
+    /// it had answered already.
+    pub fn spare(&self, line: &str, after: &str) -> Failure {
+        self.broke(&format!(
+            "sent `{}` after {after}, when nothing was asked of it",
+            super::printable(clip(line.trim_end()).to_string())
+        ))
     }
 
     /// The failure for a message of the wrong type.
@@ -206,12 +262,9 @@ impl BotProcess {
         )
     }
 
-    /// `(its output: LOG)`, if the bot wrote to its log.
+    /// Where to read what the bot printed, if it printed anything.
     fn log_hint(&self) -> String {
-        self.process
-            .log_with_output()
-            .map(|log| format!(" (its output: {})", log.display()))
-            .unwrap_or_default()
+        output_hint("its output", self.process.log_with_output())
     }
 }
 
@@ -223,17 +276,37 @@ impl Drop for BotProcess {
     }
 }
 
-/// The folder of this process's bot logs, made on first use.
+/// Where this process's bot logs go, if not the default (see [`log_folder`]). Set once, before
+/// the first bot starts; `false` if a bot had started already.
+pub fn set_log_folder(folder: PathBuf) -> bool {
+    LOG_FOLDER.set(folder).is_ok()
+}
+
+static LOG_FOLDER: OnceLock<PathBuf> = OnceLock::new();
+/// Whether the folder has been made.
+static LOG_FOLDER_MADE: OnceLock<()> = OnceLock::new();
+
+/// The folder of this process's bot logs, made on first use: the one set with
+/// [`set_log_folder`], else `tetrad-bots-PID` in the temporary directory.
 pub fn log_folder() -> &'static Path {
-    static FOLDER: OnceLock<PathBuf> = OnceLock::new();
-    FOLDER.get_or_init(|| {
-        let folder = std::env::temp_dir().join(format!("tetrad-bots-{}", std::process::id()));
-        if let Err(err) = std::fs::create_dir_all(&folder) {
+    let folder = LOG_FOLDER.get_or_init(|| std::env::temp_dir().join(format!("tetrad-bots-{}", std::process::id())));
+    LOG_FOLDER_MADE.get_or_init(|| {
+        if let Err(err) = std::fs::create_dir_all(folder) {
             log::warn!("bot logs: {}: {err}", folder.display());
         }
         log::info!("bot logs in {}", folder.display());
-        folder
-    })
+    });
+    folder
+}
+
+/// At the end of a run: the bot log folder goes, unless logs are kept; a kept folder that
+/// holds no log (every bot was silent) goes too. Each bot's process has ended by then.
+pub fn finish_logs() {
+    if LOG_FOLDER_MADE.get().is_none() {
+        return;
+    }
+    let folder = log_folder();
+    crate::process::finish_log_folder(folder);
 }
 
 /// A new log file for a bot named `name`.

@@ -66,6 +66,16 @@ struct ManifestFile {
 impl Manifest {
     /// Reads the manifest at `path`; the error is one line naming the file.
     pub fn load(path: &Path) -> Result<Manifest, String> {
+        // Opening a FIFO would wait for a writer, and a device could be read without end: a
+        // manifest is a plain file, told by its metadata before anything is opened.
+        let metadata = std::fs::metadata(path).map_err(|err| format!("{}: {err}", path.display()))?;
+        if !metadata.is_file() {
+            return Err(format!(
+                "{}: not a bot manifest ({}, not a plain file)",
+                path.display(),
+                crate::input::file_kind(&metadata)
+            ));
+        }
         let text = crate::input::read_text(path, MANIFEST_CAP).map_err(|e| e.to_string())?;
         Manifest::parse(path, &text)
     }

@@ -23,7 +23,9 @@ pub fn start(manifest: &Manifest) -> Result<(BotProcess, (String, String, String
             } => return Ok((bot, (name, version, author))),
             BotMessage::Unknown => {}
             BotMessage::Ready => return Err(bot.unexpected_kind("ready", "its `info`")),
-            BotMessage::Error { reason } => return Err(bot.broke(&format!("error: {reason}"))),
+            BotMessage::Error { reason } => {
+                return Err(bot.broke(&format!("error: {}", super::printable(reason))));
+            }
             BotMessage::Suggestion { .. } => return Err(bot.unexpected_kind("suggestion", "its `info`")),
         }
     }

@@ -29,6 +29,8 @@ use std::process::Command;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
+/// The longest line a worker sends: a game's record, replay included.
+const WORKER_LINE_CAP: u64 = 64 << 20;
 /// Silence after which the parent kills a worker.
 const SILENCE_LIMIT: Duration = Duration::from_secs(10);
 /// The think limit inside a worker when the user set none: an endless loop must end.
@@ -65,8 +67,11 @@ impl Worker {
             .arg(std::process::id().to_string())
             .arg("--progress")
             .arg(&progress);
+        if crate::process::logs_kept() {
+            command.arg("--keep-logs");
+        }
         let log = logs.join(format!("{stem}.log"));
-        let process = ChildProcess::spawn(command, &log, &format!("worker for `{label}`"))?;
+        let process = ChildProcess::spawn(command, &log, &format!("worker for `{label}`"), WORKER_LINE_CAP)?;
         Ok(Worker { process, progress })
     }
 
@@ -86,7 +91,7 @@ impl Worker {
                     let message = format!("worker silent for {} s", SILENCE_LIMIT.as_secs());
                     return Err(Box::new(self.forfeit(&request, End::Timeout, message)));
                 }
-                Err(NoLine::Closed) => return Err(Box::new(self.died(&request))),
+                Err(NoLine::Closed | NoLine::TooLong) => return Err(Box::new(self.died(&request))),
             };
             let reply = match serde_json::from_str::<Reply>(&line) {
                 Ok(reply) => reply,
@@ -130,9 +135,10 @@ impl Worker {
     /// A forfeit of the requested game, with what the worker had played of it and, if the
     /// plugin printed anything, where to read it.
     fn forfeit(&self, request: &Request, end: End, mut message: String) -> GameResult {
-        if let Some(log) = self.process.log_with_output() {
-            message = format!("{message} (plugin output: {})", log.display());
-        }
+        message.push_str(&crate::process::output_hint(
+            "plugin output",
+            self.process.log_with_output(),
+        ));
         let mut result = GameResult {
             error: Some(message),
             ..GameResult::unplayed(request.game, request.seed, end)
