@@ -79,7 +79,8 @@ fn report_usage_error(err: clap::Error) -> ExitCode {
 }
 
 /// The error and its causes on one line, never a backtrace. A cause whose text the message
-/// already holds (an OS error a library error quotes, say) is not repeated.
+/// already holds (an OS error a library error quotes, say) is not repeated. Messages quote
+/// what files and plugins say, so control characters are shown escaped, never sent raw.
 fn one_line(err: &anyhow::Error) -> String {
     let mut text = String::new();
     for cause in err.chain() {
@@ -92,7 +93,7 @@ fn one_line(err: &anyhow::Error) -> String {
         }
         text.push_str(&cause);
     }
-    text
+    tetrad::plugin::printable(text)
 }
 
 /// Clap's rendering of a usage mistake as one line: its first line, with the indented
@@ -156,5 +157,11 @@ mod tests {
             std::io::Error::from(std::io::ErrorKind::NotFound)
         ));
         assert_eq!(one_line(&err), "pieces.toml: entity not found");
+    }
+
+    #[test]
+    fn control_characters_in_a_message_are_escaped() {
+        let err = anyhow::anyhow!("format is `\u{1b}[2J\rok`").context("r.json");
+        assert_eq!(one_line(&err), "r.json: format is `\\u{1b}[2J\\u{d}ok`");
     }
 }

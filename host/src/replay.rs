@@ -6,7 +6,7 @@
 
 use crate::engine::{Game, Stats};
 use crate::input::{self, InputError, REPLAY_CAP};
-use crate::plugin::Plugin;
+use crate::plugin::{printable, Plugin};
 use crate::referee::End;
 use crate::runner::{GameResult, RunSpec};
 use crate::setup::{PieceRecord, RulesRecord, Setup, SetupRecord};
@@ -165,12 +165,13 @@ impl PlayerRecord {
         }
     }
 
-    /// `name version`, or the name alone.
+    /// `name version`, or the name alone, safe to print: both are read from a file, so
+    /// their control characters are shown escaped (see [`printable`]).
     pub fn label(&self) -> String {
-        match &self.version {
+        printable(match &self.version {
             Some(version) => format!("{} {version}", self.name),
             None => self.name.clone(),
-        }
+        })
     }
 }
 

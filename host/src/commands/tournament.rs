@@ -335,7 +335,12 @@ pub fn merge(args: MergeArgs) -> Result<ExitCode> {
     }
     let config = config.expect("at least one file");
     fixtures.sort_by_key(FixtureRecord::key);
-    let labels: Vec<String> = config.entrants.iter().map(|e| e.label.clone()).collect();
+    // The labels are read from the files: printed, their control characters are escaped.
+    let labels: Vec<String> = config
+        .entrants
+        .iter()
+        .map(|e| crate::plugin::printable(e.label.clone()))
+        .collect();
     let versus = config.setup.attack.is_some();
     let seatings = tournament::seatings(labels.len(), versus).len() as u64;
     let report = Report::new(&labels, versus, &fixtures, config.games.saturating_mul(seatings), None);

@@ -39,6 +39,14 @@ fn a_setup_that_cannot_be_played_is_refused_when_read() {
     value["rules"]["preset"] = "tengen".into();
     let err = serde_json::from_value::<Setup>(value).expect_err("unknown preset");
     assert!(err.to_string().contains("tengen"), "{err}");
+    let mut value = serde_json::to_value(setup()).expect("serialises");
+    value["pieces"][0]["name"] = "\u{1b}[2J".into();
+    let err = serde_json::from_value::<Setup>(value).expect_err("a name that is not text");
+    assert!(
+        err.to_string()
+            .contains("piece `\\u{1b}[2J`: the name must be non-empty text"),
+        "{err}"
+    );
 }
 
 #[test]
