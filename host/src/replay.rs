@@ -415,6 +415,7 @@ impl Replay {
     }
 }
 
+pub mod ends;
 mod verify;
 
 #[cfg(test)]

@@ -266,7 +266,14 @@ impl Tournament {
                     (player(&a_plugin, a), a_actions, &a_result),
                     (player(&b_plugin, b), b_actions, &b_result),
                 ];
-                Replay::of_played(&self.spec.setup, seed, played).save(path)?;
+                // Isolated, every seat is a bot process, under the think limit a bot has
+                // when the setup gives none: the replay says so, as a timeout needs one.
+                let mut setup = self.spec.setup.clone();
+                if self.isolation.is_some() {
+                    let default_ns = crate::player::DEFAULT_BOT_THINK_LIMIT.as_nanos() as u64;
+                    setup.limits.think_limit_ns = Some(setup.limits.think_limit_ns.unwrap_or(default_ns));
+                }
+                Replay::of_played(&setup, seed, played).save(path)?;
             }
             return Ok(FixtureRecord {
                 game,
