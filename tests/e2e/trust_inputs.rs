@@ -327,7 +327,9 @@ fn merge_counts_a_game_held_by_two_files_once_only_if_both_say_the_same() {
     assert_eq!(merged["games"], 8, "two copies of one file are its games, once");
 
     let mut other = lines.clone();
-    other[1]["seats"][0]["result"]["lines"] = 999.into();
+    // A score, which no check bounds: only the other file can show it changed.
+    let score = other[1]["seats"][0]["result"]["score"].as_u64().unwrap();
+    other[1]["seats"][0]["result"]["score"] = (score + 1).into();
     let changed = dir.path().join("changed.jsonl");
     write_lines(&changed, &other);
     let game = &lines[1];

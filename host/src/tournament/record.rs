@@ -7,6 +7,9 @@
 
 use super::Shard;
 use crate::input::{self, InputError, RESULTS_CAP, RESULTS_LINE_CAP};
+use crate::plugin::printable;
+use crate::referee::End;
+use crate::replay::ends::{self, Played, SeatEnd};
 use crate::runner::{game_seed, new_histogram, GameResult};
 use crate::setup::Setup;
 use hdrhistogram::Histogram;
@@ -368,7 +371,10 @@ fn seating(config: &Config, fixture: &FixtureRecord) -> String {
     let seats: Vec<String> = fixture
         .seats
         .iter()
-        .map(|seat| format!("entrant {} (`{}`)", seat.entrant, config.entrants[seat.entrant].label))
+        .map(|seat| {
+            let label = printable(config.entrants[seat.entrant].label.clone());
+            format!("entrant {} (`{label}`)", seat.entrant)
+        })
         .collect();
     seats.join(" against ")
 }
@@ -397,6 +403,62 @@ fn check_fixture(config: &Config, shard: Shard, fixture: &FixtureRecord) -> Resu
         return Err(format!(
             "{} is not a seating of this tournament ({kind})",
             seating(config, fixture)
+        ));
+    }
+    for (index, record) in fixture.seats.iter().enumerate() {
+        check_numbers(config, &record.result).map_err(|problem| match fixture.seats.len() {
+            1 => problem,
+            _ => format!("seat {}: {problem}", index + 1),
+        })?;
+    }
+    let ends: Vec<SeatEnd> = fixture
+        .seats
+        .iter()
+        .map(|record| SeatEnd {
+            end: record.result.end.into(),
+            ticks: record.result.ticks,
+        })
+        .collect();
+    ends::impossible(&ends, Played::Headless).map_or(Ok(()), Err)
+}
+
+/// What no game under the tournament's setup can give, in one seat's numbers: more pieces
+/// than ticks (a tick locks one piece at most), more than the piece cap, a forfeit for
+/// violations with no limit on them, or more lines than the cells of its pieces and of
+/// the garbage that rose into its board can fill (each line clears a row of the board's
+/// width; a piece has at most as many cells as the largest of the set, a garbage row at
+/// most the board's width).
+fn check_numbers(config: &Config, result: &GameResult) -> Result<(), String> {
+    let setup = &config.setup;
+    if result.pieces > result.ticks {
+        return Err(format!(
+            "{} pieces in {} ticks (a tick locks one piece at most)",
+            result.pieces, result.ticks
+        ));
+    }
+    if let Some(max) = setup.max_pieces.filter(|&max| result.pieces > max) {
+        return Err(format!("{} pieces, past the cap of {max}", result.pieces));
+    }
+    if result.end == End::Violation && setup.limits.max_violations.is_none() {
+        return Err("ended violation, but the tournament allows any number of violations".to_string());
+    }
+    let width = setup.rules.width as u128;
+    let most_cells = setup
+        .pieces
+        .kinds()
+        .iter()
+        .map(|kind| kind.orientation(0).cells().len())
+        .max()
+        .unwrap_or(0) as u128;
+    let filled = u128::from(result.pieces) * most_cells + u128::from(result.received) * width;
+    if u128::from(result.lines) * width > filled {
+        let garbage = match result.received {
+            0 => String::new(),
+            rows => format!(" and {rows} rows of garbage"),
+        };
+        return Err(format!(
+            "{} lines from {} pieces{garbage}, more than their cells fill ({width} a line, at most {most_cells} a piece)",
+            result.lines, result.pieces
         ));
     }
     Ok(())

@@ -33,7 +33,7 @@ fn result(index: u64, seed: u64) -> GameResult {
         index,
         seed,
         lines: 1,
-        pieces: 2,
+        pieces: 3,
         score: 3,
         ticks: 4,
         end: End::ToppedOut,
@@ -179,4 +179,42 @@ fn a_file_of_another_format_version_is_refused_naming_the_version() {
     );
     let newer = header(3, "1/1").replace(r#""version":2"#, r#""version":3"#);
     assert!(refusal(&newer).contains("format version 3"));
+}
+
+#[test]
+fn numbers_no_game_reaches_are_refused_by_number() {
+    let start = header(3, "1/1");
+    let with = |change: &dyn Fn(&mut GameResult)| {
+        let mut result = result(1, game_seed(1, 1));
+        change(&mut result);
+        let line = Line::Fixture(FixtureRecord::solo(GameRecord::new(0, &result)));
+        start.clone() + &serde_json::to_string(&line).unwrap() + "\n"
+    };
+    // Ten columns and tetrominoes: 3 pieces fill 12 cells, one line of 10.
+    assert!(read_text(&with(&|_| {})).is_ok());
+    assert_eq!(
+        refusal(&with(&|r| r.lines = 2)),
+        "r.jsonl:2: 2 lines from 3 pieces, more than their cells fill (10 a line, at most 4 a piece)"
+    );
+    // Garbage that rose into the board is filled cells too.
+    assert!(read_text(&with(&|r| (r.lines, r.received) = (2, 1))).is_ok());
+    assert_eq!(
+        refusal(&with(&|r| (r.lines, r.received) = (u64::MAX, 2))),
+        format!(
+            "r.jsonl:2: {} lines from 3 pieces and 2 rows of garbage, more than their cells fill (10 a line, at most 4 a piece)",
+            u64::MAX
+        )
+    );
+    assert_eq!(
+        refusal(&with(&|r| r.ticks = 2)),
+        "r.jsonl:2: 3 pieces in 2 ticks (a tick locks one piece at most)"
+    );
+    assert_eq!(
+        refusal(&with(&|r| r.end = End::Won)),
+        "r.jsonl:2: a solo game cannot be won"
+    );
+    assert_eq!(
+        refusal(&with(&|r| r.end = End::Violation)),
+        "r.jsonl:2: ended violation, but the tournament allows any number of violations"
+    );
 }
