@@ -16,6 +16,7 @@ mod run;
 mod sequences;
 mod tbp;
 mod tournament;
+mod trust_forgery;
 mod trust_hosting;
 mod trust_inputs;
 mod trust_isolation;
