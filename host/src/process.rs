@@ -167,6 +167,11 @@ impl ChildProcess {
         self.lines.next(Instant::now()).ok()
     }
 
+    /// Whether the child has ended.
+    pub fn has_ended(&self) -> bool {
+        self.ended.is_some() || self.lines.exited()
+    }
+
     /// Kills the child and everything in its process group (if they still run) and reaps
     /// the child.
     pub fn kill(&mut self) {

@@ -140,7 +140,10 @@ def send(message):
 
 def main(argv):
     mode = argv[argv.index("--mode") + 1] if "--mode" in argv else "normal"
-    transcript = open(argv[argv.index("--transcript") + 1], "w") if "--transcript" in argv else None
+    transcript = open(argv[argv.index("--transcript") + 1], "a") if "--transcript" in argv else None
+    if transcript:
+        transcript.write("started\n")
+        transcript.flush()
     send({"type": "info", "name": "stacker", "version": "0.1.0", "author": "tetrad", "features": []})
     game = None
     fresh = True

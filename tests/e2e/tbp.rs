@@ -53,9 +53,10 @@ fn a_whole_conversation_follows_the_protocol_and_the_bot_plays_well() {
     assert!(game["lines"].as_u64().unwrap() >= 15, "{game}");
     let said = std::fs::read_to_string(&transcript).unwrap();
     let said: Vec<&str> = said.lines().collect();
-    // rules, one start, then for each piece a suggest and a play, and a new_piece for
-    // each piece that joins the queue (two after a hold into an empty hold), then quit.
-    assert_eq!(&said[..3], ["rules", "start", "suggest"], "{said:?}");
+    // One process: rules, one start, then for each piece a suggest and a play, and a
+    // new_piece for each piece that joins the queue (two after a hold into an empty hold),
+    // then stop and quit.
+    assert_eq!(&said[..4], ["started", "rules", "start", "suggest"], "{said:?}");
     assert_eq!(said.last(), Some(&"quit"));
     let count = |kind: &str| said.iter().filter(|&&s| s == kind).count();
     assert_eq!(count("start"), 1, "solo, the bot is never restarted: {said:?}");
@@ -67,6 +68,47 @@ fn a_whole_conversation_follows_the_protocol_and_the_bot_plays_well() {
             assert_eq!(pair[1], "play", "{said:?}");
         }
     }
+}
+
+#[test]
+fn one_process_plays_a_runs_games_one_after_another_until_one_fails() {
+    let dir = tempfile::tempdir().unwrap();
+    let transcript = dir.path().join("transcript.txt");
+    let bot = stacker(dir.path(), "stacker", &["--transcript", transcript.to_str().unwrap()]);
+    let args = ["--games", "3", "--jobs", "1", "--max-pieces", "10"];
+    let document = json(&guideline_run(&bot, &args));
+    assert_eq!(document["summary"]["games"], 3, "{document}");
+    let said = std::fs::read_to_string(&transcript).unwrap();
+    let count = |kind: &str| count_in(&said, kind);
+    // The process that told the bot's info took the rules, and played every game.
+    assert_eq!(
+        (
+            count("started"),
+            count("rules"),
+            count("start"),
+            count("stop"),
+            count("quit")
+        ),
+        (1, 1, 3, 3, 1),
+        "{said}"
+    );
+
+    // A bot that crashes in each game is started again for the next.
+    std::fs::remove_file(&transcript).unwrap();
+    let crashing = stacker(
+        dir.path(),
+        "crashing",
+        &["--mode", "crash", "--transcript", transcript.to_str().unwrap()],
+    );
+    let output = guideline_run(&crashing, &args);
+    let document = forfeited_json(&output);
+    assert_eq!(document["summary"]["games"], 3, "{document}");
+    let said = std::fs::read_to_string(&transcript).unwrap();
+    assert_eq!(count_in(&said, "started"), 3, "{said}");
+}
+
+fn count_in(said: &str, kind: &str) -> usize {
+    said.lines().filter(|&s| s == kind).count()
 }
 
 #[test]

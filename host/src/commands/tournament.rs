@@ -184,8 +184,16 @@ fn play(args: &TournamentArgs, versus: bool) -> Result<Played> {
         sprt: args.sprt.map(|(elo0, elo1)| Sprt { elo0, elo1 }),
         record: args.record.clone(),
     };
-    if tournament.isolation.is_none() {
-        probe_entrants(&tournament)?;
+    match tournament.isolation {
+        None => probe_entrants(&tournament)?,
+        // The workers start bots of their own: the ones that told their info here end now.
+        Some(_) => {
+            for entrant in &tournament.entrants {
+                if let Some(idle) = entrant.plugin.idle_bots() {
+                    idle.clear();
+                }
+            }
+        }
     }
     let config = tournament.config();
     let (mut writer, done) = match (&args.out, args.resume) {

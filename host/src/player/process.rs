@@ -3,7 +3,7 @@
 
 use super::{CreateError, Decision, Observation, Reply, Target};
 use crate::plugin::bot::messages::{Answers, BotMessage, Falling, HostMessage, Start, State};
-use crate::plugin::bot::{BotProcess, Failure, FailureKind};
+use crate::plugin::bot::{BotProcess, Failure, FailureKind, IdleBot};
 use crate::plugin::{Manifest, Plugin};
 use crate::watch::Watch;
 use std::borrow::Cow;
@@ -53,7 +53,19 @@ impl Process {
             }
             None => (DEFAULT_BOT_THINK_LIMIT, DEFAULT_BOT_THINK_LIMIT),
         };
-        let (mut bot, info) = BotProcess::start(manifest).map_err(|failure| failed(failure, true))?;
+        // The process that told the bot's info, if it is still there, else a new one.
+        let idle = plugin.idle_bots().and_then(|idle| idle.take(None));
+        let (mut bot, answers) = match idle {
+            Some(IdleBot {
+                bot,
+                answers: Some(answers),
+                ..
+            }) => (bot, answers),
+            _ => {
+                let (bot, info) = BotProcess::start(manifest).map_err(|failure| failed(failure, true))?;
+                (bot, info.answers)
+            }
+        };
         let start = Start::new(rules, pieces, plugin_seed, options);
         bot.send(&HostMessage::Start(Box::new(start)))
             .map_err(|failure| failed(failure, true))?;
@@ -64,7 +76,7 @@ impl Process {
         }
         Ok(Process {
             bot,
-            answers: info.answers,
+            answers,
             think_limit,
             accepted: plugin.accepted_actions(),
         })

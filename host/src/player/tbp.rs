@@ -6,7 +6,7 @@
 //! the bot is stopped and started again from the board as it is.
 
 use super::{CreateError, Decision, Observation, Reply};
-use crate::plugin::bot::{BotProcess, Failure, FailureKind, HELLO_LIMIT};
+use crate::plugin::bot::{Failure, FailureKind, IdleBot, Lease, HELLO_LIMIT};
 use crate::plugin::tbp::location::to_tetrad;
 use crate::plugin::tbp::messages::{BotMessage, FrontendMessage, Move, RandomizerKind, RandomizerState, Spin, Start};
 use crate::plugin::tbp::start;
@@ -47,7 +47,7 @@ fn think_option(options: &str, manifest: u64) -> Result<u64, String> {
 
 /// A TBP bot playing one game.
 pub struct Tbp {
-    bot: BotProcess,
+    bot: Lease,
     pieces: PieceSet,
     rules: Rules,
     think_limit: Duration,
@@ -105,38 +105,58 @@ impl Tbp {
             let forfeit = (failure.kind != FailureKind::Error).then_some(failure.kind);
             refused(failure.message, forfeit)
         };
-        let (bot, _) = start(manifest).map_err(failed)?;
+        let randomizer = match rules.randomizer {
+            Randomizer::Bag => RandomizerKind::SevenBag,
+            Randomizer::Uniform => RandomizerKind::Uniform,
+        };
+        let told = FrontendMessage::Rules {
+            randomizer: Some(randomizer),
+        };
+        let told_text = serde_json::to_string(&told).expect("messages serialise");
+        // A process that played a game under these rules, or the one that told the bot's
+        // info, before a new one.
+        let idle = plugin.idle_bots();
+        let (bot, ready) = match idle.and_then(|idle| idle.take(Some(&told_text))) {
+            Some(IdleBot { bot, rules, .. }) => (bot, rules.is_some()),
+            None => (start(manifest).map_err(failed)?.0, false),
+        };
         let mut tbp = Tbp {
-            bot,
+            bot: Lease::new(bot, idle.cloned(), told_text),
             pieces: pieces.clone(),
             rules: *rules,
             think_limit,
             think,
             known: None,
         };
-        let randomizer = match rules.randomizer {
-            Randomizer::Bag => RandomizerKind::SevenBag,
-            Randomizer::Uniform => RandomizerKind::Uniform,
-        };
-        tbp.bot
-            .send_json(&FrontendMessage::Rules {
-                randomizer: Some(randomizer),
-            })
-            .map_err(failed)?;
+        if ready {
+            return Ok(tbp);
+        }
+        match tbp.tell_rules(&told) {
+            Ok(()) => Ok(tbp),
+            Err(refusal) => {
+                tbp.bot.spoil();
+                Err(match refusal {
+                    Refusal::Rules(reason) => {
+                        refused(format!("the bot refused the rules ({})", printable(reason)), None)
+                    }
+                    Refusal::Failed(failure) => failed(failure),
+                })
+            }
+        }
+    }
+
+    /// Tells the bot the rules and waits for its `ready`.
+    fn tell_rules(&mut self, told: &FrontendMessage) -> Result<(), Refusal> {
+        self.bot.send_json(told)?;
         let asked = Instant::now();
         loop {
-            let left = think_limit.max(HELLO_LIMIT).saturating_sub(asked.elapsed());
-            match tbp.bot.receive_json(left, "`ready`").map_err(failed)? {
-                BotMessage::Ready => return Ok(tbp),
-                BotMessage::Error { reason } => {
-                    return Err(refused(
-                        format!("the bot refused the rules ({})", printable(reason)),
-                        None,
-                    ));
-                }
+            let left = self.think_limit.max(HELLO_LIMIT).saturating_sub(asked.elapsed());
+            match self.bot.receive_json(left, "`ready`")? {
+                BotMessage::Ready => return Ok(()),
+                BotMessage::Error { reason } => return Err(Refusal::Rules(reason)),
                 BotMessage::Unknown => {}
-                BotMessage::Info { .. } => return Err(failed(tbp.bot.unexpected_kind("info", "`ready`"))),
-                BotMessage::Suggestion { .. } => return Err(failed(tbp.bot.unexpected_kind("suggestion", "`ready`"))),
+                BotMessage::Info { .. } => return Err(self.bot.unexpected_kind("info", "`ready`").into()),
+                BotMessage::Suggestion { .. } => return Err(self.bot.unexpected_kind("suggestion", "`ready`").into()),
             }
         }
     }
@@ -150,6 +170,10 @@ impl Tbp {
             watch.set_update_started(Some(started));
         }
         let decision = self.choose(seen).map(Decision::Path).map_err(Box::new);
+        if decision.is_err() {
+            // Started again only after it failed or broke the protocol.
+            self.bot.spoil();
+        }
         let elapsed_ns = clock.delta_as_nanos(started, clock.raw());
         if let Some(watch) = watch {
             watch.set_update_started(None);
@@ -381,9 +405,10 @@ impl Tbp {
 
 impl Drop for Tbp {
     fn drop(&mut self) {
-        // The game is over: the bot stops calculating (its process then gets `quit`).
-        if self.known.is_some() {
-            let _ = self.bot.send_json(&FrontendMessage::Stop);
+        // The game is over: the bot stops calculating, and its process waits for the next
+        // game among the plugin's idle ones (or gets `quit` if it failed).
+        if self.known.is_some() && self.bot.send_json(&FrontendMessage::Stop).is_err() {
+            self.bot.spoil();
         }
     }
 }
@@ -413,6 +438,20 @@ impl Reach {
     fn of(&mut self, held: bool, find: impl FnOnce() -> Vec<Reached>) -> &[Reached] {
         let slot = if held { &mut self.held } else { &mut self.falling };
         slot.get_or_insert_with(find)
+    }
+}
+
+/// Why a bot did not take the rules.
+enum Refusal {
+    /// Its `error`, with its reason.
+    Rules(String),
+    /// It failed while it was told them.
+    Failed(Failure),
+}
+
+impl From<Failure> for Refusal {
+    fn from(failure: Failure) -> Refusal {
+        Refusal::Failed(failure)
     }
 }
 

@@ -2,7 +2,10 @@
 //! manifest on a private line, the hello and its info, and every later message with a
 //! deadline. What each message holds is in [`messages`]; `docs/protocol.md` is the spec.
 
+mod idle;
 pub mod messages;
+
+pub use idle::{IdleBot, IdleBots, Lease};
 
 use super::manifest::Manifest;
 use crate::process::{file_safe, output_hint, ChildProcess, NoLine, NotSent, WRITE_LIMIT};
@@ -252,6 +255,11 @@ impl BotProcess {
     /// Says goodbye and ends the process (killed if it does not end by itself); dropping
     /// the bot does the same.
     pub fn quit(self) {}
+
+    /// Whether the process has ended (it is then of no use for another game).
+    pub fn has_ended(&mut self) -> bool {
+        self.process.has_ended()
+    }
 
     /// The failure of a bot whose process ended.
     fn ended(&mut self, when: &str) -> Failure {

@@ -158,7 +158,8 @@ pub struct Plugin {
 enum Backend {
     Rust(rust_flavour::RustPlugin),
     C(c_flavour::CPlugin),
-    Process(Manifest),
+    /// A bot's manifest, and its processes between games.
+    Process(Manifest, std::sync::Arc<bot::IdleBots>),
 }
 
 /// One game's instance of a plugin. Dropping it destroys the instance in the plugin.
@@ -222,7 +223,13 @@ impl Plugin {
         if manifest.protocol == Protocol::Tbp {
             let (bot, (name, version, author)) =
                 tbp::start(&manifest).map_err(|failure| LoadError::Bot(failure.message))?;
-            bot.quit();
+            // Kept for the first game (or the check of its options): no second start.
+            let idle = std::sync::Arc::new(bot::IdleBots::default());
+            idle.put(bot::IdleBot {
+                bot,
+                answers: None,
+                rules: None,
+            });
             return Ok(Plugin {
                 info: PluginInfo {
                     name: printable(name),
@@ -234,11 +241,16 @@ impl Plugin {
                     flavour: Flavour::Tbp,
                 },
                 path: path.to_path_buf(),
-                backend: Backend::Process(manifest),
+                backend: Backend::Process(manifest, idle),
             });
         }
         let (bot, info) = bot::BotProcess::start(&manifest).map_err(|failure| LoadError::Bot(failure.message))?;
-        bot.quit();
+        let idle = std::sync::Arc::new(bot::IdleBots::default());
+        idle.put(bot::IdleBot {
+            bot,
+            answers: Some(info.answers),
+            rules: None,
+        });
         Ok(Plugin {
             info: PluginInfo {
                 name: info.name,
@@ -249,7 +261,7 @@ impl Plugin {
                 flavour: Flavour::Process,
             },
             path: path.to_path_buf(),
-            backend: Backend::Process(manifest),
+            backend: Backend::Process(manifest, idle),
         })
     }
 
@@ -259,14 +271,22 @@ impl Plugin {
         Plugin {
             info: self.info.clone(),
             path: self.path.clone(),
-            backend: Backend::Process(manifest),
+            backend: Backend::Process(manifest, Default::default()),
         }
     }
 
     /// The manifest of a process bot; `None` for a library.
     pub fn manifest(&self) -> Option<&Manifest> {
         match &self.backend {
-            Backend::Process(manifest) => Some(manifest),
+            Backend::Process(manifest, _) => Some(manifest),
+            Backend::Rust(_) | Backend::C(_) => None,
+        }
+    }
+
+    /// A process bot's processes between games; `None` for a library.
+    pub fn idle_bots(&self) -> Option<&std::sync::Arc<bot::IdleBots>> {
+        match &self.backend {
+            Backend::Process(_, idle) => Some(idle),
             Backend::Rust(_) | Backend::C(_) => None,
         }
     }
@@ -302,7 +322,7 @@ impl Plugin {
         let inner = match &self.backend {
             Backend::Rust(plugin) => plugin.create(game, options),
             Backend::C(plugin) => plugin.create(game, options).map(InstanceInner::C),
-            Backend::Process(_) => Err("a process bot is not a library".to_string()),
+            Backend::Process(..) => Err("a process bot is not a library".to_string()),
         };
         Ok(Instance {
             inner: inner.map_err(printable)?,
