@@ -219,9 +219,9 @@ fn nothing_a_bot_started_outlives_its_game() {
     let output = run_within(&args, Duration::from_secs(60));
     assert!(output.status.success(), "{}", stderr(&output));
     let started = std::fs::read_to_string(dir.path().join("pids.txt")).unwrap();
-    // Each process of the bot started 30: the one asked for its info, the one that checked
-    // it can start a game, and one a game.
-    assert!(started.lines().count() >= 60, "{started}");
+    // Each process of the bot started 30: the one asked for its info, which also checked
+    // that it can start a game, and one a game; no more.
+    assert_eq!(started.lines().count(), 3 * 30, "{started}");
     assert_none_alive(&dir.path().join("pids.txt"));
 }
 
