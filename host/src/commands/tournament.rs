@@ -164,8 +164,9 @@ fn play(args: &TournamentArgs, versus: bool) -> Result<Played> {
         }
         match (versus, crate::process::logs_kept()) {
             // Seats are bot processes, which log where every bot does.
-            true => eprintln!("seat logs in {}", crate::plugin::bot::log_folder().display()),
-            false => eprintln!("worker logs in {}", logs.display()),
+            (true, true) => eprintln!("seat logs in {}", crate::plugin::bot::log_folder().display()),
+            (false, true) => eprintln!("worker logs in {}", logs.display()),
+            (_, false) => {}
         }
         Some(Isolation {
             exe,
