@@ -415,3 +415,20 @@ fn tbp_think_time_without_bound_is_refused_and_spares_and_floods_of_moves_end_th
     assert_one_line_error(&output, "refused the rules (\\u{1b}[2J");
     assert!(!stderr(&output).contains('\u{1b}'));
 }
+
+#[test]
+fn a_manifests_name_and_command_are_printed_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    let manifest = dir.path().join("evil.toml");
+    std::fs::write(
+        &manifest,
+        "name = \"evil\\u001b[2J\\u0000\"\ncommand = [\"./missing\\u001b[31m\"]\n",
+    )
+    .unwrap();
+    let args = strings(&["run", "--games", "1", "--plugin", manifest.to_str().unwrap()]);
+    let output = run_within(&args, Duration::from_secs(30));
+    assert_one_line_error(&output, "bot `evil\\u{1b}[2J\\u{0}`");
+    let err = stderr(&output);
+    assert!(err.contains("missing\\u{1b}[31m"), "{err}");
+    assert!(!err.contains('\u{1b}') && !err.contains('\0'), "{err}");
+}
