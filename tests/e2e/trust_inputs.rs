@@ -352,7 +352,7 @@ fn huge_counts_are_refused_in_one_line() {
     let max = u64::MAX.to_string();
     assert_one_line_error(
         &run(&["run", "--plugin", "random", "--games", &max]),
-        "is not in 0..=1000000",
+        "is not in 1..=1000000",
     );
     for population in [max.as_str(), "100000000"] {
         assert_one_line_error(
@@ -362,7 +362,7 @@ fn huge_counts_are_refused_in_one_line() {
     }
     assert_one_line_error(
         &run(&["tournament", "--plugins", "random", "--games", &max]),
-        "is not in 0..=1000000",
+        "is not in 1..=1000000",
     );
     assert_one_line_error(
         &run(&["run", "--plugin", "random", "--jobs", "1000000"]),
