@@ -30,27 +30,21 @@ pub struct Cli {
     pub command: Command,
 }
 
-/// The subcommands that start no bot process, where `--verbose` has nothing more to say:
-/// it is accepted there, and not offered in their help.
+/// The subcommands that start no bot process, where `--verbose` and `--keep-logs` have
+/// nothing to do: they are accepted there, and not offered in their help.
 const QUIET_SUBCOMMANDS: [&str; 4] = ["merge", "report", "replay", "install"];
 
 impl Cli {
-    /// The command line as clap reads it, `--verbose` left out of the help of
-    /// [`QUIET_SUBCOMMANDS`].
+    /// The command line as clap reads it, `--verbose` and `--keep-logs` left out of the
+    /// help of [`QUIET_SUBCOMMANDS`].
     pub fn command_line() -> clap::Command {
         let mut command = <Cli as clap::CommandFactory>::command();
         for name in QUIET_SUBCOMMANDS {
-            // A subcommand's own `verbose` is not replaced by the global one; its value
-            // still reaches `Cli::verbose`.
+            // A subcommand's own copy of a global flag is not replaced by the global one;
+            // its value still reaches `Cli`.
             command = command.mut_subcommand(name, |sub| {
-                sub.arg(
-                    clap::Arg::new("verbose")
-                        .short('v')
-                        .long("verbose")
-                        .action(clap::ArgAction::SetTrue)
-                        .global(true)
-                        .hide(true),
-                )
+                sub.arg(hidden_flag("verbose", "verbose").short('v'))
+                    .arg(hidden_flag("keep_logs", "keep-logs"))
             });
         }
         command
@@ -71,6 +65,16 @@ impl Cli {
         let matches = command.try_get_matches_from_mut(args)?;
         <Cli as clap::FromArgMatches>::from_arg_matches(&matches).map_err(|err| err.format(&mut command))
     }
+}
+
+/// A global flag of `Cli` (its field `id`, its option `--long`), accepted and left out of
+/// the help.
+fn hidden_flag(id: &'static str, long: &'static str) -> clap::Arg {
+    clap::Arg::new(id)
+        .long(long)
+        .action(clap::ArgAction::SetTrue)
+        .global(true)
+        .hide(true)
 }
 
 /// The subcommands.
@@ -410,6 +414,13 @@ mod tests {
             assert!(cli.verbose, "{args:?}");
         }
         assert!(!Cli::parse_from_args(["tetrad", "install"]).expect("parsed").verbose);
+        let kept = Cli::parse_from_args(["tetrad", "merge", "a.jsonl", "--keep-logs"]).expect("parsed");
+        assert!(kept.keep_logs);
+        assert!(
+            Cli::parse_from_args(["tetrad", "--keep-logs", "run", "--plugin", "random"])
+                .expect("parsed")
+                .keep_logs
+        );
         let mut command = Cli::command_line();
         command.build();
         let mut help = |name: &str| {
@@ -418,8 +429,10 @@ mod tests {
         };
         assert!(help("run").contains("--verbose"));
         assert!(help("tournament").contains("logs of bot processes"));
+        assert!(help("run").contains("--keep-logs"));
         for name in QUIET_SUBCOMMANDS {
             assert!(!help(name).contains("--verbose"), "{name}");
+            assert!(!help(name).contains("--keep-logs"), "{name}");
         }
     }
 }
