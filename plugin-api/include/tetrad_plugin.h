@@ -240,7 +240,11 @@ typedef struct TetradPieceInfo {
     const TetradCell *cells;
     /* Column of the rotation box's left edge when the piece appears (orientation 0). */
     int32_t spawn_x;
-    /* Row of the rotation box's top edge when the piece appears (may be negative). */
+    /*
+     * Row of the rotation box's top edge when the piece appears (may be negative). Under
+     * guideline the piece then drops one row at once when that row is free: the falling
+     * piece passed to tetrad_update is where it is.
+     */
     int32_t spawn_y;
 } TetradPieceInfo;
 

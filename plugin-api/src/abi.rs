@@ -85,7 +85,8 @@ pub struct TetradPieceInfo {
     pub cells: *const TetradCell,
     /// Column of the rotation box when the piece appears.
     pub spawn_x: i32,
-    /// Row of the rotation box when the piece appears (may be negative).
+    /// Row of the rotation box when the piece appears (may be negative). Under `guideline`
+    /// the piece then drops one row at once when that row is free ([`crate::Rules::enter`]).
     pub spawn_y: i32,
 }
 

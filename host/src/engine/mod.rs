@@ -147,10 +147,12 @@ impl Game {
         game
     }
 
-    /// Brings `piece` in at its spawn position, or ends the game if it does not fit.
+    /// Brings `piece` in at its spawn position (under `guideline`, one row lower at once if
+    /// it fits there: [`Rules::enter`]), or ends the game if it does not fit where it
+    /// spawns (block out).
     fn enter(&mut self, piece: PieceId) {
         let kind = self.pieces.kind(piece);
-        let pos = self.rules.spawn(kind);
+        let pos = self.rules.enter(&self.board, kind);
         self.piece_ticks = 0;
         self.new_piece = true;
         self.last_kick = None;

@@ -6,6 +6,7 @@
 //! the bot is stopped and started again from the board as it is.
 
 use super::{CreateError, Decision, Observation, Reply};
+use crate::engine::Falling;
 use crate::plugin::bot::{Failure, FailureKind, IdleBot, Lease, HELLO_LIMIT};
 use crate::plugin::tbp::location::to_tetrad;
 use crate::plugin::tbp::messages::{BotMessage, FrontendMessage, Move, RandomizerKind, RandomizerState, Spin, Start};
@@ -330,10 +331,7 @@ impl Tbp {
         Ok(())
     }
 
-    /// The path that plays `suggested`, if it is legal now: the falling piece, or (a hold
-    /// first) the piece a hold brings in, at a place its SRS movement reaches, ending in a
-    /// turn if the move spins. Returns the path and what is placed, or why the move is
-    /// not legal.
+    /// The path that plays `suggested`, if it is legal now: see [`legal`].
     fn legal(
         &self,
         seen: &Observation<'_>,
@@ -343,44 +341,8 @@ impl Tbp {
         reach: &mut Reach,
     ) -> Result<(Vec<Actions>, Played), String> {
         let current = seen.current.ok_or("no piece is falling")?;
-        let (piece, named) = to_tetrad(&self.pieces, &suggested.location, self.rules.height)
-            .ok_or("names no piece position on the board")?;
-        let kind = self.pieces.kind(piece);
-        let name = |piece: PieceId| self.pieces.kind(piece).name();
         let swap = hold.or(seen.next).filter(|_| hold_available);
-        let (start, held) = if piece == current.piece {
-            (current.pos, false)
-        } else if Some(piece) == swap {
-            (self.rules.spawn(kind), true)
-        } else {
-            return Err(format!(
-                "is not the falling {}{}",
-                name(current.piece),
-                swap.map(|s| format!(" nor the {} a hold brings in", name(s)))
-                    .unwrap_or_default()
-            ));
-        };
-        let spins = suggested.spin != Spin::None;
-        // By the cells it covers: a bot may name I, S and Z in either of the two states
-        // with the same shape (Cold Clear 2 names one, whichever reached it), and the lock
-        // is the same. (T's four states all differ, so its spins are told apart.)
-        let target = covered(kind, named);
-        let found = reach.of(held, || reachable(&self.rules, seen.board, kind, start));
-        let reached = found
-            .iter()
-            .filter(|r| covered(kind, r.pos) == target)
-            .min_by_key(|r| (r.last_kick.is_some() != spins, r.path.len()))
-            .ok_or_else(|| format!("is out of the {}'s reach from where it is", name(piece)))?;
-        let pos = reached.pos;
-        if spins && reached.last_kick.is_none() {
-            return Err("spins, but no turn ends there".to_string());
-        }
-        let mut path = Vec::with_capacity(reached.path.len() + 1);
-        if held {
-            path.push(Actions::HOLD);
-        }
-        path.extend_from_slice(&reached.path);
-        Ok((path, Played { piece, pos, held }))
+        legal(&self.rules, &self.pieces, seen.board, current, swap, suggested, reach)
     }
 
     /// Updates what the bot knows after `played` on `board`.
@@ -423,6 +385,60 @@ fn covered(kind: &tetrad_plugin_api::PieceKind, pos: tetrad_plugin_api::PiecePos
         .collect();
     cells.sort_unstable();
     cells
+}
+
+/// The path that plays `suggested` on `board`, if it is legal now: the `current` falling
+/// piece, or (a hold first) `swap`, the piece a hold brings in, at a place its SRS movement
+/// reaches, ending in a turn if the move spins. The falling piece is searched from where
+/// it is; the held-in one from where it enters ([`Rules::enter`]: under the guideline one
+/// row under its spawn when that row is free, as a bot planning from TBP's y=19 expects).
+/// Returns the path and what is placed, or why the move is not legal.
+fn legal(
+    rules: &Rules,
+    pieces: &PieceSet,
+    board: &Board,
+    current: Falling,
+    swap: Option<PieceId>,
+    suggested: &Move,
+    reach: &mut Reach,
+) -> Result<(Vec<Actions>, Played), String> {
+    let (piece, named) =
+        to_tetrad(pieces, &suggested.location, rules.height).ok_or("names no piece position on the board")?;
+    let kind = pieces.kind(piece);
+    let name = |piece: PieceId| pieces.kind(piece).name();
+    let (start, held) = if piece == current.piece {
+        (current.pos, false)
+    } else if Some(piece) == swap {
+        (rules.enter(board, kind), true)
+    } else {
+        return Err(format!(
+            "is not the falling {}{}",
+            name(current.piece),
+            swap.map(|s| format!(" nor the {} a hold brings in", name(s)))
+                .unwrap_or_default()
+        ));
+    };
+    let spins = suggested.spin != Spin::None;
+    // By the cells it covers: a bot may name I, S and Z in either of the two states
+    // with the same shape (Cold Clear 2 names one, whichever reached it), and the lock
+    // is the same. (T's four states all differ, so its spins are told apart.)
+    let target = covered(kind, named);
+    let found = reach.of(held, || reachable(rules, board, kind, start));
+    let reached = found
+        .iter()
+        .filter(|r| covered(kind, r.pos) == target)
+        .min_by_key(|r| (r.last_kick.is_some() != spins, r.path.len()))
+        .ok_or_else(|| format!("is out of the {}'s reach from where it is", name(piece)))?;
+    let pos = reached.pos;
+    if spins && reached.last_kick.is_none() {
+        return Err("spins, but no turn ends there".to_string());
+    }
+    let mut path = Vec::with_capacity(reached.path.len() + 1);
+    if held {
+        path.push(Actions::HOLD);
+    }
+    path.extend_from_slice(&reached.path);
+    Ok((path, Played { piece, pos, held }))
 }
 
 /// The placements the falling piece reaches, and the piece a hold brings in, each found

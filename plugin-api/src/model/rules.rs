@@ -18,8 +18,9 @@ pub enum Preset {
     /// and locks; a piece left above the board ends the game and clears nothing.
     Simplified,
     /// The modern guideline game: 20 visible rows under a 20-row buffer, SRS turns with
-    /// wall kicks, a 7-bag and up to six previews; the piece hovers where it spawns, soft
-    /// drop falls to rest, DROP (hard drop) falls and locks.
+    /// wall kicks, a 7-bag and up to six previews; the piece spawns in the buffer, drops
+    /// one row at once if it can, and hovers there; soft drop falls to rest, DROP (hard
+    /// drop) falls and locks.
     Guideline,
 }
 
@@ -317,7 +318,8 @@ impl Rules {
     }
 
     /// Where a new piece appears: orientation 0, its rotation box centred (rounded left),
-    /// at its entry row.
+    /// at its entry row. Under `guideline` the piece then drops one row at once when it
+    /// can: [`Rules::enter`] gives where it is after that.
     #[inline]
     pub fn spawn(&self, kind: &PieceKind) -> PiecePos {
         let x = (self.width as i8 - kind.box_size() as i8) / 2;
@@ -325,6 +327,33 @@ impl Rules {
             orientation: 0,
             x,
             y: self.entry_row(kind, 0),
+        }
+    }
+
+    /// Where a new piece is once it has entered `board`: its [spawn](Rules::spawn), and
+    /// under `guideline` one row lower if it fits there too. The guideline spawns a piece
+    /// in the two buffer rows over the field and drops it one row at once when nothing
+    /// blocks it, so on a free board it hovers with its bottom cell in the field's top row
+    /// (TBP's "y=19"). Where it does not fit at its spawn, it stays there: the game is
+    /// over (block out), and the caller checks [`Board::fits`]. The other presets enter at
+    /// the spawn itself.
+    ///
+    /// This is where a search for the falling piece's placements starts, and where the
+    /// piece a hold brings in (or the next piece, on the board its lock leaves) starts.
+    #[inline]
+    pub fn enter(&self, board: &Board, kind: &PieceKind) -> PiecePos {
+        let spawn = self.spawn(kind);
+        if self.preset != Preset::Guideline {
+            return spawn;
+        }
+        let shape = kind.orientation(spawn.orientation);
+        if board.fits(shape, spawn.x, spawn.y) && board.fits(shape, spawn.x, spawn.y + 1) {
+            PiecePos {
+                y: spawn.y + 1,
+                ..spawn
+            }
+        } else {
+            spawn
         }
     }
 
@@ -369,7 +398,8 @@ impl Rules {
     /// its bottom cell on row 2, the lowest of the three rows above the well (`leiden`),
     /// its bottom cell just above row 0 (`simplified`), or its bottom cell in the buffer
     /// row just above the visible field (`guideline`: rows 21 and 22 counted from the
-    /// bottom of the visible field, where the guideline's later games spawn).
+    /// bottom of the visible field, where the guideline's later games spawn; the piece then
+    /// drops one row at once when it can, see [`Rules::enter`]).
     ///
     /// Under `leiden` a hovering piece so never touches the well: the Kosters skeleton
     /// places a piece at its column without a path, and a vertical I turned or shifted

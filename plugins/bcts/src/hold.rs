@@ -47,7 +47,7 @@ impl Controller {
         let mut kept: Option<(f64, Placement)> = None;
         self.rate(board, current.id, current.pos, next, &mut kept);
         let mut swapped: Option<(f64, Placement)> = None;
-        let spawn = self.setup.rules.spawn(self.setup.pieces.kind(swap));
+        let spawn = self.setup.rules.enter(board, self.setup.pieces.kind(swap));
         self.rate(board, swap, spawn, swap_next, &mut swapped);
         match (kept, swapped) {
             (Some((kept, _)), Some((swapped, _))) if swapped > kept => Held::Hold,

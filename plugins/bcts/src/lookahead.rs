@@ -566,11 +566,11 @@ impl Context<'_> {
         true
     }
 
-    /// The best value of a placement of `next` from its spawn on `board` (whose columns
+    /// The best value of a placement of `next` from where it enters `board` (whose columns
     /// `columns` holds); minus infinity when every one ends the game.
     fn follow_up(&self, board: &Board, columns: &Columns, next: PieceId, second: &mut Vec<Placement>) -> f64 {
         let rater = Rater::new(self.rules, self.pieces, self.shapes, self.weights, board, columns);
-        let spawn = self.rules.spawn(self.pieces.kind(next));
+        let spawn = self.rules.enter(board, self.pieces.kind(next));
         let mut best = f64::NEG_INFINITY;
         if let Some(reaches) = self.drops.and_then(|drops| drops.from(next, spawn)) {
             for reach in reaches {

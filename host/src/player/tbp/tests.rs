@@ -1,9 +1,11 @@
 //! The TBP player's placement legality on boards drawn by hand.
 
-use super::covered;
-use crate::plugin::tbp::location::to_tetrad;
-use crate::plugin::tbp::messages::{Location, Orientation};
-use tetrad_plugin_api::{reachable, Board, PieceId, PieceSet, Preset, Rules};
+use super::{covered, legal, Reach};
+use crate::engine::{Falling, Game};
+use crate::plugin::tbp::location::{to_tbp, to_tetrad};
+use crate::plugin::tbp::messages::{Location, Move, Orientation, Spin};
+use std::sync::Arc;
+use tetrad_plugin_api::{reachable, Board, PieceId, PiecePos, PieceSet, Preset, Rules};
 
 #[test]
 fn a_place_named_in_the_other_state_of_the_same_shape_is_found_by_its_cells() {
@@ -44,4 +46,75 @@ fn a_place_named_in_the_other_state_of_the_same_shape_is_found_by_its_cells() {
     let by_cells: Vec<_> = found.iter().filter(|r| covered(z, r.pos) == covered(z, pos)).collect();
     assert!(!by_cells.is_empty(), "but in the other state of its shape");
     assert!(by_cells.iter().all(|r| r.pos.orientation == 2));
+}
+
+#[test]
+fn a_move_a_bot_plans_from_y_19_is_played_as_the_piece_enters_there() {
+    // Column 9 stands to row 23 with one more cell in row 20 (TBP row 19, the field's top
+    // row) and a gap under it. An L turned east at TBP y=19 and shifted right tucks under
+    // that cell: a bot that plans from y=19, as TBP's default and Cold Clear 2 do, finds
+    // it. From tetrad's spawn one row higher (TBP y=20) the shift is blocked by the cell,
+    // and no other path reaches the place: the piece must enter at y=19 for it to play.
+    let rules = Rules::preset(Preset::Guideline);
+    let pieces = PieceSet::srs();
+    let mut board = Board::new(10, 40);
+    for y in 23..40 {
+        board.fill(9, y);
+    }
+    board.fill(9, 20);
+    let l = PieceId(6);
+    let kind = pieces.kind(l);
+    assert_eq!(kind.name(), "L");
+    let tucked = PiecePos {
+        orientation: 1,
+        x: 7,
+        y: 20,
+    };
+    let location = to_tbp(&pieces, l, tucked, 40).unwrap();
+    assert_eq!(
+        (location.orientation, location.x, location.y),
+        (Orientation::East, 8, 18)
+    );
+    let from_spawn = reachable(&rules, &board, kind, rules.spawn(kind));
+    assert!(
+        from_spawn.iter().all(|r| covered(kind, r.pos) != covered(kind, tucked)),
+        "out of reach from the spawn row"
+    );
+    let suggested = Move {
+        location,
+        spin: Spin::None,
+    };
+    // The falling L, where the engine brought it in.
+    let mut game = Game::with_board(rules, Arc::new(pieces.clone()), 1, Some(board.clone()));
+    game.set_current(l);
+    let current = game.current().unwrap();
+    let (path, played) = legal(
+        &rules,
+        &pieces,
+        &board,
+        current,
+        None,
+        &suggested,
+        &mut Reach::default(),
+    )
+    .expect("the move is legal");
+    assert_eq!(covered(kind, played.pos), covered(kind, tucked));
+    let mut locked = None;
+    for &actions in &path {
+        locked = game.tick(actions).locked.or(locked);
+    }
+    assert_eq!(
+        locked.map(|l| covered(kind, l.pos)),
+        Some(covered(kind, tucked)),
+        "and plays"
+    );
+    // The L a hold brings in starts where it enters too.
+    let t = Falling {
+        piece: PieceId(2),
+        pos: rules.enter(&board, pieces.kind(PieceId(2))),
+    };
+    let (held_path, _) =
+        legal(&rules, &pieces, &board, t, Some(l), &suggested, &mut Reach::default()).expect("legal after a hold");
+    assert_eq!(held_path[0], tetrad_plugin_api::Actions::HOLD);
+    assert_eq!(&held_path[1..], &path[..], "then the same path");
 }

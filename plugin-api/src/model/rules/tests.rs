@@ -125,3 +125,61 @@ fn guideline_pieces_spawn_in_the_two_buffer_rows_over_the_field_rounded_left() {
         assert_eq!((name.as_str(), *columns, *rows), (want, want_columns, want_rows));
     }
 }
+
+/// A 10x40 board with `rows` drawn from the top of the visible field (row 20) down.
+fn field_top(rows: &str) -> Board {
+    let lines: Vec<&str> = rows.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    let mut board = Board::new(10, 40);
+    for (i, line) in lines.iter().enumerate() {
+        for (x, b) in line.bytes().enumerate() {
+            if b == b'#' {
+                board.fill(x, 20 + i);
+            }
+        }
+    }
+    board
+}
+
+#[test]
+fn a_guideline_piece_drops_one_row_as_it_enters_when_nothing_blocks_it() {
+    // The guideline spawns in rows 21 and 22 and drops one row at once: on a free board
+    // every piece enters with its bottom cell in row 20, the field's top row.
+    let set = PieceSet::srs();
+    let rules = Rules::preset(Preset::Guideline);
+    let empty = Board::new(10, 40);
+    for kind in set.kinds() {
+        let spawn = rules.spawn(kind);
+        assert_eq!(
+            rules.enter(&empty, kind),
+            PiecePos {
+                y: spawn.y + 1,
+                ..spawn
+            },
+            "{}",
+            kind.name()
+        );
+    }
+    let t = set.kind(crate::model::piece::PieceId(2));
+    // A cell in the field's top row under the T (columns 3 to 5): it stays where it spawned.
+    let blocked = field_top("....#.....");
+    assert_eq!(rules.enter(&blocked, t), rules.spawn(t));
+    // A cell beside it does not stop the drop.
+    let beside = field_top("......#...");
+    assert_eq!(rules.enter(&beside, t).y, rules.spawn(t).y + 1);
+    // Where it cannot spawn, it stays at its spawn, for the caller's block out.
+    let mut over = Board::new(10, 40);
+    over.fill(4, 18);
+    assert_eq!(rules.enter(&over, t), rules.spawn(t));
+}
+
+#[test]
+fn the_seeds_presets_enter_where_they_spawn() {
+    let set = PieceSet::tetrominoes();
+    for preset in [Preset::Classic, Preset::Leiden, Preset::Simplified] {
+        let rules = Rules::preset(preset);
+        let empty = Board::new(rules.width, rules.height);
+        for kind in set.kinds() {
+            assert_eq!(rules.enter(&empty, kind), rules.spawn(kind), "{preset} {}", kind.name());
+        }
+    }
+}
