@@ -158,7 +158,18 @@ fn reachable_without_kicks(rules: &Rules, board: &Board, kind: &PieceKind) -> Ve
 /// Plays `path` from the spawn position and returns where the piece locked, and the
 /// last tick's step.
 fn play(rules: &Rules, board: &Board, kind: &PieceKind, path: &[Actions]) -> (PiecePos, super::motion::Step) {
-    let mut pos = rules.spawn(kind);
+    play_from(rules, board, kind, rules.spawn(kind), path)
+}
+
+/// The same from `start`.
+fn play_from(
+    rules: &Rules,
+    board: &Board,
+    kind: &PieceKind,
+    start: PiecePos,
+    path: &[Actions],
+) -> (PiecePos, super::motion::Step) {
+    let mut pos = start;
     let mut last = Default::default();
     for (tick, &actions) in path.iter().enumerate() {
         last = step(rules, board, kind, &mut pos, actions);
@@ -281,7 +292,10 @@ fn with_hold_the_placements_of_both_pieces_are_found_the_held_ones_behind_a_hold
     let t = kind(T);
     let mine = reachable(&rules, &board, &t, rules.spawn(&t));
     let i = kind(I);
-    let swapped = reachable(&rules, &board, &i, rules.spawn(&i));
+    // The piece a hold brings in enters as a new piece does, a row below its spawn here.
+    let entered = rules.enter(&board, &i);
+    assert_eq!(entered.y, rules.spawn(&i).y + 1);
+    let swapped = reachable(&rules, &board, &i, entered);
     let both = reachable_with_hold(&rules, &board, &pieces, T, rules.spawn(&t), Some(I));
     assert_eq!(both.len(), mine.len() + swapped.len());
     let (held, kept): (Vec<_>, Vec<_>) = both.into_iter().partition(|choice| choice.held);
@@ -289,10 +303,11 @@ fn with_hold_the_placements_of_both_pieces_are_found_the_held_ones_behind_a_hold
     assert_eq!(kept.into_iter().map(|choice| choice.reached).collect::<Vec<_>>(), mine);
     for choice in &held {
         assert_eq!(choice.piece, I);
-        // A hold, a tick of its own, then the swapped-in piece's path from its spawn.
+        // A hold, a tick of its own, then the swapped-in piece's path from where it
+        // enters.
         assert_eq!(choice.reached.path[0], Actions::HOLD);
         assert_eq!(
-            play(&rules, &board, &i, &choice.reached.path[1..]).0,
+            play_from(&rules, &board, &i, entered, &choice.reached.path[1..]).0,
             choice.reached.pos
         );
     }
