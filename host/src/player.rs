@@ -210,12 +210,15 @@ pub enum Player {
 
 impl Player {
     /// A new player of `plugin` with `options`, for the game with `game_seed` under these
-    /// rules and pieces. `think_limit_ns` bounds a bot process's every answer (a library's
-    /// is checked after it returns, by the referee).
+    /// rules and pieces (`given_pieces`: dealt from a given sequence, not by the rules'
+    /// randomizer). `think_limit_ns` bounds a bot process's every answer (a library's is
+    /// checked after it returns, by the referee).
+    #[allow(clippy::too_many_arguments)]
     pub fn create(
         plugin: &Plugin,
         rules: &Rules,
         pieces: &PieceSet,
+        given_pieces: bool,
         game_seed: u64,
         options: &str,
         think_limit_ns: Option<u64>,
@@ -224,7 +227,8 @@ impl Player {
         match plugin.manifest() {
             Some(manifest) if manifest.protocol == Protocol::Tbp => {
                 let limit = think_limit_ns.map_or(DEFAULT_BOT_THINK_LIMIT, std::time::Duration::from_nanos);
-                Tbp::create(plugin, manifest, rules, pieces, options, limit).map(|tbp| Player::Tbp(Box::new(tbp)))
+                Tbp::create(plugin, manifest, rules, pieces, given_pieces, options, limit)
+                    .map(|tbp| Player::Tbp(Box::new(tbp)))
             }
             Some(manifest) => {
                 Process::create(plugin, manifest, rules, pieces, seed, options, think_limit_ns).map(Player::Process)
@@ -243,6 +247,15 @@ impl Player {
         options: &str,
     ) -> Result<Player, CreateError> {
         Library::create(plugin, rules, pieces, plugin_seed, options).map(Player::Library)
+    }
+
+    /// What a bot's search reported with its moves (TBP's `move_info`), as means over the
+    /// moves of the game so far; `None` for a player that reported none.
+    pub fn move_info(&self) -> Option<crate::runner::MoveInfoMeans> {
+        match self {
+            Player::Tbp(tbp) => tbp.searched().means(),
+            Player::Library(_) | Player::Process(_) => None,
+        }
     }
 
     /// The action bits the player may answer with; any other is a violation.

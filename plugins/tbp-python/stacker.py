@@ -10,7 +10,10 @@ frontend. It keeps its own copy of the game from `start`, `play` and `new_piece`
 `--mode` makes it misbehave for tests: `empty-first` answers `moves: []` to the first
 `suggest` after each `start` or `play`; `silent` never answers `suggest`; `crash` exits
 at its third `suggest`; `illegal` suggests only a piece that is not in play.
-`--transcript FILE` writes the type of every message it reads to FILE, a line each.
+`--transcript FILE` writes the type of every message it reads to FILE, a line each;
+`--log-json FILE` writes every message it reads to FILE whole, as a JSON line each.
+`--move-info` adds the `move_info` extension to each suggestion: `nodes` the moves it
+rated, `depth` 1, and `nps` a made-up 1000 per node.
 """
 
 import json
@@ -141,6 +144,8 @@ def send(message):
 def main(argv):
     mode = argv[argv.index("--mode") + 1] if "--mode" in argv else "normal"
     transcript = open(argv[argv.index("--transcript") + 1], "a") if "--transcript" in argv else None
+    log_json = open(argv[argv.index("--log-json") + 1], "a") if "--log-json" in argv else None
+    move_info = "--move-info" in argv
     if transcript:
         transcript.write("started\n")
         transcript.flush()
@@ -156,6 +161,9 @@ def main(argv):
         if transcript:
             transcript.write(f"{kind}\n")
             transcript.flush()
+        if log_json:
+            log_json.write(json.dumps(message) + "\n")
+            log_json.flush()
         if kind == "rules":
             if mode == "escape-rules":
                 send({"type": "error", "reason": "\x1b[2J\x1b[Hok"})
@@ -183,7 +191,11 @@ def main(argv):
                 count = 10000 if mode == "many" else 1
                 send({"type": "suggestion", "moves": [{"location": location, "spin": "none"}] * count})
                 continue
-            send({"type": "suggestion", "moves": game.candidates()})
+            moves = game.candidates()
+            suggestion = {"type": "suggestion", "moves": moves}
+            if move_info:
+                suggestion["move_info"] = {"nodes": len(moves), "nps": 1000 * len(moves), "depth": 1}
+            send(suggestion)
             if mode == "twice" and asked == 3:
                 send({"type": "suggestion", "moves": game.candidates()})
         elif kind == "play":

@@ -259,3 +259,106 @@ fn guideline_games_of_a_tbp_bot_and_of_a_holding_library_replay_and_verify() {
         assert!(stdout(&verified).starts_with("ok "), "{}", stdout(&verified));
     }
 }
+
+/// The `rules` and `start` messages a stacker logging whole messages read, in a run of one
+/// guideline game of 3 pieces with `extra` arguments.
+fn told(extra: &[&str]) -> (serde_json::Value, serde_json::Value) {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("read.jsonl");
+    let bot = stacker(dir.path(), "stacker", &["--log-json", log.to_str().unwrap()]);
+    let mut args = vec!["--games", "1", "--max-pieces", "3"];
+    args.extend_from_slice(extra);
+    let output = guideline_run(&bot, &args);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let read = std::fs::read_to_string(&log).unwrap();
+    let messages: Vec<serde_json::Value> = read.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let first = |kind: &str| {
+        messages
+            .iter()
+            .find(|m| m["type"] == kind)
+            .unwrap_or_else(|| panic!("no `{kind}` in {read}"))
+            .clone()
+    };
+    (first("rules"), first("start"))
+}
+
+#[test]
+fn the_randomizer_told_is_the_bag_uniform_or_unknown_for_a_given_sequence() {
+    // The guideline's 7-bag: named in `rules`, its state at the end of the queue in `start`.
+    let (rules, start) = told(&[]);
+    assert_eq!(rules["randomizer"], "seven_bag", "{rules}");
+    assert_eq!(start["randomizer"]["type"], "seven_bag", "{start}");
+    assert!(!start["randomizer"]["bag_state"].as_array().unwrap().is_empty());
+    // Uniform: the same type in both, as the extension asks, and no more.
+    let (rules, start) = told(&["--randomizer", "uniform"]);
+    assert_eq!(rules["randomizer"], "uniform", "{rules}");
+    assert_eq!(start["randomizer"], serde_json::json!({"type": "uniform"}), "{start}");
+    // A given sequence is dealt by no randomizer: `unknown`, and no state in `start`.
+    let dir = tempfile::tempdir().unwrap();
+    let sequence = dir.path().join("pieces.txt");
+    std::fs::write(&sequence, "T I O L J S Z T I O\n").unwrap();
+    let (rules, start) = told(&["--sequence", sequence.to_str().unwrap()]);
+    assert_eq!(rules["randomizer"], "unknown", "{rules}");
+    assert!(start.get("randomizer").is_none(), "{start}");
+    assert_eq!(start["queue"][0], "T", "{start}");
+}
+
+#[test]
+fn move_info_is_recorded_per_game_and_shown_in_the_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = stacker(dir.path(), "searching", &["--move-info"]);
+    let plain = stacker(dir.path(), "plain", &[]);
+    let results = dir.path().join("results.jsonl");
+    let output = run(&[
+        "tournament",
+        "--preset",
+        "guideline",
+        "--plugins",
+        bot.to_str().unwrap(),
+        plain.to_str().unwrap(),
+        "--games",
+        "2",
+        "--max-pieces",
+        "20",
+        "--jobs",
+        "1",
+        "--out",
+        results.to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = std::fs::read_to_string(&results).unwrap();
+    let mut told = 0;
+    for line in text.lines().skip(1) {
+        let record: serde_json::Value = serde_json::from_str(line).unwrap();
+        for seat in record["seats"].as_array().into_iter().flatten().chain([&record]) {
+            let Some(result) = seat.get("result") else { continue };
+            let entrant = seat["entrant"].as_u64().unwrap();
+            match (entrant, result.get("move_info")) {
+                (0, Some(info)) => {
+                    told += 1;
+                    // One move a piece; the stacker rates at most 2 pieces x 4 turns x 10 columns.
+                    assert_eq!(info["moves"], result["pieces"], "{line}");
+                    let nodes = info["nodes"].as_f64().unwrap();
+                    assert!(nodes > 0.0 && nodes <= 80.0, "{line}");
+                    assert_eq!(info["depth"].as_f64(), Some(1.0), "{line}");
+                    assert_eq!(info["nps"].as_f64(), Some(nodes * 1000.0), "{line}");
+                }
+                (1, None) => {}
+                other => panic!("{other:?}: {line}"),
+            }
+        }
+    }
+    assert_eq!(told, 2, "{text}");
+    let page = dir.path().join("report.html");
+    let output = run(&["report", results.to_str().unwrap(), "--html", page.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let page = std::fs::read_to_string(&page).unwrap();
+    let table = &page[page.find("<table id=\"search\">").expect("a search table")..];
+    let table = &table[..table.find("</table>").unwrap()];
+    assert_eq!(
+        table.matches("<td class=\"label\">searching</td>").count(),
+        2,
+        "{table}"
+    );
+    assert!(!table.contains("plain"), "{table}");
+}

@@ -36,6 +36,11 @@ impl PieceQueue {
         }
     }
 
+    /// Whether the pieces are given in full (a sequence), not dealt by a randomizer.
+    pub fn is_given(&self) -> bool {
+        self.given.is_some()
+    }
+
     /// Under the 7-bag, the kinds left in the bag being dealt, in no particular order (all
     /// of them when it is empty: the next draw deals from a full bag); `None` under the
     /// uniform randomizer or for a given sequence, which have no such state.

@@ -36,6 +36,11 @@ impl Game {
         self.held
     }
 
+    /// Whether the game plays a given sequence of pieces, not the rules' randomizer.
+    pub fn plays_given_pieces(&self) -> bool {
+        self.queue.is_given()
+    }
+
     /// Under the 7-bag, the kinds left in the bag after the last previewed piece (see
     /// [`PieceQueue::bag_left`](super::PieceQueue::bag_left)).
     pub fn bag_left(&self) -> Option<Vec<PieceId>> {

@@ -105,6 +105,20 @@ pub fn page(contents: &Contents) -> Result<String, ChartError> {
         "<figure id=\"update-time\">\n{}</figure>\n",
         charts::update_times(&times)?
     );
+    let searched: Vec<(&str, &GameRecord)> = records
+        .iter()
+        .filter(|r| r.result.move_info.is_some())
+        .map(|r| (labels[r.entrant].as_str(), r))
+        .collect();
+    if !searched.is_empty() {
+        html.push_str(
+            "<h2>Search</h2>\n<p>What a TBP bot's search reported with its moves (the protocol's \
+             <code>move_info</code>), per game: the mean over the game's moves of the nodes in its \
+             game tree, the tree's depth, and nodes created per second. Each bot counts them its own \
+             way; a dash is a number it did not report.</p>\n",
+        );
+        html.push_str(&search_table(&searched));
+    }
     if labels.len() > 1 {
         let _ = write!(
             html,
@@ -117,6 +131,35 @@ pub fn page(contents: &Contents) -> Result<String, ChartError> {
     }
     html.push_str("</body>\n</html>\n");
     Ok(html)
+}
+
+/// The per-game `move_info` means of the games that have them, by entrant.
+fn search_table(games: &[(&str, &GameRecord)]) -> String {
+    let mut out = String::from(
+        "<div class=\"wide\"><table id=\"search\">\n<tr><th class=\"label\">plugin</th><th>game</th>\
+         <th>moves</th><th>nodes</th><th>depth</th><th>nodes/s</th></tr>\n",
+    );
+    let number = |value: Option<f64>, decimals: usize| match value {
+        Some(v) => format!("{v:.decimals$}"),
+        None => "–".to_string(),
+    };
+    for (label, record) in games {
+        let Some(info) = &record.result.move_info else {
+            continue;
+        };
+        let _ = writeln!(
+            out,
+            "<tr><td class=\"label\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            escape(label),
+            record.result.index,
+            info.moves,
+            number(info.nodes, 0),
+            number(info.depth, 1),
+            number(info.nps, 0)
+        );
+    }
+    out.push_str("</table></div>\n");
+    out
 }
 
 /// The page's style sheet.

@@ -9,7 +9,9 @@ use super::{CreateError, Decision, Observation, Reply};
 use crate::engine::Falling;
 use crate::plugin::bot::{Failure, FailureKind, IdleBot, Lease, HELLO_LIMIT};
 use crate::plugin::tbp::location::to_tetrad;
-use crate::plugin::tbp::messages::{BotMessage, FrontendMessage, Move, RandomizerKind, RandomizerState, Spin, Start};
+use crate::plugin::tbp::messages::{
+    BotMessage, FrontendMessage, Move, MoveInfo, RandomizerKind, RandomizerState, Spin, Start,
+};
 use crate::plugin::tbp::start;
 use crate::plugin::{printable, Manifest, Plugin};
 use crate::watch::Watch;
@@ -57,16 +59,74 @@ pub struct Tbp {
     think: Duration,
     /// `None` until the first `start`.
     known: Option<Known>,
+    /// The randomizer the bot was told in `rules`.
+    randomizer: RandomizerKind,
+    /// The `move_info` of the suggestions played, summed.
+    searched: Searched,
+}
+
+/// The `move_info` numbers of the moves played, summed: each number over the moves that
+/// reported it.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Searched {
+    /// Moves played whose suggestion carried a `move_info` number.
+    pub moves: u64,
+    /// Nodes, summed, and over how many moves.
+    pub nodes: (f64, u64),
+    /// Nodes per second, summed, and over how many moves.
+    pub nps: (f64, u64),
+    /// Depth, summed, and over how many moves.
+    pub depth: (f64, u64),
+}
+
+impl Searched {
+    /// Adds one move's numbers.
+    pub fn add(&mut self, info: MoveInfo) {
+        self.moves += 1;
+        for (sum, value) in [
+            (&mut self.nodes, info.nodes),
+            (&mut self.nps, info.nps),
+            (&mut self.depth, info.depth),
+        ] {
+            if let Some(value) = value {
+                sum.0 += value;
+                sum.1 += 1;
+            }
+        }
+    }
+
+    /// Each number's mean over the moves that reported it; `None` when no move did.
+    pub fn means(&self) -> Option<crate::runner::MoveInfoMeans> {
+        let mean = |(sum, count): (f64, u64)| (count > 0).then(|| sum / count as f64);
+        (self.moves > 0).then(|| crate::runner::MoveInfoMeans {
+            moves: self.moves,
+            nodes: mean(self.nodes),
+            nps: mean(self.nps),
+            depth: mean(self.depth),
+        })
+    }
+}
+
+/// The randomizer a bot is told: the game's, or `unknown` when the pieces come from a
+/// given sequence (`--sequence`), which no randomizer deals.
+fn told_randomizer(rules: &Rules, given_pieces: bool) -> RandomizerKind {
+    match rules.randomizer {
+        _ if given_pieces => RandomizerKind::Unknown,
+        Randomizer::Bag => RandomizerKind::SevenBag,
+        Randomizer::Uniform => RandomizerKind::Uniform,
+    }
 }
 
 impl Tbp {
-    /// Starts `manifest`'s bot, reads its `info` and tells it the rules. Rules other than
-    /// the guideline's 10x40 board are refused in one line: TBP assumes that board.
+    /// Starts `manifest`'s bot, reads its `info` and tells it the rules (the randomizer
+    /// `unknown` when `given_pieces`: the games play a sequence). Rules other than the
+    /// guideline's 10x40 board are refused in one line: TBP assumes that board.
     pub fn create(
         plugin: &Plugin,
         manifest: &Manifest,
         rules: &Rules,
         pieces: &PieceSet,
+        given_pieces: bool,
         options: &str,
         think_limit: Duration,
     ) -> Result<Tbp, CreateError> {
@@ -106,10 +166,11 @@ impl Tbp {
             let forfeit = (failure.kind != FailureKind::Error).then_some(failure.kind);
             refused(failure.message, forfeit)
         };
-        let randomizer = match rules.randomizer {
-            Randomizer::Bag => RandomizerKind::SevenBag,
-            Randomizer::Uniform => RandomizerKind::Uniform,
-        };
+        // The randomizer extension's attributes go to every bot, whatever `features` its
+        // `info` lists: the protocol asks a bot to ignore attributes it does not know, so
+        // they are allowed to any bot, and a bot may read them without listing a feature
+        // (Cold Clear 2 lists none and reads the bag). The extension names no feature.
+        let randomizer = told_randomizer(rules, given_pieces);
         let told = FrontendMessage::Rules {
             randomizer: Some(randomizer),
         };
@@ -128,6 +189,8 @@ impl Tbp {
             think_limit,
             think,
             known: None,
+            randomizer,
+            searched: Searched::default(),
         };
         if ready {
             return Ok(tbp);
@@ -206,11 +269,11 @@ impl Tbp {
                 self.unasked(&line)?;
             }
             self.bot.send_json(&FrontendMessage::Suggest)?;
-            let moves = loop {
+            let (moves, move_info) = loop {
                 // Messages it may send and tetrad ignores still count against its time.
                 let left = self.think_limit.saturating_sub(asked.elapsed());
                 match self.bot.receive_json(left, "a `suggestion`")? {
-                    BotMessage::Suggestion { moves } => break moves,
+                    BotMessage::Suggestion { moves, move_info } => break (moves, move_info),
                     BotMessage::Unknown => {}
                     BotMessage::Error { reason } => {
                         return Err(self.bot.broke(&format!("error: {}", printable(reason))));
@@ -236,6 +299,9 @@ impl Tbp {
                             played: suggested.clone(),
                         })?;
                         self.played(seen.board, played);
+                        if let Some(info) = move_info.as_ref().and_then(MoveInfo::read) {
+                            self.searched.add(info);
+                        }
                         return Ok(path);
                     }
                     Err(why) if why_not.is_empty() => why_not = why,
@@ -318,9 +384,16 @@ impl Tbp {
                         .collect()
                 })
                 .collect(),
-            randomizer: bag.map(|bag| RandomizerState::SevenBag {
-                bag_state: bag.into_iter().map(name).collect(),
-            }),
+            // The state at the end of the queue, of the randomizer `rules` named: the bag
+            // left, or for a uniform randomizer an object with its type alone; none for an
+            // unknown one.
+            randomizer: match self.randomizer {
+                RandomizerKind::SevenBag => bag.map(|bag| RandomizerState::SevenBag {
+                    bag_state: bag.into_iter().map(name).collect(),
+                }),
+                RandomizerKind::Uniform => Some(RandomizerState::Uniform),
+                RandomizerKind::Unknown => None,
+            },
         };
         self.bot.send_json(&FrontendMessage::Start(Box::new(start)))?;
         self.known = Some(Known {
@@ -343,6 +416,11 @@ impl Tbp {
         let current = seen.current.ok_or("no piece is falling")?;
         let swap = hold.or(seen.next).filter(|_| hold_available);
         legal(&self.rules, &self.pieces, seen.board, current, swap, suggested, reach)
+    }
+
+    /// The `move_info` numbers of the moves played so far, summed.
+    pub fn searched(&self) -> Searched {
+        self.searched
     }
 
     /// Updates what the bot knows after `played` on `board`.

@@ -158,6 +158,7 @@ impl CPlugin {
             description: text(raw.description, "description")?,
             abi: raw.abi_version,
             flavour: Flavour::C,
+            features: Vec::new(),
         })
     }
 

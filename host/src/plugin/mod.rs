@@ -146,6 +146,9 @@ pub struct PluginInfo {
     pub abi: u32,
     /// Its ABI flavour.
     pub flavour: Flavour,
+    /// The features a TBP bot's `info` lists (see `docs/tbp.md`); none for other plugins.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub features: Vec<String>,
 }
 
 /// A loaded plugin, ready to create instances. Cheap to share between threads.
@@ -221,8 +224,7 @@ impl Plugin {
     fn load_bot(path: &Path) -> Result<Plugin, LoadError> {
         let manifest = Manifest::load(path).map_err(LoadError::Bot)?;
         if manifest.protocol == Protocol::Tbp {
-            let (bot, (name, version, author)) =
-                tbp::start(&manifest).map_err(|failure| LoadError::Bot(failure.message))?;
+            let (bot, told) = tbp::start(&manifest).map_err(|failure| LoadError::Bot(failure.message))?;
             // Kept for the first game (or the check of its options): no second start.
             let idle = std::sync::Arc::new(bot::IdleBots::default());
             idle.put(bot::IdleBot {
@@ -232,13 +234,16 @@ impl Plugin {
             });
             return Ok(Plugin {
                 info: PluginInfo {
-                    name: printable(name),
-                    version: printable(version),
-                    author: printable(author),
+                    name: printable(told.name),
+                    version: printable(told.version),
+                    author: printable(told.author),
                     description: "a Tetris Bot Protocol bot".to_string(),
                     // The protocol has no version number.
                     abi: 0,
                     flavour: Flavour::Tbp,
+                    // Kept as listed, for the games: every process of the plugin is the
+                    // same program, whether it told its info at load or later.
+                    features: told.features.into_iter().map(printable).collect(),
                 },
                 path: path.to_path_buf(),
                 backend: Backend::Process(manifest, idle),
@@ -259,6 +264,7 @@ impl Plugin {
                 description: info.description,
                 abi: bot::messages::PROTOCOL_VERSION,
                 flavour: Flavour::Process,
+                features: Vec::new(),
             },
             path: path.to_path_buf(),
             backend: Backend::Process(manifest, idle),

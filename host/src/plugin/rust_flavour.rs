@@ -71,6 +71,7 @@ impl RustPlugin {
             description: info.description.into_string(),
             abi: info.abi_version,
             flavour: Flavour::Rust,
+            features: Vec::new(),
         }
     }
 

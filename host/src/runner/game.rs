@@ -51,8 +51,10 @@ pub fn play_fixture<const SEATS: usize>(
     }
     let setup = &spec.setup;
     let think_limit = setup.limits.think_limit_ns;
-    let created = entrants
-        .map(|(plugin, options)| Player::create(plugin, &setup.rules, &setup.pieces, seed, options, think_limit));
+    let created = entrants.map(|(plugin, options)| {
+        let given = spec.sequences.is_some();
+        Player::create(plugin, &setup.rules, &setup.pieces, given, seed, options, think_limit)
+    });
     if let Some(watch) = &spec.watch {
         watch.created();
     }
@@ -155,7 +157,8 @@ fn exchange<const SEATS: usize>(seats: &mut [Seat<'_>; SEATS], playing: &mut [bo
 /// its cause.
 pub fn probe(plugin: &Plugin, setup: &Setup, options: &str) -> Result<(), CreateError> {
     let think_limit_ns = setup.limits.think_limit_ns;
-    match Player::create(plugin, &setup.rules, &setup.pieces, 0, options, think_limit_ns) {
+    let given = setup.sequence.is_some();
+    match Player::create(plugin, &setup.rules, &setup.pieces, given, 0, options, think_limit_ns) {
         Err(err) if err.forfeit.is_none() => Err(err),
         _ => Ok(()),
     }

@@ -14,7 +14,7 @@ mod seat;
 pub use game::{game_seed, play_fixture, play_game, play_game_recorded, probe};
 pub use pool::{run, run_recorded, RunOutput};
 pub(crate) use result::is_zero;
-pub use result::{new_histogram, GameResult};
+pub use result::{new_histogram, GameResult, MoveInfoMeans};
 
 use crate::engine::Sequences;
 use crate::setup::Setup;

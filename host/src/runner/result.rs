@@ -40,10 +40,32 @@ pub struct GameResult {
     pub update_us_p99: f64,
     /// Slowest update of this game, in microseconds.
     pub update_us_max: f64,
+    /// What a TBP bot's search reported with its moves (the `move_info` extension), as
+    /// means over the game's moves; absent for every other player, and in results files
+    /// written before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub move_info: Option<MoveInfoMeans>,
     /// Every update's duration in nanoseconds. [`run`](super::run) folds it into the run's histogram
     /// and leaves this one empty, so a long run keeps one histogram, not one per game.
     #[serde(skip, default = "new_histogram")]
     pub update_ns: Histogram<u64>,
+}
+
+/// A game's `move_info` numbers (TBP's extension), each the mean over the moves whose
+/// suggestion reported it; a number no move reported is absent.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MoveInfoMeans {
+    /// Moves played whose suggestion carried a `move_info` number.
+    pub moves: u64,
+    /// Mean nodes in the bot's game tree.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<f64>,
+    /// Mean nodes created per second.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nps: Option<f64>,
+    /// Mean depth of its game tree.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub depth: Option<f64>,
 }
 
 impl GameResult {
@@ -66,6 +88,7 @@ impl GameResult {
             update_us_mean: 0.0,
             update_us_p99: 0.0,
             update_us_max: 0.0,
+            move_info: None,
             update_ns: new_histogram(),
         }
     }

@@ -125,6 +125,7 @@ impl<'r> Seat<'r> {
             update_us_mean: self.total_ns as f64 / updates.max(1) as f64 / 1000.0,
             update_us_p99: self.update_ns.value_at_quantile(0.99) as f64 / 1000.0,
             update_us_max: self.update_ns.max() as f64 / 1000.0,
+            move_info: self.player.move_info(),
             update_ns: self.update_ns,
         }
     }

@@ -461,6 +461,20 @@ fn check_numbers(config: &Config, result: &GameResult) -> Result<(), String> {
             result.lines, result.pieces
         ));
     }
+    if let Some(info) = &result.move_info {
+        // One move a piece, and the last one may be cut short by the game's end.
+        if info.moves == 0 || info.moves > result.pieces + 1 {
+            return Err(format!(
+                "move_info over {} moves of a game of {} pieces",
+                info.moves, result.pieces
+            ));
+        }
+        for (what, mean) in [("nodes", info.nodes), ("nps", info.nps), ("depth", info.depth)] {
+            if mean.is_some_and(|m| !m.is_finite() || m < 0.0) {
+                return Err(format!("move_info {what} is not a count"));
+            }
+        }
+    }
     Ok(())
 }
 

@@ -78,7 +78,8 @@ impl PluginSeat {
     /// plays on.
     pub fn take_over(&mut self, roster: &Roster, index: usize, game: &Game, game_seed: u64) -> Result<(), CreateError> {
         let (plugin, options) = (roster.plugin(index), roster.options(index));
-        let player = Player::create(plugin, game.rules(), game.pieces(), game_seed, options, None)?;
+        let given = game.plays_given_pieces();
+        let player = Player::create(plugin, game.rules(), game.pieces(), given, game_seed, options, None)?;
         *self = PluginSeat {
             player: Some(player),
             fresh: true,

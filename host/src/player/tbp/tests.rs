@@ -1,9 +1,10 @@
 //! The TBP player's placement legality on boards drawn by hand.
 
-use super::{covered, legal, Reach};
+use super::{covered, legal, told_randomizer, Reach, Searched};
 use crate::engine::{Falling, Game};
 use crate::plugin::tbp::location::{to_tbp, to_tetrad};
 use crate::plugin::tbp::messages::{Location, Move, Orientation, Spin};
+use crate::plugin::tbp::messages::{MoveInfo, RandomizerKind};
 use std::sync::Arc;
 use tetrad_plugin_api::{reachable, Board, PieceId, PiecePos, PieceSet, Preset, Rules};
 
@@ -117,4 +118,39 @@ fn a_move_a_bot_plans_from_y_19_is_played_as_the_piece_enters_there() {
         legal(&rules, &pieces, &board, t, Some(l), &suggested, &mut Reach::default()).expect("legal after a hold");
     assert_eq!(held_path[0], tetrad_plugin_api::Actions::HOLD);
     assert_eq!(&held_path[1..], &path[..], "then the same path");
+}
+
+#[test]
+fn the_randomizer_told_is_the_rules_one_or_unknown_for_a_given_sequence() {
+    let bag = Rules::preset(Preset::Guideline);
+    let uniform = Rules {
+        randomizer: tetrad_plugin_api::Randomizer::Uniform,
+        ..bag
+    };
+    assert_eq!(told_randomizer(&bag, false), RandomizerKind::SevenBag);
+    assert_eq!(told_randomizer(&uniform, false), RandomizerKind::Uniform);
+    assert_eq!(told_randomizer(&bag, true), RandomizerKind::Unknown);
+    assert_eq!(told_randomizer(&uniform, true), RandomizerKind::Unknown);
+}
+
+#[test]
+fn move_info_means_are_over_the_moves_that_told_each_number() {
+    let mut searched = Searched::default();
+    assert_eq!(searched.means(), None, "no move told any");
+    searched.add(MoveInfo {
+        nodes: Some(100.0),
+        nps: Some(1000.0),
+        depth: None,
+    });
+    searched.add(MoveInfo {
+        nodes: Some(300.0),
+        nps: None,
+        depth: Some(5.0),
+    });
+    let means = searched.means().unwrap();
+    assert_eq!(means.moves, 2);
+    assert_eq!(
+        (means.nodes, means.nps, means.depth),
+        (Some(200.0), Some(1000.0), Some(5.0))
+    );
 }

@@ -1,7 +1,8 @@
 //! The TBP messages: JSON objects with a `type`, one a line. Unknown message types and
 //! unknown attributes are ignored both ways, as the specification asks. Covers the
 //! specification's minimum (`rules`, `start`, `stop`, `suggest`, `play`, `new_piece`,
-//! `quit`; `info`, `ready`, `error`, `suggestion`) and its randomizer extension.
+//! `quit`; `info`, `ready`, `error`, `suggestion`), its randomizer extension and its
+//! `move_info` extension.
 
 use serde::{Deserialize, Serialize};
 
@@ -11,7 +12,7 @@ use serde::{Deserialize, Serialize};
 pub enum FrontendMessage {
     /// The rules; the bot answers `ready` or `error`.
     Rules {
-        /// The randomizer extension: `"seven_bag"` or `"uniform"`.
+        /// The randomizer extension: `"seven_bag"`, `"uniform"` or `"unknown"`.
         #[serde(skip_serializing_if = "Option::is_none", default)]
         randomizer: Option<RandomizerKind>,
     },
@@ -63,6 +64,8 @@ pub enum RandomizerKind {
     Uniform,
     /// Seven-piece bags.
     SevenBag,
+    /// None the extension names: the pieces come from a given sequence.
+    Unknown,
 }
 
 /// The randomizer's state at the end of the queue.
@@ -108,10 +111,44 @@ pub enum BotMessage {
     Suggestion {
         /// The moves.
         moves: Vec<Move>,
+        /// The `move_info` extension: what the bot's search did, as it reports it.
+        #[serde(default)]
+        move_info: Option<serde_json::Value>,
     },
     /// A message of a type this frontend does not know: ignored.
     #[serde(other)]
     Unknown,
+}
+
+/// The numbers of a `suggestion`'s `move_info` (its `extra` text is not kept). Each is
+/// optional, as the extension says; one that is not a non-negative finite number is taken
+/// as absent rather than as a broken message: the numbers are for information only.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct MoveInfo {
+    /// Nodes in the bot's game tree.
+    pub nodes: Option<f64>,
+    /// Nodes created per second.
+    pub nps: Option<f64>,
+    /// The depth of its game tree.
+    pub depth: Option<f64>,
+}
+
+impl MoveInfo {
+    /// The numbers in a `move_info` object; `None` when it holds none.
+    pub fn read(value: &serde_json::Value) -> Option<MoveInfo> {
+        let number = |key: &str| {
+            value
+                .get(key)
+                .and_then(serde_json::Value::as_f64)
+                .filter(|n| n.is_finite() && *n >= 0.0)
+        };
+        let info = MoveInfo {
+            nodes: number("nodes"),
+            nps: number("nps"),
+            depth: number("depth"),
+        };
+        (info != MoveInfo::default()).then_some(info)
+    }
 }
 
 /// A move: where the piece locks, and whether it spins into place.
@@ -242,9 +279,16 @@ mod tests {
             r#"{"type":"suggestion","moves":[{"location":{"type":"I","orientation":"east","x":9,"y":1},"spin":"none","extra":1}],"move_info":{"nodes":5}}"#,
         )
         .unwrap();
-        let BotMessage::Suggestion { moves } = suggestion else {
+        let BotMessage::Suggestion { moves, move_info } = suggestion else {
             panic!("a suggestion")
         };
+        assert_eq!(
+            move_info.as_ref().and_then(MoveInfo::read),
+            Some(MoveInfo {
+                nodes: Some(5.0),
+                ..MoveInfo::default()
+            })
+        );
         assert_eq!(
             moves,
             [Move {
@@ -272,5 +316,54 @@ mod tests {
             }
         );
         assert!(serde_json::from_str::<BotMessage>(r#"{"type":"suggestion"}"#).is_err());
+    }
+
+    #[test]
+    fn move_info_numbers_are_read_and_anything_else_in_it_is_left_out() {
+        let read = |text: &str| MoveInfo::read(&serde_json::from_str(text).unwrap());
+        assert_eq!(
+            read(r#"{"nodes":1312451,"nps":568375.5,"depth":8,"extra":"found pc in 3 moves"}"#),
+            Some(MoveInfo {
+                nodes: Some(1312451.0),
+                nps: Some(568375.5),
+                depth: Some(8.0)
+            })
+        );
+        assert_eq!(
+            read(r#"{"nodes":"many","depth":-1,"nps":null}"#),
+            None,
+            "no number to keep"
+        );
+        assert_eq!(read(r#"{"extra":"thinking"}"#), None);
+        assert_eq!(read("[1, 2]"), None);
+        let plain: BotMessage = serde_json::from_str(r#"{"type":"suggestion","moves":[]}"#).unwrap();
+        assert_eq!(
+            plain,
+            BotMessage::Suggestion {
+                moves: vec![],
+                move_info: None
+            }
+        );
+    }
+
+    #[test]
+    fn the_randomizer_extension_is_spelt_as_it_says() {
+        let text = |m: &FrontendMessage| serde_json::to_string(m).unwrap();
+        assert_eq!(
+            text(&FrontendMessage::Rules {
+                randomizer: Some(RandomizerKind::Unknown)
+            }),
+            r#"{"type":"rules","randomizer":"unknown"}"#
+        );
+        assert_eq!(
+            text(&FrontendMessage::Rules {
+                randomizer: Some(RandomizerKind::Uniform)
+            }),
+            r#"{"type":"rules","randomizer":"uniform"}"#
+        );
+        assert_eq!(
+            serde_json::to_string(&RandomizerState::Uniform).unwrap(),
+            r#"{"type":"uniform"}"#
+        );
     }
 }

@@ -10,8 +10,21 @@ use super::bot::{BotProcess, Failure, HELLO_LIMIT};
 use super::Manifest;
 use messages::BotMessage;
 
-/// Starts a TBP bot and reads its `info`: its name, version and author.
-pub fn start(manifest: &Manifest) -> Result<(BotProcess, (String, String, String)), Failure> {
+/// What a TBP bot's `info` says of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BotInfo {
+    /// Its name.
+    pub name: String,
+    /// Its version.
+    pub version: String,
+    /// Its author.
+    pub author: String,
+    /// The protocol's features it lists as supported (none, for many bots).
+    pub features: Vec<String>,
+}
+
+/// Starts a TBP bot and reads its `info`.
+pub fn start(manifest: &Manifest) -> Result<(BotProcess, BotInfo), Failure> {
     let mut bot = BotProcess::spawn(manifest)?;
     let started = std::time::Instant::now();
     loop {
@@ -19,8 +32,19 @@ pub fn start(manifest: &Manifest) -> Result<(BotProcess, (String, String, String
         let left = HELLO_LIMIT.saturating_sub(started.elapsed());
         match bot.receive_json::<BotMessage>(left, "its `info`")? {
             BotMessage::Info {
-                name, version, author, ..
-            } => return Ok((bot, (name, version, author))),
+                name,
+                version,
+                author,
+                features,
+            } => {
+                let info = BotInfo {
+                    name,
+                    version,
+                    author,
+                    features,
+                };
+                return Ok((bot, info));
+            }
             BotMessage::Unknown => {}
             BotMessage::Ready => return Err(bot.unexpected_kind("ready", "its `info`")),
             BotMessage::Error { reason } => {

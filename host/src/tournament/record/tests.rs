@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::referee::End;
+use crate::runner::MoveInfoMeans;
 use std::sync::Arc;
 use tetrad_plugin_api::{PieceSet, Preset, Rules};
 
@@ -45,6 +46,7 @@ fn result(index: u64, seed: u64) -> GameResult {
         update_us_mean: 1.0,
         update_us_p99: 1.0,
         update_us_max: 1.0,
+        move_info: None,
         update_ns: new_histogram(),
     }
 }
@@ -216,5 +218,43 @@ fn numbers_no_game_reaches_are_refused_by_number() {
     assert_eq!(
         refusal(&with(&|r| r.end = End::Violation)),
         "r.jsonl:2: ended violation, but the tournament allows any number of violations"
+    );
+}
+
+#[test]
+fn move_info_is_kept_when_a_bot_told_it_and_a_line_without_it_still_reads() {
+    let start = header(3, "1/1");
+    let with = |info: Option<MoveInfoMeans>| {
+        let mut result = result(1, game_seed(1, 1));
+        result.move_info = info;
+        let line = Line::Fixture(FixtureRecord::solo(GameRecord::new(0, &result)));
+        start.clone() + &serde_json::to_string(&line).unwrap() + "\n"
+    };
+    let plain = with(None);
+    assert!(!plain.contains("move_info"), "skipped when absent");
+    assert!(read_text(&plain).is_ok());
+    let told = MoveInfoMeans {
+        moves: 3,
+        nodes: Some(1500.5),
+        nps: None,
+        depth: Some(4.0),
+    };
+    let text = with(Some(told));
+    assert!(
+        text.contains(r#""move_info":{"moves":3,"nodes":1500.5,"depth":4.0}"#),
+        "{text}"
+    );
+    let contents = read_text(&text).unwrap();
+    assert_eq!(contents.seats()[0].result.move_info, Some(told));
+    assert_eq!(
+        refusal(&with(Some(MoveInfoMeans { moves: 9, ..told }))),
+        "r.jsonl:2: move_info over 9 moves of a game of 3 pieces"
+    );
+    assert_eq!(
+        refusal(&with(Some(MoveInfoMeans {
+            depth: Some(-1.0),
+            ..told
+        }))),
+        "r.jsonl:2: move_info depth is not a count"
     );
 }
