@@ -203,7 +203,7 @@ pub enum Player {
     Library(Library),
     /// A program speaking the bot protocol, one process per game.
     Process(Process),
-    /// A program speaking the Tetris Bot Protocol, one process per game (boxed: it keeps
+    /// A program speaking the Tetris Bot Protocol, a process playing one game at a time (boxed: it keeps
     /// the game it told the bot, and the library variant stays small).
     Tbp(Box<Tbp>),
 }

@@ -1,8 +1,8 @@
-//! The TBP flavour: a program speaking the Tetris Bot Protocol, one process per game,
-//! with tetrad as its frontend. The bot is told each position (`start`), asked for moves
-//! (`suggest`), and told the move played (`play`) and each piece that joins the queue
-//! (`new_piece`); the first legal move it suggests is played on a path the host finds
-//! through SRS. When the board is not the one the bot expects (garbage rose, in versus),
+//! The TBP flavour: a program speaking the Tetris Bot Protocol, one process playing a run's
+//! games one after another, with tetrad as its frontend. The bot is told each position
+//! (`start`), asked for moves (`suggest`), and told the move played (`play`) and each piece
+//! that joins the queue (`new_piece`); the first legal move it suggests is played on a path
+//! the host finds through SRS. When the board is not the one the bot expects (garbage rose, in versus),
 //! the bot is stopped and started again from the board as it is.
 
 use super::{CreateError, Decision, Observation, Reply};
