@@ -44,7 +44,7 @@ fn bench(c: &mut Criterion) {
 
     let mut group = c.benchmark_group("bots");
     let plugin = Plugin::load(&c_bot(dir.path())).expect("the C bot loads");
-    let mut player = Player::create(&plugin, &rules, &pieces, 1, "", None).expect("the C bot starts");
+    let mut player = Player::create(&plugin, &rules, &pieces, false, 1, "", None).expect("the C bot starts");
     let game = Game::new(rules, pieces.clone(), 1);
     let seen = Observation::of(&game, true);
     let clock = clock();
