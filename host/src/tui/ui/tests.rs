@@ -268,9 +268,16 @@ fn a_guideline_board_shows_its_field_and_spawn_rows_and_the_queue() {
     // The frame holds 22 rows: two buffer rows (blank) over the 20 of the field.
     let bottom = lines.iter().position(|l| l.starts_with("└")).unwrap();
     assert_eq!(bottom, 23, "{}", lines.join("\n"));
-    assert!(lines[3].starts_with(&format!("│{}│", EMPTY.repeat(10))), "{}", lines[3]);
+    // The piece entered one row under its spawn: its bottom in the field's top row, its
+    // top in the lowest buffer row; the field under it is empty.
     assert!(
-        !lines[1].contains(EMPTY.trim()),
+        !lines[3].starts_with(&format!("│{}│", EMPTY.repeat(10))),
+        "{}",
+        lines[3]
+    );
+    assert!(lines[4].starts_with(&format!("│{}│", EMPTY.repeat(10))), "{}", lines[4]);
+    assert!(
+        !lines[1].contains(EMPTY.trim()) && !lines[2].contains(EMPTY.trim()),
         "the spawn rows are blank but for the piece"
     );
     let screen = lines.join("\n");
