@@ -17,6 +17,7 @@ pub mod referee;
 pub mod replay;
 pub mod report;
 pub mod runner;
+pub mod sandbox;
 pub mod setup;
 pub mod stats;
 pub mod tournament;

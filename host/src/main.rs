@@ -2,7 +2,7 @@
 
 use clap::error::ErrorKind;
 use std::process::ExitCode;
-use tetrad::cli::{Cli, Command};
+use tetrad::cli::{Cli, Command, SandboxMode};
 use tetrad::commands;
 /// Exit code for a command line that could not be parsed.
 const USAGE_ERROR: u8 = 2;
@@ -12,6 +12,11 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(err) => return report_usage_error(err),
     };
+    // The sandbox's launcher confines itself and starts the bot: nothing else of tetrad's
+    // start-up is wanted there.
+    if let Command::Sandbox(args) = &cli.command {
+        return commands::sandbox(args);
+    }
     let level = if cli.verbose { "info" } else { "warn" };
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or(level)).init();
     // Reports keep standard output to themselves; plugin code prints to standard error.
@@ -27,6 +32,30 @@ fn main() -> ExitCode {
         tetrad::plugin::guard_exit();
     }
     tetrad::process::keep_logs(cli.keep_logs);
+    if let Some(mode) = cli.sandbox {
+        let policy = tetrad::sandbox::Policy {
+            mode: match mode {
+                SandboxMode::Strict => tetrad::sandbox::Mode::Strict,
+                SandboxMode::BestEffort => tetrad::sandbox::Mode::BestEffort,
+            },
+            read: cli.sandbox_read.clone(),
+            limits: tetrad::sandbox::Limits {
+                memory_bytes: cli.max_memory,
+                cpu_seconds: cli.max_cpu,
+                ..Default::default()
+            },
+        };
+        match tetrad::sandbox::enable(policy) {
+            Ok(missing) if !missing.is_empty() => {
+                eprintln!("tetrad: --sandbox=best-effort: running without {}", missing.join(", "))
+            }
+            Ok(_) => {}
+            Err(err) => {
+                eprintln!("tetrad: {err}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
     // A worker's and a seat's logs are their parent's to keep or delete.
     let ends_logs = !matches!(cli.command, Command::Worker(_) | Command::Seat(_));
     let outcome = match cli.command {
@@ -40,6 +69,7 @@ fn main() -> ExitCode {
         Command::Tune(args) => commands::tune(args),
         Command::Worker(args) => commands::worker(args),
         Command::Seat(args) => commands::seat(args),
+        Command::Sandbox(_) => unreachable!("the launcher returned above"),
         Command::Install(args) => commands::install(args),
         Command::Demo(args) => commands::demo(args),
         Command::Play(args) => commands::play(args),

@@ -26,9 +26,40 @@ use std::time::{Duration, Instant};
 /// closed; past that it is killed, with its group.
 const GRACE: Duration = Duration::from_secs(1);
 
+/// How long the log of an ended child may take to receive the last of its output.
+const LOG_SETTLE: Duration = Duration::from_millis(200);
+
 /// How long a write to a child may wait for room in its input pipe: a child that stops
 /// reading must not stop the host.
 pub const WRITE_LIMIT: Duration = Duration::from_secs(10);
+
+/// Asks that the process `command` starts be killed when the thread that starts it ends
+/// (on Linux, by a parent-death signal; elsewhere it sees its stdin close).
+pub fn follow_parent(command: &mut Command) {
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    {
+        use std::os::unix::process::CommandExt;
+        let parent = rustix::process::getpid();
+        let follow = move || -> std::io::Result<()> {
+            rustix::process::set_parent_process_death_signal(Some(rustix::process::Signal::KILL))?;
+            // The parent may have ended before the signal was asked for. (The first process
+            // of a new PID namespace sees no parent at all: its parent is outside.)
+            match rustix::process::getppid() {
+                Some(now) if now != parent => Err(std::io::ErrorKind::BrokenPipe.into()),
+                _ => Ok(()),
+            }
+        };
+        #[allow(unsafe_code)]
+        // SAFETY: the closure runs in the child between fork and exec, where only
+        // async-signal-safe work is allowed: it makes two system calls (prctl and
+        // getppid) through rustix, which allocate nothing and take no lock.
+        unsafe {
+            command.pre_exec(follow);
+        }
+    }
+    #[cfg(not(any(target_os = "linux", target_os = "android")))]
+    let _ = command;
+}
 
 /// A running child with its private line.
 pub struct ChildProcess {
@@ -39,8 +70,14 @@ pub struct ChildProcess {
     outgoing: Vec<u8>,
     lines: Lines,
     log: PathBuf,
+    /// The thread copying its stderr into the log.
+    copier: std::thread::JoinHandle<()>,
     /// How the child ended, once it has been reaped.
     ended: Option<String>,
+    /// The signal that ended it, if one did.
+    ended_by: Option<i32>,
+    /// Its exit code, if it exited.
+    exit_code: Option<i32>,
     /// How long a write may wait for room ([`WRITE_LIMIT`]).
     write_limit: Duration,
 }
@@ -80,7 +117,7 @@ impl ChildProcess {
         }
         let stdout = child.stdout.take().expect("piped stdout");
         let stderr = child.stderr.take().expect("piped stderr");
-        std::thread::spawn(move || logs::copy_capped(stderr, log_file));
+        let copier = std::thread::spawn(move || logs::copy_capped(stderr, log_file));
         let lines = Lines::new(stdout, child.id(), line_cap);
         Ok(ChildProcess {
             child,
@@ -88,7 +125,10 @@ impl ChildProcess {
             outgoing: Vec::new(),
             lines,
             log: log.to_path_buf(),
+            copier,
             ended: None,
+            ended_by: None,
+            exit_code: None,
             write_limit: WRITE_LIMIT,
         })
     }
@@ -103,26 +143,7 @@ impl ChildProcess {
         header: &str,
         line_cap: u64,
     ) -> std::io::Result<ChildProcess> {
-        #[cfg(any(target_os = "linux", target_os = "android"))]
-        {
-            use std::os::unix::process::CommandExt;
-            let parent = rustix::process::getpid();
-            let follow = move || -> std::io::Result<()> {
-                rustix::process::set_parent_process_death_signal(Some(rustix::process::Signal::KILL))?;
-                // The parent may have ended before the signal was asked for.
-                if rustix::process::getppid() != Some(parent) {
-                    return Err(std::io::ErrorKind::BrokenPipe.into());
-                }
-                Ok(())
-            };
-            #[allow(unsafe_code)]
-            // SAFETY: the closure runs in the child between fork and exec, where only
-            // async-signal-safe work is allowed: it makes two system calls (prctl and
-            // getppid) through rustix, which allocate nothing and take no lock.
-            unsafe {
-                command.pre_exec(follow);
-            }
-        }
+        follow_parent(&mut command);
         ChildProcess::spawn(command, log, header, line_cap)
     }
 
@@ -167,6 +188,16 @@ impl ChildProcess {
         self.lines.next(Instant::now()).ok()
     }
 
+    /// The signal that ended the child, once it has ended by one.
+    pub fn exit_signal(&self) -> Option<i32> {
+        self.ended_by
+    }
+
+    /// The child's exit code, once it has exited.
+    pub fn exit_code(&self) -> Option<i32> {
+        self.exit_code
+    }
+
     /// Whether the child has ended.
     pub fn has_ended(&self) -> bool {
         self.ended.is_some() || self.lines.exited()
@@ -209,7 +240,21 @@ impl ChildProcess {
 
     /// The log, if the child wrote anything to it besides its header line.
     pub fn log_with_output(&self) -> Option<&Path> {
+        self.settle_log();
         logs::has_output(&self.log).then_some(self.log.as_path())
+    }
+
+    /// Once the child has ended, waits a moment ([`LOG_SETTLE`]) for the last of its stderr
+    /// to reach the log: the copy ends when every holder of the pipe has gone, which one
+    /// that left the child's group may delay for ever.
+    fn settle_log(&self) {
+        if self.ended.is_none() {
+            return;
+        }
+        let until = Instant::now() + LOG_SETTLE;
+        while !self.copier.is_finished() && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(1));
+        }
     }
 
     /// Whether the child ended within `limit`. It is not reaped, so its process ID (which
@@ -245,7 +290,15 @@ impl ChildProcess {
         // Whatever its group still holds goes with it: nothing a child started outlives it.
         self.kill_group();
         let cause = match self.child.wait() {
-            Ok(status) => logs::describe_exit(status),
+            Ok(status) => {
+                #[cfg(unix)]
+                {
+                    use std::os::unix::process::ExitStatusExt;
+                    self.ended_by = status.signal();
+                }
+                self.exit_code = status.code();
+                logs::describe_exit(status)
+            }
             Err(err) => format!("process lost: {err}"),
         };
         self.ended = Some(cause.clone());
@@ -256,7 +309,7 @@ impl ChildProcess {
 impl Drop for ChildProcess {
     fn drop(&mut self) {
         self.end();
-        if !logs::has_output(&self.log) {
+        if self.log_with_output().is_none() {
             let _ = std::fs::remove_file(&self.log);
         }
     }

@@ -36,13 +36,15 @@ pub enum End {
     Violation,
     /// The plugin took its worker process down (isolation only).
     Crashed,
+    /// The sandbox ended it: a forbidden system call, or its CPU time or file size used up.
+    Sandbox,
     /// In versus: the opponent's game ended first, by a top-out or a forfeit.
     Won,
 }
 
 impl End {
     /// Every way a game can end, in report order.
-    pub const ALL: [End; 8] = [
+    pub const ALL: [End; 9] = [
         End::ToppedOut,
         End::Capped,
         End::PluginError,
@@ -50,6 +52,7 @@ impl End {
         End::Timeout,
         End::Violation,
         End::Crashed,
+        End::Sandbox,
         End::Won,
     ];
 
@@ -63,6 +66,7 @@ impl End {
             End::Timeout => "timeout",
             End::Violation => "violation",
             End::Crashed => "crashed",
+            End::Sandbox => "sandbox",
             End::Won => "won",
         }
     }
@@ -73,6 +77,7 @@ impl End {
             FailureKind::Error => End::PluginError,
             FailureKind::Timeout => End::Timeout,
             FailureKind::Crashed => End::Crashed,
+            FailureKind::Sandbox => End::Sandbox,
         }
     }
 

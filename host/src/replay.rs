@@ -193,6 +193,8 @@ pub enum RecordedEnd {
     Violation,
     /// The plugin took its worker process down.
     Crashed,
+    /// The sandbox ended it.
+    Sandbox,
     /// In versus: the opponent's game ended first.
     Won,
     /// Someone stopped or restarted the game before it ended.
@@ -209,6 +211,7 @@ impl From<End> for RecordedEnd {
             End::Timeout => RecordedEnd::Timeout,
             End::Violation => RecordedEnd::Violation,
             End::Crashed => RecordedEnd::Crashed,
+            End::Sandbox => RecordedEnd::Sandbox,
             End::Won => RecordedEnd::Won,
         }
     }
@@ -231,6 +234,7 @@ impl RecordedEnd {
             RecordedEnd::Timeout => "timeout",
             RecordedEnd::Violation => "violation",
             RecordedEnd::Crashed => "crashed",
+            RecordedEnd::Sandbox => "sandbox",
             RecordedEnd::Won => "won",
             RecordedEnd::Unfinished => "unfinished",
         }

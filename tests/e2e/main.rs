@@ -13,6 +13,7 @@ mod pinned;
 mod presets;
 mod report;
 mod run;
+mod sandbox;
 mod sequences;
 mod tbp;
 mod tournament;

@@ -74,8 +74,15 @@ pub fn hostile(dir: &Path) -> String {
 /// Runs `tetrad` with `args`, failing the test (and killing it) after `limit`: the bugs
 /// these tests guard against hang.
 pub fn run_within(args: &[String], limit: Duration) -> Output {
-    let mut child = tetrad()
-        .args(args)
+    let mut command = tetrad();
+    command.args(args);
+    command_within(command, limit)
+}
+
+/// Runs `command` (tetrad, with its arguments and environment), failing the test if it
+/// still runs after `limit`.
+pub fn command_within(mut command: std::process::Command, limit: Duration) -> Output {
+    let mut child = command
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -86,7 +93,8 @@ pub fn run_within(args: &[String], limit: Duration) -> Output {
             let _ = child.kill();
             let output = child.wait_with_output().expect("collect");
             panic!(
-                "tetrad {args:?} still running after {limit:?}; stderr: {}",
+                "tetrad {:?} still running after {limit:?}; stderr: {}",
+                command.get_args().collect::<Vec<_>>(),
                 stderr(&output)
             );
         }
@@ -131,7 +139,11 @@ fn isolated_plugins_that_print_or_forge_replies_neither_hang_nor_fool_the_tourna
         "--format",
         "json",
     ]);
-    args.extend(["--keep-logs".to_string(), "--out".to_string(), out.display().to_string()]);
+    args.extend([
+        "--keep-logs".to_string(),
+        "--out".to_string(),
+        out.display().to_string(),
+    ]);
     args.push("--plugins".to_string());
     for mode in ["quiet", "chatty", "dribble", "forge"] {
         args.push(format!("{lib}@mode={mode}"));

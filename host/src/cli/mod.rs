@@ -25,6 +25,22 @@ pub struct Cli {
     /// what an isolated plugin printed); by default they are deleted when the run ends.
     #[arg(long, global = true)]
     pub keep_logs: bool,
+    /// Run every bot process (and isolated worker) in a sandbox: its own folder and the
+    /// system's to read, a scratch folder to write, no network, no tracing or mounting, and
+    /// limits on memory, CPU time, processes, open files and file size. `strict` (the
+    /// default) refuses to run where the system lacks a piece; `best-effort` says what it
+    /// leaves out.
+    #[arg(long, global = true, value_name = "MODE", num_args = 0..=1, default_missing_value = "strict")]
+    pub sandbox: Option<SandboxMode>,
+    /// Under --sandbox, one more folder bots may read (repeatable).
+    #[arg(long, global = true, value_name = "DIR")]
+    pub sandbox_read: Vec<PathBuf>,
+    /// Under --sandbox, the memory (address space) of each bot process, e.g. `512M`, `4G`.
+    #[arg(long, global = true, value_name = "SIZE", value_parser = parse_size, default_value = "2G")]
+    pub max_memory: u64,
+    /// Under --sandbox, the CPU time of each bot process, in seconds.
+    #[arg(long, global = true, value_name = "SECONDS", default_value_t = 600)]
+    pub max_cpu: u64,
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
@@ -119,6 +135,54 @@ else.\n\nExample: tetrad report results.jsonl --html results.html"
     /// --isolate in versus).
     #[command(hide = true)]
     Seat(SeatArgs),
+    /// Confine this process and run a bot inside (used by --sandbox).
+    #[command(hide = true)]
+    Sandbox(SandboxArgs),
+}
+
+/// How strictly `--sandbox` applies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SandboxMode {
+    /// Every piece, or no game at all.
+    Strict,
+    /// What the system offers; what it lacks is said once.
+    BestEffort,
+}
+
+/// Options of the hidden `tetrad sandbox`.
+#[derive(Debug, Args)]
+pub struct SandboxArgs {
+    /// What to confine the bot to, as JSON.
+    #[arg(long)]
+    pub spec: String,
+    /// Only try each piece and print, as JSON, what this system lacks.
+    #[arg(long)]
+    pub probe: bool,
+    /// The bot's program and its arguments.
+    #[arg(last = true)]
+    pub command: Vec<std::ffi::OsString>,
+}
+
+/// A size in bytes: a number, with `K`, `M` or `G` (powers of 1024) after it if wanted.
+fn parse_size(text: &str) -> Result<u64, String> {
+    let (number, unit) = match text.trim().char_indices().last() {
+        Some((at, c)) if c.is_ascii_alphabetic() => (&text.trim()[..at], c.to_ascii_uppercase()),
+        _ => (text.trim(), 'B'),
+    };
+    let shift = match unit {
+        'B' => 0,
+        'K' => 10,
+        'M' => 20,
+        'G' => 30,
+        _ => return Err(format!("`{text}` is not a size (a number, then K, M or G)")),
+    };
+    let value: u64 = number
+        .parse()
+        .map_err(|_| format!("`{text}` is not a size (a number, then K, M or G)"))?;
+    value
+        .checked_shl(shift)
+        .filter(|bytes| bytes >> shift == value && *bytes >= 16 << 20)
+        .ok_or_else(|| format!("`{text}` is out of range (16M and up)"))
 }
 
 /// Formats of a tournament report.

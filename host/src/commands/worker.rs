@@ -1,8 +1,9 @@
 //! `tetrad worker` and `tetrad seat`: the child processes of an isolated tournament, each
-//! serving one plugin over the stdin and stdout it was started with.
+//! serving one plugin over the stdin and stdout it was started with; and `tetrad sandbox`,
+//! the launcher of a sandboxed bot.
 
 use super::load;
-use crate::cli::{SeatArgs, WorkerArgs};
+use crate::cli::{SandboxArgs, SeatArgs, WorkerArgs};
 use crate::runner::RunSpec;
 use crate::setup::args::play_sequence;
 use crate::setup::Setup;
@@ -57,4 +58,26 @@ pub fn seat(args: SeatArgs) -> Result<ExitCode> {
     let plugin = load(&args.plugin)?;
     tournament::serve_seat(channel, &plugin)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `tetrad sandbox`: confines itself as its spec says and runs the bot inside, ending as
+/// the bot ended; with `--probe`, prints what of the sandbox this system lacks.
+pub fn sandbox(args: &SandboxArgs) -> ExitCode {
+    let spec: crate::sandbox::Spec = match serde_json::from_str(&args.spec) {
+        Ok(spec) => spec,
+        Err(err) => {
+            eprintln!("--- sandbox: unreadable spec: {err}");
+            return ExitCode::from(crate::sandbox::confine::CONFINE_FAILED);
+        }
+    };
+    if args.probe {
+        let missing = crate::sandbox::confine::probe(&spec);
+        println!("{}", serde_json::to_string(&missing).expect("strings serialise"));
+        return ExitCode::SUCCESS;
+    }
+    let Some((program, rest)) = args.command.split_first() else {
+        eprintln!("--- sandbox: no program to run");
+        return ExitCode::from(crate::sandbox::confine::CONFINE_FAILED);
+    };
+    crate::sandbox::confine::launch(&spec, program, rest)
 }

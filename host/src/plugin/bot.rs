@@ -40,6 +40,8 @@ pub enum FailureKind {
     Timeout,
     /// The player's process ended.
     Crashed,
+    /// The sandbox ended the player's process.
+    Sandbox,
 }
 
 impl Failure {
@@ -71,6 +73,8 @@ pub struct BotInfo {
 pub struct BotProcess {
     process: ChildProcess,
     label: String,
+    /// Under `--sandbox`, its scratch folder, removed after the process has ended.
+    scratch: Option<crate::sandbox::Scratch>,
 }
 
 impl BotProcess {
@@ -110,17 +114,27 @@ impl BotProcess {
         let log = next_log(&manifest.name);
         // Names, paths and commands come from files anyone may write: printed escaped.
         let label = super::printable(format!("bot `{}` ({})", manifest.name, manifest.path.display()));
-        let process =
-            ChildProcess::spawn_following(manifest.command(), &log, &label, LINE_CAP_BYTES).map_err(|err| {
-                Failure::new(
-                    FailureKind::Error,
-                    format!(
-                        "{label}: cannot start `{}`: {err}",
-                        super::printable(manifest.program.display().to_string())
-                    ),
-                )
-            })?;
-        Ok(BotProcess { process, label })
+        let cannot_start = |err: std::io::Error| {
+            Failure::new(
+                FailureKind::Error,
+                format!(
+                    "{label}: cannot start `{}`: {err}",
+                    super::printable(manifest.program.display().to_string())
+                ),
+            )
+        };
+        // Its own folder is the manifest's (or, for a library served as a bot, the library's).
+        let own = std::path::absolute(&manifest.path)
+            .ok()
+            .and_then(|path| path.parent().map(Path::to_path_buf))
+            .unwrap_or_else(|| manifest.working_dir.clone());
+        let (command, scratch) = crate::sandbox::wrap(manifest.command(), &own).map_err(cannot_start)?;
+        let process = ChildProcess::spawn_following(command, &log, &label, LINE_CAP_BYTES).map_err(cannot_start)?;
+        Ok(BotProcess {
+            process,
+            label,
+            scratch,
+        })
     }
 
     /// Sends one message.
@@ -264,10 +278,23 @@ impl BotProcess {
     /// The failure of a bot whose process ended.
     fn ended(&mut self, when: &str) -> Failure {
         let cause = self.process.exit_cause();
+        if self.scratch.is_some() {
+            if let Some(why) = crate::sandbox::stopped(self.process.exit_signal(), self.process.exit_code()) {
+                return Failure::new(
+                    FailureKind::Sandbox,
+                    format!("{}: {cause} {when}: {why}{}", self.label, self.log_hint()),
+                );
+            }
+        }
         Failure::new(
             FailureKind::Crashed,
             format!("{}: {cause} {when}{}", self.label, self.log_hint()),
         )
+    }
+
+    /// Whether the bot runs in the sandbox.
+    pub fn sandboxed(&self) -> bool {
+        self.scratch.is_some()
     }
 
     /// Where to read what the bot printed, if it printed anything.

@@ -42,9 +42,11 @@ fn rounds(seat: SeatEnd, played: Played) -> (i128, i128) {
         // After its last tick.
         RecordedEnd::Stalled | RecordedEnd::Won => (ticks - 1, ticks - 1),
         // Instead of its next tick; with no tick, maybe before the game began.
-        RecordedEnd::PluginError | RecordedEnd::Timeout | RecordedEnd::Violation | RecordedEnd::Crashed => {
-            (if ticks == 0 { -1 } else { ticks }, ticks)
-        }
+        RecordedEnd::PluginError
+        | RecordedEnd::Timeout
+        | RecordedEnd::Violation
+        | RecordedEnd::Crashed
+        | RecordedEnd::Sandbox => (if ticks == 0 { -1 } else { ticks }, ticks),
         RecordedEnd::Unfinished => (ticks - 1, i128::MAX),
     }
 }

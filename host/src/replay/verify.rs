@@ -176,6 +176,7 @@ impl Replay {
             | RecordedEnd::Timeout
             | RecordedEnd::Violation
             | RecordedEnd::Crashed
+            | RecordedEnd::Sandbox
             | RecordedEnd::Unfinished => recorded,
             _ => RecordedEnd::Unfinished,
         }

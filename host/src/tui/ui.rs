@@ -286,6 +286,7 @@ fn end_cause(end: RecordedEnd) -> &'static str {
         RecordedEnd::Timeout => "too slow",
         RecordedEnd::Violation => "protocol violations",
         RecordedEnd::Crashed => "plugin crashed",
+        RecordedEnd::Sandbox => "stopped by the sandbox",
         RecordedEnd::Won => "won",
         RecordedEnd::Unfinished => "stopped unfinished",
     }

@@ -62,6 +62,8 @@ impl Lease {
     /// `bot`, lent for a game under `rules` (the message it answered `ready` to); it goes
     /// back to `home` unless spoilt.
     pub fn new(bot: BotProcess, home: Option<Arc<IdleBots>>, rules: String) -> Lease {
+        // A sandboxed bot's scratch folder and limits are one game's: it plays no other.
+        let home = home.filter(|_| !bot.sandboxed());
         Lease {
             bot: Some(bot),
             home: home.map(|home| (home, rules)),

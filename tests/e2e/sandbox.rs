@@ -1,0 +1,378 @@
+//! `--sandbox`: hostile bots in Python and in C, each tried with and without the sandbox,
+//! so the tests show it is the sandbox that stops them. A bot does its deed at its first
+//! piece and says how it went in its log (`--keep-logs`); a forbidden system call ends its
+//! game as `sandbox`.
+
+use crate::common::*;
+use crate::trust_isolation::{command_within, strings};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// A bot of the bot protocol that drops each piece where it appears; at its first piece it
+/// does what its first argument says and prints `DEED: outcome` to its stderr.
+const HOSTILE: &str = r#"
+import json, os, subprocess, sys, time
+deed, target = sys.argv[1], sys.argv[2]
+def say(message):
+    sys.stdout.write(json.dumps(message) + "\n")
+    sys.stdout.flush()
+def report(outcome):
+    sys.stderr.write(f"{deed}: {outcome}\n")
+    sys.stderr.flush()
+def act():
+    if deed == "read":
+        report("read " + open(target).read().strip())
+    elif deed == "write":
+        open(target, "w").write("was here")
+        report("wrote")
+    elif deed == "scratch":
+        path = os.path.join(os.environ.get("TMPDIR", "/tmp"), "note")
+        open(path, "w").write("mine")
+        report("scratch " + open(path).read())
+    elif deed == "connect":
+        import socket
+        socket.create_connection(("127.0.0.1", int(target)), timeout=5).sendall(b"hello")
+        report("connected")
+    elif deed == "fork":
+        started = 0
+        try:
+            for _ in range(int(target)):
+                if os.fork() == 0:
+                    time.sleep(600)
+                    os._exit(0)
+                started += 1
+        except OSError as err:
+            report(f"started {started}, then {err.strerror}")
+            return
+        report(f"started {started}")
+    elif deed == "memory":
+        import mmap
+        block = mmap.mmap(-1, 8 << 30)
+        report(f"allocated {len(block) >> 30} GiB")
+    elif deed == "daemon":
+        if os.fork() == 0:
+            os.setsid()
+            if os.fork() == 0:
+                os.execvp("sleep", ["sleep", target])
+            os._exit(0)
+        os.wait()
+        report("daemon started")
+    elif deed == "ptrace":
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        # PTRACE_SEIZE: the host is not stopped.
+        result = libc.ptrace(0x4206, os.getppid(), None, None)
+        report(f"ptrace {result} errno {ctypes.get_errno()}")
+    elif deed == "shell":
+        done = subprocess.run(["sh", "-c", f"cat {target} && echo was here > {target}.shell"], capture_output=True, text=True)
+        report("shell read " + done.stdout.strip() + done.stderr.strip())
+pieces = 0
+for line in sys.stdin:
+    message = json.loads(line)
+    kind = message["type"]
+    if kind == "hello":
+        say({"type": "info", "protocol": 1, "name": "hostile", "answers": "placement"})
+    elif kind == "start":
+        say({"type": "ready"})
+    elif kind == "piece":
+        pieces += 1
+        if pieces == 1:
+            try:
+                act()
+            except Exception as err:
+                report(f"refused: {type(err).__name__}: {err}")
+        current = message["current"]
+        say({"type": "placement", "orientation": current["orientation"], "column": current["x"]})
+    elif kind == "quit":
+        break
+"#;
+
+/// The same deeds in C, with a bot loop that reads just what it needs of each message.
+const HOSTILE_C: &str = r#"
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+static int field(const char *line, const char *key) {
+    const char *at = strstr(line, "\"current\"");
+    at = at ? strstr(at, key) : NULL;
+    return at ? atoi(at + strlen(key)) : 0;
+}
+
+static void act(const char *deed, const char *target) {
+    if (!strcmp(deed, "read")) {
+        char secret[256] = "";
+        FILE *f = fopen(target, "r");
+        if (!f) { fprintf(stderr, "%s: refused: %s\n", deed, strerror(errno)); return; }
+        fgets(secret, sizeof secret, f);
+        fprintf(stderr, "%s: read %s\n", deed, secret);
+    } else if (!strcmp(deed, "connect")) {
+        int s = socket(AF_INET, SOCK_STREAM, 0);
+        struct sockaddr_in to = { .sin_family = AF_INET, .sin_port = htons(atoi(target)) };
+        to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        if (s < 0 || connect(s, (struct sockaddr *)&to, sizeof to) < 0) {
+            fprintf(stderr, "%s: refused: %s\n", deed, strerror(errno));
+            return;
+        }
+        write(s, "hello", 5);
+        fprintf(stderr, "%s: connected\n", deed);
+    } else if (!strcmp(deed, "ptrace")) {
+        /* Seized, not attached: the host is not stopped. */
+        long r = ptrace(PTRACE_SEIZE, getppid(), NULL, NULL);
+        fprintf(stderr, "%s: ptrace %ld errno %d\n", deed, r, r < 0 ? errno : 0);
+    }
+    fflush(stderr);
+}
+
+int main(int argc, char **argv) {
+    char line[1 << 16];
+    int pieces = 0;
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    while (argc > 2 && fgets(line, sizeof line, stdin)) {
+        if (strstr(line, "\"type\":\"hello\"")) {
+            printf("{\"type\":\"info\",\"protocol\":1,\"name\":\"hostile-c\",\"answers\":\"placement\"}\n");
+        } else if (strstr(line, "\"type\":\"start\"")) {
+            printf("{\"type\":\"ready\"}\n");
+        } else if (strstr(line, "\"type\":\"piece\"")) {
+            if (++pieces == 1) act(argv[1], argv[2]);
+            printf("{\"type\":\"placement\",\"orientation\":%d,\"column\":%d}\n",
+                   field(line, "\"orientation\":"), field(line, "\"x\":"));
+        } else if (strstr(line, "\"type\":\"quit\"")) {
+            break;
+        }
+    }
+    return 0;
+}
+"#;
+
+/// One sandboxed (or not) game of a hostile bot doing `deed` to `target`.
+struct Trial {
+    /// How the game ended.
+    end: String,
+    /// The game's error, if it forfeited.
+    error: String,
+    /// What the bot said of its deed (its log), and what tetrad printed on stderr.
+    said: String,
+}
+
+/// A hostile bot's folder (the Python bot, and the C bot built there), inside `dir`.
+fn bots(dir: &Path) -> PathBuf {
+    let folder = dir.join("bots");
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(folder.join("hostile.py"), HOSTILE).unwrap();
+    let source = folder.join("hostile.c");
+    std::fs::write(&source, HOSTILE_C).unwrap();
+    let built = std::process::Command::new("cc")
+        .arg("-O1")
+        .arg("-o")
+        .arg(folder.join("hostile-c"))
+        .arg(&source)
+        .status()
+        .expect("cc runs");
+    assert!(built.success(), "the C bot builds");
+    folder
+}
+
+/// Plays one game of the bot `program` (with `deed` and `target`), sandboxed if `sandbox`.
+fn trial(folder: &Path, c: bool, deed: &str, target: &str, sandbox: bool) -> Trial {
+    let manifest = folder.join(format!("{deed}-{c}.toml"));
+    let command = if c {
+        format!("[\"./hostile-c\", \"{deed}\", \"{target}\"]")
+    } else {
+        format!("[\"python3\", \"hostile.py\", \"{deed}\", \"{target}\"]")
+    };
+    std::fs::write(&manifest, format!("name = \"hostile\"\ncommand = {command}\n")).unwrap();
+    let logs = folder.parent().unwrap().join(format!("tmp-{deed}-{c}-{sandbox}"));
+    std::fs::create_dir_all(&logs).unwrap();
+    let mut args = strings(&[
+        "run",
+        "--games",
+        "1",
+        "--max-pieces",
+        "5",
+        "--format",
+        "json",
+        "--keep-logs",
+    ]);
+    args.extend(["--plugin".to_string(), manifest.display().to_string()]);
+    if sandbox {
+        // As root, without a pids cgroup, the process limit is missing: best effort says so.
+        args.push("--sandbox=best-effort".to_string());
+    }
+    let mut command = tetrad();
+    command.args(&args).env("TMPDIR", &logs);
+    let output = command_within(command, Duration::from_secs(90));
+    let document: serde_json::Value = serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|err| panic!("{err}: {}\n{}", stdout(&output), stderr(&output)));
+    let game = &document["games"][0];
+    let mut said = stderr(&output);
+    for entry in walk(&logs) {
+        said.push_str(&std::fs::read_to_string(entry).unwrap_or_default());
+    }
+    Trial {
+        end: game["end"].as_str().unwrap_or_default().to_string(),
+        error: game["error"].as_str().unwrap_or_default().to_string(),
+        said,
+    }
+}
+
+/// Every file below `dir`.
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            files.extend(walk(&path));
+        } else {
+            files.push(path);
+        }
+    }
+    files
+}
+
+/// IDs of the running processes whose command line holds `marker`.
+fn processes_with(marker: &str) -> Vec<String> {
+    walk_proc()
+        .into_iter()
+        .filter(|(_, cmdline)| cmdline.contains(marker))
+        .map(|(pid, _)| pid)
+        .collect()
+}
+
+fn walk_proc() -> Vec<(String, String)> {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|entry| {
+            let pid = entry.file_name().to_string_lossy().into_owned();
+            pid.parse::<u32>().ok()?;
+            let cmdline = std::fs::read(entry.path().join("cmdline")).ok()?;
+            let stat = std::fs::read_to_string(entry.path().join("stat")).ok()?;
+            let zombie = stat.rsplit(')').next()?.trim_start().starts_with('Z');
+            (!zombie).then(|| (pid, String::from_utf8_lossy(&cmdline).replace('\0', " ")))
+        })
+        .collect()
+}
+
+#[test]
+fn files_outside_its_folder_are_out_of_reach_and_its_scratch_is_its_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = bots(dir.path());
+    let secret = dir.path().join("secret.txt");
+    std::fs::write(&secret, "the crown jewels").unwrap();
+    let outside = dir.path().join("written.txt");
+    for c in [false, true] {
+        let free = trial(&folder, c, "read", secret.to_str().unwrap(), false);
+        assert!(free.said.contains("read the crown jewels"), "c {c}: {}", free.said);
+        let boxed = trial(&folder, c, "read", secret.to_str().unwrap(), true);
+        assert!(!boxed.said.contains("crown jewels"), "c {c}: {}", boxed.said);
+        assert!(boxed.said.contains("read: refused"), "c {c}: {}", boxed.said);
+        assert_eq!(boxed.end, "capped", "c {c}: {}", boxed.error);
+    }
+    let boxed = trial(&folder, false, "write", outside.to_str().unwrap(), true);
+    assert!(boxed.said.contains("write: refused: PermissionError"), "{}", boxed.said);
+    assert!(!outside.exists());
+    let free = trial(&folder, false, "write", outside.to_str().unwrap(), false);
+    assert!(free.said.contains("write: wrote"), "{}", free.said);
+    assert!(outside.exists());
+    let boxed = trial(&folder, false, "scratch", "-", true);
+    assert!(boxed.said.contains("scratch: scratch mine"), "{}", boxed.said);
+    // A shell the bot starts is held to the same.
+    let boxed = trial(&folder, false, "shell", secret.to_str().unwrap(), true);
+    assert!(!boxed.said.contains("crown jewels"), "{}", boxed.said);
+    assert!(!dir.path().join("secret.txt.shell").exists());
+    let free = trial(&folder, false, "shell", secret.to_str().unwrap(), false);
+    assert!(free.said.contains("shell read the crown jewels"), "{}", free.said);
+}
+
+#[test]
+fn no_network_and_no_tracing_a_breach_is_a_sandbox_forfeit() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = bots(dir.path());
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let port = listener.local_addr().unwrap().port().to_string();
+    let greeted = |listener: &std::net::TcpListener| {
+        let mut heard = String::new();
+        while let Ok((mut stream, _)) = listener.accept() {
+            stream.set_nonblocking(false).unwrap();
+            stream.set_read_timeout(Some(Duration::from_secs(2))).unwrap();
+            let _ = stream.read_to_string(&mut heard);
+        }
+        heard
+    };
+    for c in [false, true] {
+        let free = trial(&folder, c, "connect", &port, false);
+        assert!(free.said.contains("connect: connected"), "c {c}: {}", free.said);
+        assert!(greeted(&listener).contains("hello"), "c {c}");
+        let boxed = trial(&folder, c, "connect", &port, true);
+        assert_eq!(boxed.end, "sandbox", "c {c}: {}", boxed.error);
+        assert!(
+            boxed.error.contains("a system call the sandbox forbids"),
+            "c {c}: {}",
+            boxed.error
+        );
+        assert!(
+            greeted(&listener).is_empty(),
+            "c {c}: the listener heard from a sandboxed bot"
+        );
+
+        let free = trial(&folder, c, "ptrace", "-", false);
+        assert!(free.said.contains("ptrace 0 errno 0"), "c {c}: {}", free.said);
+        let boxed = trial(&folder, c, "ptrace", "-", true);
+        assert_eq!(boxed.end, "sandbox", "c {c}: {}", boxed.error);
+        assert!(!boxed.said.contains("ptrace 0 errno 0"), "c {c}: {}", boxed.said);
+    }
+}
+
+#[test]
+fn a_fork_bomb_memory_hog_and_daemon_are_held_and_nothing_is_left() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = bots(dir.path());
+    // Bounded, so the run without the sandbox harms nothing.
+    let free = trial(&folder, false, "fork", "150", false);
+    assert!(free.said.contains("fork: started 150"), "{}", free.said);
+    let boxed = trial(&folder, false, "fork", "150", true);
+    let started: usize = boxed
+        .said
+        .split("fork: started ")
+        .nth(1)
+        .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{}", boxed.said));
+    assert!(
+        started < 64,
+        "{started} processes started in the sandbox: {}",
+        boxed.said
+    );
+
+    let boxed = trial(&folder, false, "memory", "-", true);
+    assert!(boxed.said.contains("memory: refused: OSError"), "{}", boxed.said);
+    let free = trial(&folder, false, "memory", "-", false);
+    assert!(free.said.contains("memory: allocated 8 GiB"), "{}", free.said);
+
+    // A grandchild in a session of its own leaves the bot's process group: only the
+    // sandbox's PID namespace ends it with the game.
+    let marker = "7321.25";
+    let boxed = trial(&folder, false, "daemon", marker, true);
+    assert!(boxed.said.contains("daemon: daemon started"), "{}", boxed.said);
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(
+        processes_with(marker).is_empty(),
+        "a sandboxed daemon outlived its game"
+    );
+    let free = trial(&folder, false, "daemon", marker, false);
+    assert!(free.said.contains("daemon: daemon started"), "{}", free.said);
+    let left = processes_with(marker);
+    assert!(!left.is_empty(), "without the sandbox, the daemon is out of reach");
+    for pid in left {
+        let _ = std::process::Command::new("kill").arg("-9").arg(pid).status();
+    }
+}
