@@ -63,6 +63,27 @@ pub struct Policy {
     pub limits: Limits,
 }
 
+impl Policy {
+    /// The command-line options that give a child process of tetrad this policy.
+    pub fn args(&self) -> Vec<String> {
+        let mut args = vec![
+            format!(
+                "--sandbox={}",
+                match self.mode {
+                    Mode::Strict => "strict",
+                    Mode::BestEffort => "best-effort",
+                }
+            ),
+            format!("--max-memory={}", self.limits.memory_bytes),
+            format!("--max-cpu={}", self.limits.cpu_seconds),
+        ];
+        for dir in &self.read {
+            args.push(format!("--sandbox-read={}", dir.display()));
+        }
+        args
+    }
+}
+
 /// Folders every sandboxed program may read and run from: the system's libraries,
 /// programs and interpreters, and the few files of `/etc` that they read as they start.
 pub const SYSTEM_READ: &[&str] = &[
@@ -190,16 +211,16 @@ impl Drop for Scratch {
 }
 
 /// `command` run inside the sandbox of this run, if there is one: through the launcher,
-/// reading `own` (the bot's folder) besides the system's folders. The scratch folder must
-/// live as long as the process.
-pub fn wrap(command: Command, own: &Path) -> std::io::Result<(Command, Option<Scratch>)> {
+/// reading `own` (the bot's folder, and any file it is given) besides the system's folders.
+/// The scratch folder must live as long as the process.
+pub fn wrap(command: Command, own: &[&Path]) -> std::io::Result<(Command, Option<Scratch>)> {
     let Some(policy) = policy() else {
         return Ok((command, None));
     };
     let exe = std::env::current_exe()?;
     let scratch = Scratch::new()?;
     let mut read: Vec<PathBuf> = SYSTEM_READ.iter().map(PathBuf::from).collect();
-    read.push(own.to_path_buf());
+    read.extend(own.iter().map(|path| path.to_path_buf()));
     read.extend(policy.read.iter().cloned());
     read.extend(program_prefixes(command.get_program().as_ref()));
     read.push(exe.clone());

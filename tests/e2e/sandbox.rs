@@ -4,7 +4,7 @@
 //! game as `sandbox`.
 
 use crate::common::*;
-use crate::trust_isolation::{command_within, strings};
+use crate::trust_isolation::{command_within, games_in, strings};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -375,4 +375,75 @@ fn a_fork_bomb_memory_hog_and_daemon_are_held_and_nothing_is_left() {
     for pid in left {
         let _ = std::process::Command::new("kill").arg("-9").arg(pid).status();
     }
+}
+
+#[test]
+fn an_isolated_library_plays_in_the_sandbox() {
+    let dir = tempfile::tempdir().unwrap();
+    let secret = dir.path().join("secret.txt");
+    std::fs::write(&secret, "the crown jewels").unwrap();
+    let source = r#"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <unistd.h>
+#include "tetrad_plugin.h"
+static const TetradPluginInfo INFO = { TETRAD_ABI_VERSION, "nosy", "1", "tests", "reads what it should not" };
+typedef struct { char said[300]; int calls; int trace; } State;
+uint32_t tetrad_abi_version(void) { return TETRAD_ABI_VERSION; }
+const TetradPluginInfo *tetrad_plugin_info(void) { return &INFO; }
+void *tetrad_create(const TetradGameInfo *g, const char *o, char *e, size_t n) {
+    (void)g; (void)e; (void)n;
+    State *s = calloc(1, sizeof(State));
+    s->trace = strstr(o, "trace") != NULL;
+    FILE *f = fopen(SECRET, "r");
+    if (f) { strcpy(s->said, "read: "); fgets(s->said + 6, 200, f); fclose(f); }
+    return s;
+}
+uint32_t tetrad_update(void *v, const TetradField *f, const TetradPiece *c, const TetradPiece *x, bool fresh) {
+    (void)f; (void)c; (void)x; (void)fresh;
+    State *s = v;
+    if (s->trace && ++s->calls == 2) ptrace(PTRACE_SEIZE, getppid(), NULL, NULL);
+    return s->said[0] ? TETRAD_UPDATE_FAILED : TETRAD_DROP;
+}
+void tetrad_destroy(void *s) { free(s); }
+const char *tetrad_last_error(void *s) { return ((State *)s)->said; }
+"#
+    .replace("SECRET", &format!("{:?}", secret.display().to_string()));
+    // In a folder of its own: the secret is outside it.
+    let folder = dir.path().join("lib");
+    std::fs::create_dir(&folder).unwrap();
+    let lib = compile_c(&folder, "nosy", &source).display().to_string();
+    let play = |sandbox: bool, options: &str| {
+        let out = dir.path().join(format!("{sandbox}{options}.jsonl"));
+        let mut args = strings(&["tournament", "--isolate", "--games", "1", "--max-pieces", "20"]);
+        args.extend(["--out".to_string(), out.display().to_string(), "--plugins".to_string()]);
+        args.extend([format!("{lib}@{options}"), "random".to_string()]);
+        if sandbox {
+            args.push("--sandbox=best-effort".to_string());
+        }
+        let mut command = tetrad();
+        command.args(&args);
+        let output = command_within(command, Duration::from_secs(90));
+        assert!(output.status.success(), "{}", stderr(&output));
+        let game = games_in(&out)
+            .into_iter()
+            .find(|game| game["entrant"] == 0)
+            .expect("its game");
+        let result = &game["result"];
+        (
+            result["end"].as_str().unwrap_or_default().to_string(),
+            result["error"].as_str().unwrap_or_default().to_string(),
+        )
+    };
+    let (end, error) = play(false, "look");
+    assert_eq!(
+        (end.as_str(), error.as_str()),
+        ("plugin_error", "read: the crown jewels")
+    );
+    let (end, error) = play(true, "look");
+    assert_eq!(end, "topped_out", "{error}");
+    let (end, error) = play(true, "trace");
+    assert_eq!(end, "sandbox", "{error}");
 }

@@ -296,7 +296,7 @@ impl Tournament {
             let mut args = isolation.args.clone();
             args.extend(["--plugin".to_string(), who.plugin.path().display().to_string()]);
             args.extend(["--options".to_string(), who.options.clone()]);
-            let spawned = Worker::spawn(&isolation.exe, &args, &isolation.logs, &who.label)
+            let spawned = Worker::spawn(&isolation.exe, &args, &isolation.logs, &who.label, &who.plugin)
                 .with_context(|| format!("starting a worker process ({})", isolation.exe.display()))?;
             *worker = Some(spawned);
         }

@@ -20,6 +20,7 @@ pub use seat::{seated, serve_seat};
 pub use worker::{follow_parent, serve, Channel, ServeOptions};
 
 use super::record::GameRecord;
+use crate::plugin::Plugin;
 use crate::process::{file_safe, ChildProcess, NoLine};
 use crate::referee::End;
 use crate::runner::GameResult;
@@ -43,6 +44,8 @@ static STARTED: AtomicU64 = AtomicU64::new(0);
 pub struct Worker {
     process: ChildProcess,
     progress: PathBuf,
+    /// Under `--sandbox`, a library worker's scratch folder, removed after it.
+    scratch: Option<crate::sandbox::Scratch>,
 }
 
 /// How a game played in a worker came out.
@@ -54,25 +57,54 @@ pub enum Played {
 }
 
 impl Worker {
-    /// Starts `exe worker ARGS` for the entrant labelled `label`, its log in `logs`.
-    pub fn spawn(exe: &Path, args: &[String], logs: &Path, label: &str) -> std::io::Result<Worker> {
+    /// Starts `exe worker ARGS` for the entrant labelled `label`, playing `plugin`, its log
+    /// in `logs`. Under `--sandbox`, a library's worker runs in the sandbox (the plugin's
+    /// code runs there), and a bot's worker sandboxes each bot it starts.
+    pub fn spawn(exe: &Path, args: &[String], logs: &Path, label: &str, plugin: &Plugin) -> std::io::Result<Worker> {
         let number = STARTED.fetch_add(1, Ordering::Relaxed) + 1;
         let stem = format!("worker-{number:03}-{}", file_safe(label));
-        let progress = logs.join(format!("{stem}.progress"));
         let mut command = Command::new(exe);
         command
             .arg("worker")
             .args(args)
             .arg("--parent-pid")
-            .arg(std::process::id().to_string())
-            .arg("--progress")
-            .arg(&progress);
+            .arg(std::process::id().to_string());
         if crate::process::logs_kept() {
             command.arg("--keep-logs");
         }
+        let library = plugin.manifest().is_none();
+        if let (Some(policy), false) = (crate::sandbox::policy(), library) {
+            command.args(policy.args());
+        }
+        let own = std::path::absolute(plugin.path())?
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default();
+        // It reads the tournament's sequence file, if it plays one.
+        let sequence = args
+            .iter()
+            .position(|arg| arg == "--sequence")
+            .and_then(|at| args.get(at + 1))
+            .and_then(|path| std::path::absolute(path).ok());
+        let mut readable = vec![own.as_path()];
+        readable.extend(sequence.as_deref());
+        let (mut command, scratch) = match library {
+            true => crate::sandbox::wrap(command, &readable)?,
+            false => (command, None),
+        };
+        // A sandboxed worker writes nowhere but its scratch folder.
+        let progress = match &scratch {
+            Some(scratch) => scratch.path().join("progress"),
+            None => logs.join(format!("{stem}.progress")),
+        };
+        command.arg("--progress").arg(&progress);
         let log = logs.join(format!("{stem}.log"));
         let process = ChildProcess::spawn(command, &log, &format!("worker for `{label}`"), WORKER_LINE_CAP)?;
-        Ok(Worker { process, progress })
+        Ok(Worker {
+            process,
+            progress,
+            scratch,
+        })
     }
 
     /// Plays game `game` (of seed `seed`) for entrant `entrant`. `Err` carries a forfeit
@@ -129,7 +161,14 @@ impl Worker {
     /// The forfeit for a worker whose output ended: how the process ended.
     fn died(&mut self, request: &Request) -> GameResult {
         let message = format!("worker {} during the game", self.process.exit_cause());
-        self.forfeit(request, End::Crashed, message)
+        let stopped = self.scratch.as_ref().and(crate::sandbox::stopped(
+            self.process.exit_signal(),
+            self.process.exit_code(),
+        ));
+        match stopped {
+            Some(why) => self.forfeit(request, End::Sandbox, format!("{message}: {why}")),
+            None => self.forfeit(request, End::Crashed, message),
+        }
     }
 
     /// A forfeit of the requested game, with what the worker had played of it and, if the

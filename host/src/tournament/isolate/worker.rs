@@ -58,7 +58,12 @@ pub fn follow_parent(parent: u32) {
 }
 
 fn parent_is(parent: u32) -> bool {
-    rustix::process::getppid().is_some_and(|pid| pid.as_raw_nonzero().get() as u32 == parent)
+    match rustix::process::getppid() {
+        Some(pid) => pid.as_raw_nonzero().get() as u32 == parent,
+        // A parent outside this process's PID namespace: the sandbox's launcher, which ends
+        // with the parent and takes the namespace with it.
+        None => true,
+    }
 }
 
 /// What the worker needs besides the plugin and the game setup.
