@@ -4,7 +4,11 @@
 //!   the host's own `Player`, with `plugins/c-bot` (compiled here with `cc`), a bot that
 //!   does no thinking: the protocol's cost alone;
 //! - `bots/pieces/python-greedy`: pieces per second of the Python greedy bot in real
-//!   games through `tetrad::runner::run`, process start included.
+//!   games through `tetrad::runner::run`, process start included;
+//! - `bots/start/c-bot`: a game's start: the process started, `hello`, `info`, `start`,
+//!   `ready`, and its end;
+//! - `bots/sandboxed/...`: the round trip and the start again, under `--sandbox`
+//!   (best effort, so that the benchmark runs where a piece is missing).
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::path::{Path, PathBuf};
@@ -52,6 +56,9 @@ fn bench(c: &mut Criterion) {
     group.bench_function("round-trip/c-bot", |b| {
         b.iter(|| player.decide(&seen, clock, None).decision.expect("a placement"))
     });
+    group.bench_function("start/c-bot", |b| {
+        b.iter(|| Player::create(&plugin, &rules, &pieces, false, 1, "", None).expect("the C bot starts"))
+    });
 
     let greedy = Plugin::load(&workspace().join("plugins/python/greedy.toml")).expect("the Python bot loads");
     let mut setup = Setup::new(rules, pieces).expect("valid rules");
@@ -70,6 +77,26 @@ fn bench(c: &mut Criterion) {
     group.throughput(Throughput::Elements(600));
     group.bench_function("pieces/python-greedy", |b| {
         b.iter(|| run(&greedy, &spec, |_| {}).expect("plays"))
+    });
+
+    // From here on every bot process starts in the sandbox.
+    let policy = tetrad::sandbox::Policy {
+        mode: tetrad::sandbox::Mode::BestEffort,
+        read: Vec::new(),
+        limits: Default::default(),
+    };
+    let missing = tetrad::sandbox::enable(policy).expect("the sandbox, as far as the system goes");
+    if !missing.is_empty() {
+        eprintln!("sandboxed benchmarks without {}", missing.join(", "));
+    }
+    let mut boxed = Player::create(&plugin, &rules, &pieces, false, 1, "", None).expect("the C bot starts");
+    group.sample_size(100);
+    group.throughput(Throughput::Elements(1));
+    group.bench_function("sandboxed/round-trip/c-bot", |b| {
+        b.iter(|| boxed.decide(&seen, clock, None).decision.expect("a placement"))
+    });
+    group.bench_function("sandboxed/start/c-bot", |b| {
+        b.iter(|| Player::create(&plugin, &rules, &pieces, false, 1, "", None).expect("the C bot starts"))
     });
     group.finish();
 }
