@@ -61,7 +61,7 @@ fn bench(c: &mut Criterion) {
     });
 
     let greedy = Plugin::load(&workspace().join("plugins/python/greedy.toml")).expect("the Python bot loads");
-    let mut setup = Setup::new(rules, pieces).expect("valid rules");
+    let mut setup = Setup::new(rules, pieces.clone()).expect("valid rules");
     setup.max_pieces = Some(300);
     let spec = RunSpec {
         setup,
