@@ -22,7 +22,7 @@
 //! two find the same placements with the same spins on these boards.
 
 use std::collections::{BTreeMap, BTreeSet};
-use tetrad_plugin_api::{reachable, step, Actions, Board, PieceKind, PiecePos, PieceSet, Preset, Rules};
+use tetrad_plugin_api::{reachable, step, t_spin, Actions, Board, PieceKind, PiecePos, PieceSet, Preset, Rules, Spin};
 
 const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/cold-clear-2-moves.jsonl");
 
@@ -249,56 +249,16 @@ fn to_tbp(kind: &PieceKind, pos: PiecePos, height: usize) -> Location {
 }
 
 // ---------------------------------------------------------------------------------------
-// What a lock is worth, as the host's engine scores it (host/src/engine/mod.rs and
-// host/src/engine/scoring.rs).
+// What a lock is worth, as the host's engine scores it (host/src/engine/mod.rs), by the
+// shared model's spin rule.
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum Spin {
-    None,
-    Mini,
-    Full,
-}
-
-impl Spin {
-    fn named(name: &str) -> Spin {
-        match name {
-            "none" => Spin::None,
-            "mini" => Spin::Mini,
-            "full" => Spin::Full,
-            _ => panic!("not a spin class: {name}"),
-        }
-    }
-}
-
-/// The corners on the pointing side of a T's box, by state (up, right, down, left).
-const FRONT: [[(i8, i8); 2]; 4] = [[(0, 0), (2, 0)], [(2, 0), (2, 2)], [(0, 2), (2, 2)], [(0, 0), (0, 2)]];
-
-/// A T locking at `pos` after its last movement, a turn with kick `last_kick` (`None`
-/// if the last movement was not a turn): three of the four corners of its box filled or
-/// outside the board make a spin; full if both front corners are, or the turn took the
-/// fifth kick; a mini otherwise.
-fn t_spin(board: &Board, pos: PiecePos, last_kick: Option<u8>) -> Spin {
-    let Some(kick) = last_kick else {
-        return Spin::None;
-    };
-    let filled = |(dx, dy): (i8, i8)| {
-        let (x, y) = (i32::from(pos.x + dx), i32::from(pos.y + dy));
-        x < 0
-            || y < 0
-            || x >= board.width() as i32
-            || y >= board.height() as i32
-            || board.filled(x as usize, y as usize)
-    };
-    let corners = [(0, 0), (2, 0), (0, 2), (2, 2)]
-        .into_iter()
-        .filter(|&c| filled(c))
-        .count();
-    if corners < 3 {
-        Spin::None
-    } else if FRONT[usize::from(pos.orientation % 4)].into_iter().all(filled) || kick == 4 {
-        Spin::Full
-    } else {
-        Spin::Mini
+/// A spin class as the fixture names it.
+fn spin_named(name: &str) -> Spin {
+    match name {
+        "none" => Spin::None,
+        "mini" => Spin::Mini,
+        "full" => Spin::Full,
+        _ => panic!("not a spin class: {name}"),
     }
 }
 
@@ -406,7 +366,7 @@ fn every_move_cold_clear_2_finds_is_reachable_with_the_same_spin() {
                 x: mv[1].int(),
                 y: mv[2].int(),
             };
-            let spin = Spin::named(mv[3].str());
+            let spin = spin_named(mv[3].str());
             let lock = (location_cells(piece, location), spin);
             checked += 1;
             if !found.contains_key(&lock) {

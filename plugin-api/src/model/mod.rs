@@ -8,6 +8,7 @@ pub mod reach;
 pub mod rng;
 pub mod rotation;
 pub mod rules;
+pub mod spin;
 
 #[cfg(test)]
 mod srs_tests;
