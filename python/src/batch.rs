@@ -1,0 +1,335 @@
+//! `BatchGames`: many games stepped by placement in one call, in Rust, with the
+//! interpreter's lock released, their observations returned as numpy arrays.
+
+use crate::game::{slots_of, PyGame};
+use crate::play::{Cand, Play, Slots};
+use crate::setup::{self, refused, Deal};
+use numpy::ndarray::{Array1, Array2, Array3};
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyArray3, PyReadonlyArray1};
+use pyo3::exceptions::{PyIndexError, PyValueError};
+use pyo3::prelude::*;
+use std::path::PathBuf;
+use std::sync::Arc;
+use tetrad::referee::End;
+use tetrad::setup::Setup;
+use tetrad_plugin_api::{PieceId, Placement};
+
+/// The games and their buffers.
+struct Batch {
+    setup: Arc<Setup>,
+    deal: Deal,
+    max_pieces: Option<u64>,
+    slots: Slots,
+    plays: Vec<Play>,
+    /// Each game's index in the run.
+    index: Vec<u64>,
+    /// The index the next new game gets.
+    next_index: u64,
+    cands: Vec<Vec<Cand>>,
+    scratch: Vec<Placement>,
+    /// Per game: the board (height x width), the pieces (current, hold, preview), the
+    /// mask, the reward, terminated, truncated, and a finished game's lines and pieces.
+    boards: Vec<u8>,
+    pieces: Vec<i64>,
+    masks: Vec<bool>,
+    rewards: Vec<f32>,
+    terminated: Vec<bool>,
+    truncated: Vec<bool>,
+    final_lines: Vec<i64>,
+    final_pieces: Vec<i64>,
+}
+
+impl Batch {
+    fn piece_columns(&self) -> usize {
+        2 + self.setup.rules.preview
+    }
+
+    /// New games `first`, `first + 1`, ... in every seat.
+    fn reset(&mut self, first: u64) -> Result<(), String> {
+        self.next_index = first;
+        for k in 0..self.plays.len() {
+            self.plays[k] = self.new_play()?;
+            self.index[k] = self.next_index - 1;
+            self.observe(k);
+        }
+        self.rewards.fill(0.0);
+        self.terminated.fill(false);
+        self.truncated.fill(false);
+        self.final_lines.fill(-1);
+        self.final_pieces.fill(-1);
+        Ok(())
+    }
+
+    fn new_play(&mut self) -> Result<Play, String> {
+        let game = self.deal.game(&self.setup, self.next_index, None)?;
+        self.next_index += 1;
+        Ok(Play::new(game, self.max_pieces))
+    }
+
+    /// Writes game `k`'s observation and enumerates its placements.
+    fn observe(&mut self, k: usize) {
+        let rules = &self.setup.rules;
+        let (h, w) = (rules.height, rules.width);
+        let play = &self.plays[k];
+        let rows = play.game.board().rows();
+        let board = &mut self.boards[k * h * w..(k + 1) * h * w];
+        for y in 0..h {
+            let row = rows[y];
+            for x in 0..w {
+                board[y * w + x] = (row >> x & 1) as u8;
+            }
+        }
+        let columns = self.piece_columns();
+        let none = self.setup.pieces.len() as i64;
+        let id = |p: Option<PieceId>| p.map_or(none, |p| i64::from(p.0));
+        let pieces = &mut self.pieces[k * columns..(k + 1) * columns];
+        pieces[0] = id(play.game.current().map(|f| f.piece));
+        pieces[1] = id(play.game.held());
+        let mut queue = play.game.queue();
+        for slot in &mut pieces[2..] {
+            *slot = id(queue.next());
+        }
+        play.candidates_into(&mut self.scratch, &mut self.cands[k]);
+        let count = self.slots.count();
+        let mask = &mut self.masks[k * count..(k + 1) * count];
+        mask.fill(false);
+        for cand in &self.cands[k] {
+            mask[self.slots.of(cand)] = true;
+        }
+    }
+
+    /// The placement of game `k` in slot `slot`.
+    fn chosen(&self, k: usize, slot: i64) -> Option<usize> {
+        let slot = usize::try_from(slot).ok()?;
+        self.cands[k].iter().position(|c| self.slots.of(c) == slot)
+    }
+
+    /// Plays placement `chosen[k]` in every game `k`; a game that ends is replaced by the
+    /// run's next game.
+    fn step(&mut self, chosen: &[usize]) -> Result<(), String> {
+        for (k, &choice) in chosen.iter().enumerate() {
+            let cand = &self.cands[k][choice];
+            let play = &mut self.plays[k];
+            let lines = play.place(cand).unwrap_or(0);
+            self.rewards[k] = lines as f32;
+            match play.end() {
+                None => {
+                    self.terminated[k] = false;
+                    self.truncated[k] = false;
+                    self.final_lines[k] = -1;
+                    self.final_pieces[k] = -1;
+                }
+                Some(end) => {
+                    let stats = play.game.stats();
+                    self.final_lines[k] = stats.lines as i64;
+                    self.final_pieces[k] = stats.pieces as i64;
+                    self.truncated[k] = end == End::Capped;
+                    self.terminated[k] = end != End::Capped;
+                    self.plays[k] = self.new_play()?;
+                    self.index[k] = self.next_index - 1;
+                }
+            }
+            self.observe(k);
+        }
+        Ok(())
+    }
+}
+
+/// Many games stepped by placement at once: one call plays a placement in every game,
+/// with the interpreter's lock released, and returns numpy arrays. A game that ends is
+/// replaced at once by the run's next game (its final lines and pieces are returned).
+#[pyclass(module = "tetrad._tetrad", name = "BatchGames")]
+pub struct PyBatch {
+    batch: Batch,
+}
+
+type Observation<'py> = (
+    Bound<'py, PyArray3<u8>>,
+    Bound<'py, PyArray2<i64>>,
+    Bound<'py, PyArray2<bool>>,
+);
+
+type StepResult<'py> = (
+    Bound<'py, PyArray3<u8>>,
+    Bound<'py, PyArray2<i64>>,
+    Bound<'py, PyArray2<bool>>,
+    Bound<'py, PyArray1<f32>>,
+    Bound<'py, PyArray1<bool>>,
+    Bound<'py, PyArray1<bool>>,
+    Bound<'py, PyArray1<i64>>,
+    Bound<'py, PyArray1<i64>>,
+);
+
+impl PyBatch {
+    fn observation<'py>(&self, py: Python<'py>) -> PyResult<Observation<'py>> {
+        let b = &self.batch;
+        let n = b.plays.len();
+        let rules = &b.setup.rules;
+        let boards = Array3::from_shape_vec((n, rules.height, rules.width), b.boards.clone())
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let pieces = Array2::from_shape_vec((n, b.piece_columns()), b.pieces.clone())
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let masks = Array2::from_shape_vec((n, b.slots.count()), b.masks.clone())
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        Ok((boards.into_pyarray(py), pieces.into_pyarray(py), masks.into_pyarray(py)))
+    }
+}
+
+#[pymethods]
+impl PyBatch {
+    /// `n` games of one setup (the arguments of `Game`); they are games `seed`,
+    /// `seed + 1`, ... of `tetrad run --seed run_seed`, and each game that ends is
+    /// followed by the next number.
+    #[new]
+    #[pyo3(signature = (n, preset="classic", width=None, height=None, seed=0, preview=None, pieces=None, sequence=None, *, run_seed=1, randomizer=None, max_pieces=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        n: usize,
+        preset: &str,
+        width: Option<usize>,
+        height: Option<usize>,
+        seed: u64,
+        preview: Option<usize>,
+        pieces: Option<PathBuf>,
+        sequence: Option<&Bound<'_, PyAny>>,
+        run_seed: u64,
+        randomizer: Option<&str>,
+        max_pieces: Option<u64>,
+    ) -> PyResult<PyBatch> {
+        if n == 0 {
+            return Err(refused("a batch needs at least one game"));
+        }
+        let rules = setup::rules(preset, width, height, preview, randomizer)?;
+        let setup = Arc::new(setup::setup(rules, pieces.as_deref())?);
+        let deal = Deal::from_arg(sequence, run_seed, &setup.pieces)?;
+        let slots = slots_of(&setup);
+        let first = deal.game(&setup, seed, None).map_err(refused)?;
+        let (h, w) = (rules.height, rules.width);
+        let mut batch = Batch {
+            deal,
+            max_pieces,
+            slots,
+            plays: vec![Play::new(first, max_pieces); n],
+            index: vec![0; n],
+            next_index: seed,
+            cands: vec![Vec::new(); n],
+            scratch: Vec::new(),
+            boards: vec![0; n * h * w],
+            pieces: vec![0; n * (2 + rules.preview)],
+            masks: vec![false; n * slots.count()],
+            rewards: vec![0.0; n],
+            terminated: vec![false; n],
+            truncated: vec![false; n],
+            final_lines: vec![-1; n],
+            final_pieces: vec![-1; n],
+            setup,
+        };
+        batch.reset(seed).map_err(refused)?;
+        Ok(PyBatch { batch })
+    }
+
+    /// Games in the batch.
+    #[getter]
+    fn num_games(&self) -> usize {
+        self.batch.plays.len()
+    }
+
+    /// Action slots per game (as `Game.action_count`).
+    #[getter]
+    fn action_count(&self) -> usize {
+        self.batch.slots.count()
+    }
+
+    /// Columns of the pieces array: current, hold, then the preview.
+    #[getter]
+    fn piece_columns(&self) -> usize {
+        self.batch.piece_columns()
+    }
+
+    /// Piece kinds (the pieces array's value for none).
+    #[getter]
+    fn piece_kinds(&self) -> usize {
+        self.batch.setup.pieces.len()
+    }
+
+    /// Board rows.
+    #[getter]
+    fn height(&self) -> usize {
+        self.batch.setup.rules.height
+    }
+
+    /// Board columns.
+    #[getter]
+    fn width(&self) -> usize {
+        self.batch.setup.rules.width
+    }
+
+    /// Each game's index in the run.
+    #[getter]
+    fn indices(&self) -> Vec<u64> {
+        self.batch.index.clone()
+    }
+
+    /// Starts games `seed`, `seed + 1`, ... (the first seed given, if none); returns
+    /// `(boards, pieces, masks)`.
+    #[pyo3(signature = (seed=None))]
+    fn reset<'py>(&mut self, py: Python<'py>, seed: Option<u64>) -> PyResult<Observation<'py>> {
+        let first = seed.unwrap_or(self.batch.index[0]);
+        let batch = &mut self.batch;
+        py.detach(|| batch.reset(first)).map_err(refused)?;
+        self.observation(py)
+    }
+
+    /// Plays in every game the placement in its action slot; returns `(boards, pieces,
+    /// masks, rewards, terminated, truncated, final_lines, final_pieces)`, the last two
+    /// -1 where the game goes on.
+    fn step<'py>(&mut self, py: Python<'py>, actions: PyReadonlyArray1<'py, i64>) -> PyResult<StepResult<'py>> {
+        let actions = actions.as_slice()?;
+        let n = self.batch.plays.len();
+        if actions.len() != n {
+            return Err(refused(format!("{} actions for {n} games", actions.len())));
+        }
+        let mut chosen = Vec::with_capacity(n);
+        for (k, &slot) in actions.iter().enumerate() {
+            match self.batch.chosen(k, slot) {
+                Some(index) => chosen.push(index),
+                None => {
+                    return Err(PyIndexError::new_err(format!(
+                        "game {k}: action {slot} is not one of its placements (see the mask)"
+                    )))
+                }
+            }
+        }
+        let batch = &mut self.batch;
+        py.detach(|| batch.step(&chosen)).map_err(refused)?;
+        let (boards, pieces, masks) = self.observation(py)?;
+        let b = &self.batch;
+        Ok((
+            boards,
+            pieces,
+            masks,
+            Array1::from(b.rewards.clone()).into_pyarray(py),
+            Array1::from(b.terminated.clone()).into_pyarray(py),
+            Array1::from(b.truncated.clone()).into_pyarray(py),
+            Array1::from(b.final_lines.clone()).into_pyarray(py),
+            Array1::from(b.final_pieces.clone()).into_pyarray(py),
+        ))
+    }
+
+    /// A copy of game `k` as a `Game`.
+    fn game(&self, k: usize) -> PyResult<PyGame> {
+        let b = &self.batch;
+        let play = b.plays.get(k).ok_or_else(|| {
+            PyIndexError::new_err(format!("game {k} is out of range: the batch has {}", b.plays.len()))
+        })?;
+        let mut game = PyGame::from_parts(
+            b.setup.clone(),
+            play.game.clone(),
+            b.max_pieces,
+            b.index[k],
+            b.deal.clone(),
+        );
+        game.play.stalled = play.stalled;
+        Ok(game)
+    }
+}

@@ -1,0 +1,629 @@
+//! `Game`: one game of the host's engine, with its placements, for Python.
+
+use crate::play::{outcome, Cand, Play, Slots};
+use crate::setup::{self, refused, Deal, ProtocolPieces};
+use crate::GameOver;
+use numpy::ndarray::{Array1, Array2, Array3};
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyArray3};
+use pyo3::exceptions::PyIndexError;
+use pyo3::prelude::*;
+use std::path::PathBuf;
+use std::sync::Arc;
+use tetrad::engine::{Game, PieceQueue};
+use tetrad::player::Violation;
+use tetrad::setup::Setup;
+use tetrad_plugin_api::abi::ACTION_MASK_V2;
+use tetrad_plugin_api::{Actions, Board, PieceId, Placement, Preset};
+
+/// One game under the host's rules: the board, the falling, previewed and held pieces,
+/// every reachable placement, and moves by placement or by tick.
+#[pyclass(module = "tetrad._tetrad", name = "Game")]
+#[derive(Clone)]
+pub struct PyGame {
+    pub(crate) setup: Arc<Setup>,
+    pub(crate) play: Play,
+    pub(crate) slots: Slots,
+    seed: u64,
+    deal: Deal,
+    /// Totals carried over from before the game was rebuilt from an observation.
+    carried: [u64; 3],
+    cands: Option<Arc<Vec<Cand>>>,
+}
+
+/// Rows as numbers, bit x set where column x is filled.
+fn board_array(board: &Board) -> Array2<u8> {
+    let (width, height) = (board.width(), board.height());
+    Array2::from_shape_fn((height, width), |(y, x)| u8::from(board.rows()[y] >> x & 1 == 1))
+}
+
+/// The slots of a setup.
+pub fn slots_of(setup: &Setup) -> Slots {
+    let kinds = setup.pieces.kinds();
+    let orientations = kinds.iter().map(|k| k.orientations().len()).max().unwrap_or(1);
+    let box_size = kinds.iter().map(|k| usize::from(k.box_size())).max().unwrap_or(1);
+    Slots::new(&setup.rules, orientations, box_size)
+}
+
+impl PyGame {
+    pub(crate) fn from_parts(setup: Arc<Setup>, game: Game, max_pieces: Option<u64>, seed: u64, deal: Deal) -> PyGame {
+        PyGame {
+            slots: slots_of(&setup),
+            setup,
+            play: Play::new(game, max_pieces),
+            seed,
+            deal,
+            carried: [0; 3],
+            cands: None,
+        }
+    }
+
+    fn name(&self, piece: PieceId) -> String {
+        self.setup.pieces.kind(piece).name().to_string()
+    }
+
+    pub(crate) fn cands(&mut self) -> Arc<Vec<Cand>> {
+        if let Some(cands) = &self.cands {
+            return cands.clone();
+        }
+        let mut out = Vec::new();
+        self.play.candidates_into(&mut Vec::<Placement>::new(), &mut out);
+        let cands = Arc::new(out);
+        self.cands = Some(cands.clone());
+        cands
+    }
+
+    fn live(&self) -> PyResult<()> {
+        match self.play.end() {
+            Some(end) => Err(GameOver::new_err(format!("the game is over ({})", end.name()))),
+            None => Ok(()),
+        }
+    }
+
+    /// Plays placement `index`; the rows it cleared.
+    pub(crate) fn place_index(&mut self, index: usize) -> PyResult<u32> {
+        self.live()?;
+        let cands = self.cands();
+        let Some(cand) = cands.get(index) else {
+            return Err(PyIndexError::new_err(format!(
+                "placement {index} is out of range: the piece has {} placements",
+                cands.len()
+            )));
+        };
+        self.cands = None;
+        let lines = self.play.place(cand);
+        match lines {
+            Some(lines) => Ok(lines),
+            None if self.play.end().is_some() => Ok(0),
+            None => Err(refused(format!("placement {index}: its path did not lock the piece"))),
+        }
+    }
+
+    /// The placement index of action slot `slot`, if a placement has it.
+    pub(crate) fn slot_index(&mut self, slot: usize) -> Option<usize> {
+        let slots = self.slots;
+        self.cands().iter().position(|c| slots.of(c) == slot)
+    }
+
+    pub(crate) fn mask_vec(&mut self) -> Vec<i8> {
+        let mut mask = vec![0i8; self.slots.count()];
+        let slots = self.slots;
+        for cand in self.cands().iter() {
+            mask[slots.of(cand)] = 1;
+        }
+        mask
+    }
+
+    /// Current, hold, then the previewed pieces, as indices; the number of pieces for none.
+    pub(crate) fn piece_vec(&self) -> Vec<i64> {
+        let none = self.setup.pieces.len() as i64;
+        let game = &self.play.game;
+        let id = |p: Option<PieceId>| p.map_or(none, |p| i64::from(p.0));
+        let mut out = vec![id(game.current().map(|f| f.piece)), id(game.held())];
+        let mut queue = game.queue();
+        out.extend((0..self.setup.rules.preview).map(|_| id(queue.next())));
+        out
+    }
+}
+
+#[pymethods]
+impl PyGame {
+    /// A new game: game `seed` of `tetrad run --seed run_seed` (or of its `--sequence`).
+    #[new]
+    #[pyo3(signature = (preset="classic", width=None, height=None, seed=0, preview=None, pieces=None, sequence=None, *, run_seed=1, randomizer=None, max_pieces=None, board=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        preset: &str,
+        width: Option<usize>,
+        height: Option<usize>,
+        seed: u64,
+        preview: Option<usize>,
+        pieces: Option<PathBuf>,
+        sequence: Option<&Bound<'_, PyAny>>,
+        run_seed: u64,
+        randomizer: Option<&str>,
+        max_pieces: Option<u64>,
+        board: Option<Vec<Vec<f64>>>,
+    ) -> PyResult<PyGame> {
+        let rules = setup::rules(preset, width, height, preview, randomizer)?;
+        let setup = Arc::new(setup::setup(rules, pieces.as_deref())?);
+        let deal = Deal::from_arg(sequence, run_seed, &setup.pieces)?;
+        let start = board.map(|cells| start_board(&rules, &cells)).transpose()?;
+        let game = deal.game(&setup, seed, start).map_err(refused)?;
+        Ok(PyGame::from_parts(setup, game, max_pieces, seed, deal))
+    }
+
+    /// A game as a bot sees it at the start of a piece: the rules and pieces of the bot
+    /// protocol's `start`, the board's rows, the falling piece, the preview and the hold.
+    /// Its queue ends with the preview. (Internal: `tetrad.bot` builds it.)
+    #[staticmethod]
+    #[pyo3(signature = (preset, width, height, preview, pieces, rows, current, queue, hold, carried))]
+    #[allow(clippy::too_many_arguments)]
+    fn _observed(
+        preset: &str,
+        width: usize,
+        height: usize,
+        preview: usize,
+        pieces: ProtocolPieces,
+        rows: Vec<u32>,
+        current: u8,
+        queue: Vec<u8>,
+        hold: Option<u8>,
+        carried: [u64; 3],
+    ) -> PyResult<PyGame> {
+        let setup = protocol_setup(preset, width, height, preview, pieces)?;
+        let count = setup.pieces.len();
+        let known = |p: u8| {
+            if usize::from(p) < count {
+                Ok(PieceId(p))
+            } else {
+                Err(refused(format!("piece {p} is not in the set of {count}")))
+            }
+        };
+        let mut dealt: Vec<PieceId> = hold.into_iter().map(known).collect::<PyResult<_>>()?;
+        dealt.push(known(current)?);
+        for piece in queue {
+            dealt.push(known(piece)?);
+        }
+        let board = Board::from_rows(width, height, &rows);
+        let mut game = Game::with_queue(
+            setup.rules,
+            setup.pieces.clone(),
+            PieceQueue::given(Arc::from(dealt)),
+            Some(board),
+        );
+        if hold.is_some() {
+            game.tick(Actions::HOLD);
+        }
+        let mut made = PyGame::from_parts(Arc::new(setup), game, None, 0, Deal::Given(Arc::from(Vec::new())));
+        made.carried = carried;
+        Ok(made)
+    }
+
+    /// The game a bot's `start` describes, dealt from `seed` as the host deals a game whose
+    /// player got that seed (the preset's randomizer). (Internal: `tetrad.bot`.)
+    #[staticmethod]
+    fn _seeded(
+        preset: &str,
+        width: usize,
+        height: usize,
+        preview: usize,
+        pieces: ProtocolPieces,
+        seed: u64,
+    ) -> PyResult<PyGame> {
+        let setup = protocol_setup(preset, width, height, preview, pieces)?;
+        let game = Game::new(setup.rules, setup.pieces.clone(), seed);
+        Ok(PyGame::from_parts(
+            Arc::new(setup),
+            game,
+            None,
+            seed,
+            Deal::Given(Arc::from(Vec::new())),
+        ))
+    }
+
+    /// The rules: preset, width, height, preview and randomizer.
+    #[getter]
+    fn rules<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+        let rules = &self.setup.rules;
+        let dict = pyo3::types::PyDict::new(py);
+        dict.set_item("preset", rules.preset.name())?;
+        dict.set_item("width", rules.width)?;
+        dict.set_item("height", rules.height)?;
+        dict.set_item("preview", rules.preview)?;
+        dict.set_item("randomizer", rules.randomizer.name())?;
+        Ok(dict)
+    }
+
+    /// The preset's name.
+    #[getter]
+    fn preset(&self) -> &'static str {
+        self.setup.rules.preset.name()
+    }
+
+    /// Columns.
+    #[getter]
+    fn width(&self) -> usize {
+        self.setup.rules.width
+    }
+
+    /// Rows (under `guideline`, with the 20 rows of buffer on top).
+    #[getter]
+    fn height(&self) -> usize {
+        self.setup.rules.height
+    }
+
+    /// The game's index in its run (`tetrad run`'s game number).
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// The seed the host gives this game's player for its own randomness.
+    #[getter]
+    fn player_seed(&self) -> u64 {
+        self.deal.player_seed(self.seed)
+    }
+
+    /// Piece names by index.
+    #[getter]
+    fn piece_names(&self) -> Vec<String> {
+        self.setup.pieces.kinds().iter().map(|k| k.name().to_string()).collect()
+    }
+
+    /// The board without the falling piece: `height` x `width`, 1 where filled, row 0 at
+    /// the top.
+    #[getter]
+    fn board<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<u8>> {
+        board_array(self.play.game.board()).into_pyarray(py)
+    }
+
+    /// The board's rows as numbers, row 0 first, bit x set where column x is filled.
+    #[getter]
+    fn rows(&self) -> Vec<u32> {
+        let board = self.play.game.board();
+        board.rows()[..board.height()].to_vec()
+    }
+
+    /// The falling piece's name, or `None` once the game is over.
+    #[getter]
+    fn current(&self) -> Option<String> {
+        self.play.game.current().map(|f| self.name(f.piece))
+    }
+
+    /// Where the falling piece is: (orientation, x, y) of its rotation box's top-left.
+    #[getter]
+    fn position(&self) -> Option<(u8, i8, i8)> {
+        self.play.game.current().map(|f| (f.pos.orientation, f.pos.x, f.pos.y))
+    }
+
+    /// The previewed pieces' names, the next one first.
+    #[getter]
+    fn queue(&self) -> Vec<String> {
+        self.play.game.queue().map(|p| self.name(p)).collect()
+    }
+
+    /// The held piece's name.
+    #[getter]
+    fn hold(&self) -> Option<String> {
+        self.play.game.held().map(|p| self.name(p))
+    }
+
+    /// Whether a hold now would act.
+    #[getter]
+    fn hold_available(&self) -> bool {
+        self.play.game.hold_available()
+    }
+
+    /// Current, hold, then previewed pieces as indices (`len(piece_names)` for none).
+    #[getter]
+    fn piece_ids(&self) -> Vec<i64> {
+        self.piece_vec()
+    }
+
+    /// Rows cleared.
+    #[getter]
+    fn lines(&self) -> u64 {
+        self.carried[0] + self.play.game.stats().lines
+    }
+
+    /// Points.
+    #[getter]
+    fn score(&self) -> u64 {
+        self.carried[1] + self.play.game.stats().score
+    }
+
+    /// Pieces locked.
+    #[getter]
+    fn pieces(&self) -> u64 {
+        self.carried[2] + self.play.game.stats().pieces
+    }
+
+    /// Ticks played.
+    #[getter]
+    fn ticks(&self) -> u64 {
+        self.play.game.stats().ticks
+    }
+
+    /// Line-clearing locks in a row up to the last lock.
+    #[getter]
+    fn combo(&self) -> u32 {
+        self.play.game.combo()
+    }
+
+    /// Whether the last clear was a difficult one.
+    #[getter]
+    fn back_to_back(&self) -> bool {
+        self.play.game.back_to_back()
+    }
+
+    /// Whether the game has ended.
+    #[getter]
+    fn done(&self) -> bool {
+        self.play.end().is_some()
+    }
+
+    /// How it ended, as `tetrad run` says it (`topped_out`, `capped`, `stalled`), or `None`.
+    #[getter]
+    fn end(&self) -> Option<&'static str> {
+        self.play.end().map(|end| end.name())
+    }
+
+    /// The piece cap, if any.
+    #[getter]
+    fn max_pieces(&self) -> Option<u64> {
+        self.play.max_pieces
+    }
+
+    /// Every placement of the falling piece in the host's order, each with its board.
+    fn placements(&mut self) -> Vec<PyPlacement> {
+        let cands = self.cands();
+        let rules = self.setup.rules;
+        let movement = rules.movement();
+        cands
+            .iter()
+            .enumerate()
+            .map(|(index, cand)| {
+                let out = outcome(&rules, &self.play.game, cand);
+                PyPlacement {
+                    index,
+                    piece: self.name(cand.piece),
+                    orientation: cand.pos.orientation,
+                    x: cand.pos.x,
+                    y: cand.pos.y,
+                    slide: cand.slide,
+                    hold: cand.hold,
+                    spin: cand.kick.is_some(),
+                    kick: cand.kick,
+                    lines: out.lines,
+                    cleared_rows: out.cleared_rows,
+                    cells: out.cells,
+                    ends_game: out.ends,
+                    slot: self.slots.of(cand),
+                    actions: cand.actions(movement).iter().map(|a| a.0).collect(),
+                    after: out.after,
+                }
+            })
+            .collect()
+    }
+
+    /// Every placement's board after it locks, as one array: placements x height x width.
+    fn placement_boards<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyArray3<u8>> {
+        let cands = self.cands();
+        let rules = self.setup.rules;
+        let (h, w) = (rules.height, rules.width);
+        let mut out = Array3::<u8>::zeros((cands.len(), h, w));
+        for (i, cand) in cands.iter().enumerate() {
+            let after = outcome(&rules, &self.play.game, cand).after;
+            for y in 0..h {
+                let row = after.rows()[y];
+                for x in 0..w {
+                    out[[i, y, x]] = u8::from(row >> x & 1 == 1);
+                }
+            }
+        }
+        out.into_pyarray(py)
+    }
+
+    /// How many placements the falling piece has.
+    fn placement_count(&mut self) -> usize {
+        self.cands().len()
+    }
+
+    /// The number of action slots (the placement environment's action space).
+    #[getter]
+    fn action_count(&self) -> usize {
+        self.slots.count()
+    }
+
+    /// 1 at each placement's slot, 0 elsewhere.
+    fn action_mask<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
+        Array1::from(self.mask_vec()).into_pyarray(py)
+    }
+
+    /// The placement index of action slot `slot`, or `None`.
+    fn index_of_slot(&mut self, slot: usize) -> Option<usize> {
+        self.slot_index(slot)
+    }
+
+    /// Plays placement `index` of [`placements`], tick by tick along its path as the host
+    /// plays it; returns the rows it cleared.
+    fn place(&mut self, index: usize) -> PyResult<u32> {
+        self.place_index(index)
+    }
+
+    /// Plays one tick with the OR of action bits (`tetrad.LEFT`, ...); returns
+    /// `(locked, lines)`: whether a piece locked, and the rows it cleared.
+    fn step(&mut self, actions: u32) -> PyResult<(bool, u32)> {
+        self.live()?;
+        let actions = Actions(actions);
+        if actions.breaks(ACTION_MASK_V2) {
+            return Err(refused(Violation::Bits(actions.0)));
+        }
+        self.cands = None;
+        let lines = self.play.tick(actions);
+        Ok((lines.is_some(), lines.unwrap_or(0)))
+    }
+
+    /// An independent copy, for search.
+    fn clone(&self) -> PyGame {
+        Clone::clone(self)
+    }
+
+    fn __copy__(&self) -> PyGame {
+        Clone::clone(self)
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyGame {
+        Clone::clone(self)
+    }
+
+    /// The board as text, `#` filled, `@` the falling piece, `.` empty.
+    fn render(&self) -> String {
+        let game = &self.play.game;
+        let board = game.board();
+        let mut falling = Board::new(board.width(), board.height());
+        if let Some(f) = game.current() {
+            let shape = game.pieces().kind(f.piece).orientation(f.pos.orientation);
+            falling.place(shape, f.pos.x, f.pos.y);
+        }
+        let mut text = String::new();
+        for y in self.setup.rules.shown_rows() {
+            for x in 0..board.width() {
+                text.push(if board.filled(x, y) {
+                    '#'
+                } else if falling.filled(x, y) {
+                    '@'
+                } else {
+                    '.'
+                });
+            }
+            text.push('\n');
+        }
+        text
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Game(preset={:?}, width={}, height={}, seed={}, pieces={}, lines={}, end={})",
+            self.setup.rules.preset.name(),
+            self.setup.rules.width,
+            self.setup.rules.height,
+            self.seed,
+            self.pieces(),
+            self.lines(),
+            self.end().map_or("None".to_string(), |end| format!("{end:?}"))
+        )
+    }
+}
+
+/// A board given as rows of cells (0 empty, anything else filled), checked against the
+/// rules' size.
+fn start_board(rules: &tetrad_plugin_api::Rules, cells: &[Vec<f64>]) -> PyResult<Board> {
+    let (height, width) = (cells.len(), cells.first().map_or(0, Vec::len));
+    if height != rules.height || cells.iter().any(|row| row.len() != rules.width) {
+        return Err(refused(format!(
+            "board is {height}x{width} (rows x columns), the rules' is {}x{}",
+            rules.height, rules.width
+        )));
+    }
+    let rows: Vec<u32> = cells
+        .iter()
+        .map(|row| {
+            row.iter()
+                .enumerate()
+                .fold(0u32, |acc, (x, &c)| acc | (u32::from(c != 0.0) << x))
+        })
+        .collect();
+    Ok(Board::from_rows(width, height, &rows))
+}
+
+/// The setup a bot protocol `start` describes, checked.
+fn protocol_setup(
+    preset: &str,
+    width: usize,
+    height: usize,
+    preview: usize,
+    pieces: ProtocolPieces,
+) -> PyResult<Setup> {
+    let rules = setup::rules(preset, Some(width), Some(height), Some(preview), None)?;
+    let set = setup::protocol_pieces(rules.preset, pieces);
+    if rules.preset == Preset::Guideline && !set.is_srs() {
+        return Err(refused(tetrad_plugin_api::RulesError::GuidelinePieces));
+    }
+    Setup::new(rules, Arc::new(set)).map_err(refused)
+}
+
+/// One placement: where the piece locks, how, and the board it leaves.
+#[pyclass(module = "tetrad._tetrad", name = "Placement", frozen)]
+pub struct PyPlacement {
+    /// Its index in `Game.placements()`, for `Game.place`.
+    #[pyo3(get)]
+    index: usize,
+    /// The piece that locks (another than the falling one after a hold).
+    #[pyo3(get)]
+    piece: String,
+    /// The orientation it locks in.
+    #[pyo3(get)]
+    orientation: u8,
+    /// Its rotation box's column.
+    #[pyo3(get)]
+    x: i8,
+    /// Its rotation box's row (row 0 at the top).
+    #[pyo3(get)]
+    y: i8,
+    /// The one-column slide after the drop (`classic`).
+    #[pyo3(get)]
+    slide: i8,
+    /// Reached through a hold.
+    #[pyo3(get)]
+    hold: bool,
+    /// The last move into rest was a turn (a spin candidate under `guideline`).
+    #[pyo3(get)]
+    spin: bool,
+    /// That turn's kick (its index in the SRS list; 4 is the fifth kick), if it was one.
+    #[pyo3(get)]
+    kick: Option<u8>,
+    /// Rows it clears.
+    #[pyo3(get)]
+    lines: u32,
+    /// The rows it fills, numbered before they are cleared.
+    #[pyo3(get)]
+    cleared_rows: Vec<usize>,
+    /// The piece's cells (column, row) on the board, before the clear.
+    #[pyo3(get)]
+    cells: Vec<(i32, i32)>,
+    /// The lock ends the game.
+    #[pyo3(get)]
+    ends_game: bool,
+    /// Its action slot in the placement environment.
+    #[pyo3(get)]
+    slot: usize,
+    /// The action bits, tick by tick, that lock it.
+    #[pyo3(get)]
+    actions: Vec<u32>,
+    after: Board,
+}
+
+#[pymethods]
+impl PyPlacement {
+    /// The board after the lock and its clears (height x width, row 0 at the top).
+    #[getter]
+    fn board<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<u8>> {
+        board_array(&self.after).into_pyarray(py)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Placement(index={}, piece={:?}, orientation={}, x={}, y={}, slide={}, hold={}, spin={}, lines={})",
+            self.index,
+            self.piece,
+            self.orientation,
+            self.x,
+            self.y,
+            self.slide,
+            if self.hold { "True" } else { "False" },
+            if self.spin { "True" } else { "False" },
+            self.lines
+        )
+    }
+}

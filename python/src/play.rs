@@ -1,0 +1,283 @@
+//! One game as the host plays it, without Python: the engine's `Game`, the referee's
+//! ends (top-out, the piece cap, a stall), the falling piece's placements by the host's
+//! own enumeration, and a placement played tick by tick along its path, as the host's
+//! pilot plays it.
+
+use tetrad::engine::Game;
+use tetrad::referee::{ended, stall_limit, End};
+use tetrad_plugin_api::{
+    placements_into, reachable_with_hold, Actions, Board, Lock, Movement, PieceId, PiecePos, Placement, Preset, Rules,
+};
+
+/// How a placement is reached.
+#[derive(Clone, Debug)]
+pub enum Route {
+    /// A path of the move generator (`classic`, `leiden`, `simplified`).
+    Plan(Placement),
+    /// The guideline's search: its ticks, a hold first if it holds.
+    Ticks(Vec<Actions>),
+}
+
+/// One placement of the falling piece (or of the piece a hold brings in).
+#[derive(Clone, Debug)]
+pub struct Cand {
+    /// The piece that locks.
+    pub piece: PieceId,
+    /// Reached through a hold.
+    pub hold: bool,
+    /// Where it locks.
+    pub pos: PiecePos,
+    /// If its last move into rest was a turn (a spin candidate), the kick it took.
+    pub kick: Option<u8>,
+    /// The one-column slide after the drop (`classic`).
+    pub slide: i8,
+    /// The path there.
+    pub route: Route,
+}
+
+impl Cand {
+    /// The actions, tick by tick, that lock it.
+    pub fn actions(&self, movement: Movement) -> Vec<Actions> {
+        match &self.route {
+            Route::Plan(placement) => placement.path(movement).collect(),
+            Route::Ticks(ticks) => ticks.clone(),
+        }
+    }
+}
+
+/// What locking a placement does to the board.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    /// The board after the lock and its clears.
+    pub after: Board,
+    /// Rows cleared.
+    pub lines: u32,
+    /// The rows that were full, numbered before they were cleared.
+    pub cleared_rows: Vec<usize>,
+    /// The piece's cells on the board (column, row), before the clear.
+    pub cells: Vec<(i32, i32)>,
+    /// The lock ends the game.
+    pub ends: bool,
+}
+
+/// What locking `cand` on `board` under `rules` does.
+pub fn outcome(rules: &Rules, game: &Game, cand: &Cand) -> Outcome {
+    let shape = game.pieces().kind(cand.piece).orientation(cand.pos.orientation);
+    let cells = shape
+        .cells()
+        .iter()
+        .map(|&(dx, dy)| {
+            (
+                i32::from(cand.pos.x) + i32::from(dx),
+                i32::from(cand.pos.y) + i32::from(dy),
+            )
+        })
+        .collect();
+    let mut after = game.board().clone();
+    let (lock, cleared_rows) = if after.place(shape, cand.pos.x, cand.pos.y) {
+        let full = after.full_row();
+        let rows = (0..after.height()).filter(|&y| after.rows()[y] == full).collect();
+        let lines = after.clear_full_rows();
+        (
+            Lock {
+                lines,
+                above_board: false,
+            },
+            rows,
+        )
+    } else {
+        (
+            Lock {
+                lines: 0,
+                above_board: true,
+            },
+            Vec::new(),
+        )
+    };
+    let ends = rules.lock_ends_game(&lock, &after) || rules.locks_out(shape, cand.pos.y);
+    Outcome {
+        after,
+        lines: lock.lines,
+        cleared_rows,
+        cells,
+        ends,
+    }
+}
+
+/// A game with the referee's view of its end.
+#[derive(Clone, Debug)]
+pub struct Play {
+    /// The engine's game.
+    pub game: Game,
+    /// The piece cap.
+    pub max_pieces: Option<u64>,
+    /// The piece hovered too long under a preset without gravity.
+    pub stalled: bool,
+}
+
+impl Play {
+    /// A game under the referee, capped at `max_pieces`.
+    pub fn new(game: Game, max_pieces: Option<u64>) -> Play {
+        Play {
+            game,
+            max_pieces,
+            stalled: false,
+        }
+    }
+
+    /// How the game has ended, if it has, as `tetrad run` reports it.
+    #[inline]
+    pub fn end(&self) -> Option<End> {
+        if self.stalled {
+            Some(End::Stalled)
+        } else {
+            ended(&self.game, self.max_pieces)
+        }
+    }
+
+    /// One tick with `actions` (already checked), then the stall rule. Returns the rows
+    /// cleared if a piece locked.
+    #[inline]
+    pub fn tick(&mut self, actions: Actions) -> Option<u32> {
+        let report = self.game.tick(actions);
+        let rules = self.game.rules();
+        if rules.movement() == Movement::DropOnly
+            && !self.game.is_over()
+            && self.game.piece_ticks() >= stall_limit(rules)
+        {
+            self.stalled = true;
+        }
+        report.locked.map(|locked| locked.lines)
+    }
+
+    /// Every placement of the falling piece, in the host's order: the move generator's
+    /// under `classic`, `leiden` and `simplified` (what a placement bot may answer), and
+    /// under `guideline` the reachability search's, spins and tucks included, then the
+    /// placements of the piece a hold would bring in.
+    pub fn candidates_into(&self, scratch: &mut Vec<Placement>, out: &mut Vec<Cand>) {
+        out.clear();
+        if self.end().is_some() {
+            return;
+        }
+        let game = &self.game;
+        let Some(falling) = game.current() else {
+            return;
+        };
+        let rules = game.rules();
+        if rules.preset == Preset::Guideline {
+            let swap = if game.hold_available() {
+                game.held().or(game.preview())
+            } else {
+                None
+            };
+            let found = reachable_with_hold(rules, game.board(), game.pieces(), falling.piece, falling.pos, swap);
+            out.extend(found.into_iter().map(|r| Cand {
+                piece: r.piece,
+                hold: r.held,
+                pos: r.reached.pos,
+                kick: r.reached.last_kick,
+                slide: 0,
+                route: Route::Ticks(r.reached.path),
+            }));
+        } else {
+            placements_into(
+                rules,
+                game.board(),
+                game.pieces().kind(falling.piece),
+                falling.pos,
+                scratch,
+            );
+            out.extend(scratch.iter().map(|p| Cand {
+                piece: falling.piece,
+                hold: false,
+                pos: p.pos,
+                kick: None,
+                slide: p.slide,
+                route: Route::Plan(*p),
+            }));
+        }
+    }
+
+    /// Plays `cand` tick by tick until its piece locks (or the game ends). Returns the rows
+    /// it cleared, or `None` if its path did not lock the piece.
+    pub fn place(&mut self, cand: &Cand) -> Option<u32> {
+        let movement = self.game.rules().movement();
+        match &cand.route {
+            Route::Plan(placement) => self.fly(placement.path(movement)),
+            Route::Ticks(ticks) => self.fly(ticks.iter().copied()),
+        }
+    }
+
+    #[inline]
+    fn fly(&mut self, path: impl Iterator<Item = Actions>) -> Option<u32> {
+        for actions in path {
+            if self.end().is_some() {
+                return None;
+            }
+            if let Some(lines) = self.tick(actions) {
+                return Some(lines);
+            }
+        }
+        None
+    }
+}
+
+/// The index of the fifth kick in the SRS kick lists.
+const FIFTH_KICK: u8 = 4;
+
+/// The layout of placement actions: each placement has a fixed slot, so an agent's
+/// action means the same placement on every board. Under `classic`, `leiden` and
+/// `simplified` a slot is (slide, orientation, column); under `guideline` (hold, spin,
+/// way in, orientation, row, column), the way in as the search tells placements apart:
+/// a drop or shift, a turn, or a turn through the fifth kick.
+#[derive(Clone, Copy, Debug)]
+pub struct Slots {
+    orientations: usize,
+    columns: usize,
+    rows: usize,
+    margin: i32,
+    slides: usize,
+    guideline: bool,
+}
+
+impl Slots {
+    /// The layout for `rules` with pieces of at most `orientations` orientations in
+    /// boxes of at most `box_size`.
+    pub fn new(rules: &Rules, orientations: usize, box_size: usize) -> Slots {
+        let guideline = rules.preset == Preset::Guideline;
+        Slots {
+            orientations: orientations.max(1),
+            columns: rules.width + 2 * box_size,
+            rows: if guideline { rules.height + 2 * box_size } else { 1 },
+            margin: box_size as i32,
+            slides: if rules.movement() == Movement::Gravity { 3 } else { 1 },
+            guideline,
+        }
+    }
+
+    /// How many slots there are.
+    pub fn count(&self) -> usize {
+        let variants = if self.guideline { 6 } else { self.slides };
+        variants * self.orientations * self.rows * self.columns
+    }
+
+    /// The slot of `cand`.
+    #[inline]
+    pub fn of(&self, cand: &Cand) -> usize {
+        let x = (i32::from(cand.pos.x) + self.margin).clamp(0, self.columns as i32 - 1) as usize;
+        let orientation = usize::from(cand.pos.orientation).min(self.orientations - 1);
+        if self.guideline {
+            let y = (i32::from(cand.pos.y) + self.margin).clamp(0, self.rows as i32 - 1) as usize;
+            let way = match cand.kick {
+                None => 0,
+                Some(FIFTH_KICK) => 2,
+                Some(_) => 1,
+            };
+            let variant = usize::from(cand.hold) * 3 + way;
+            ((variant * self.orientations + orientation) * self.rows + y) * self.columns + x
+        } else {
+            let slide = if self.slides == 3 { (cand.slide + 1) as usize } else { 0 };
+            (slide * self.orientations + orientation) * self.columns + x
+        }
+    }
+}
