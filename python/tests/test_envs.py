@@ -1,0 +1,91 @@
+"""The Gymnasium environments: Gymnasium's own checks, and the host's pieces on reset."""
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+import tetrad
+from tetrad import envs
+
+
+@pytest.mark.parametrize("env_id", ["tetrad/Placements-v0", "tetrad/Ticks-v0"])
+@pytest.mark.parametrize("preset", ["classic", "simplified", "guideline"])
+def test_check_env(env_id, preset):
+    env = gymnasium.make(env_id, preset=preset)
+    check_env(env.unwrapped, skip_render_check=True)
+    env.close()
+
+
+def test_reset_deals_game_s_of_the_run():
+    env = gymnasium.make("tetrad/Placements-v0", preset="simplified", width=10, height=10)
+    for seed in (0, 1, 5):
+        obs, info = env.reset(seed=seed)
+        game = tetrad.Game("simplified", width=10, height=10, seed=seed)
+        assert obs["pieces"][0] == game.piece_ids[0]
+        assert (obs["action_mask"] == game.action_mask()).all()
+        played = []
+        while True:
+            slot = int(np.flatnonzero(obs["action_mask"])[0])
+            obs, reward, terminated, truncated, info = env.step(slot)
+            game.place(game.index_of_slot(slot))
+            played.append(reward)
+            assert info["lines"] == game.lines and (obs["board"] == game.board).all()
+            if terminated or truncated:
+                break
+        assert game.done
+
+
+def test_a_masked_out_action_ends_the_episode():
+    env = gymnasium.make("tetrad/Placements-v0", preset="simplified")
+    obs, _ = env.reset(seed=0)
+    bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    _, reward, terminated, _, info = env.step(bad)
+    assert terminated and reward == 0 and info["end"] == "violation"
+
+
+def test_ticks_env_plays_ticks():
+    env = gymnasium.make("tetrad/Ticks-v0", preset="classic", max_pieces=5)
+    env.reset(seed=0)
+    drop = env.unwrapped.actions.index(tetrad.DROP)
+    steps = 0
+    while True:
+        _, _, terminated, truncated, info = env.step(drop)
+        steps += 1
+        if terminated or truncated:
+            break
+    assert truncated and info["pieces"] == 5 and steps >= 10
+
+
+def test_batch_env_steps_every_game_as_single_games_do():
+    n = 8
+    vec = envs.BatchPlacementEnv(n, preset="simplified", width=10, height=10)
+    obs, _ = vec.reset(seed=100)
+    games = [tetrad.Game("simplified", width=10, height=10, seed=100 + k) for k in range(n)]
+    next_seed = 100 + n
+    ended = 0
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in obs["action_mask"]])
+        obs, rewards, terminated, truncated, infos = vec.step(actions)
+        for k in range(n):
+            lines = games[k].place(games[k].index_of_slot(int(actions[k])))
+            assert rewards[k] == lines
+            if games[k].done:
+                assert terminated[k] and infos["final_lines"][k] == games[k].lines
+                games[k] = tetrad.Game("simplified", width=10, height=10, seed=next_seed)
+                next_seed += 1
+                ended += 1
+            assert (obs["board"][k] == games[k].board).all()
+            assert (obs["action_mask"][k] == games[k].action_mask()).all()
+    assert ended > 0
+
+
+def test_batch_refuses_an_action_outside_the_mask():
+    batch = tetrad.BatchGames(2, "simplified")
+    boards, pieces, masks = batch.reset(0)
+    actions = np.array([int(np.flatnonzero(~masks[0])[0]), int(np.flatnonzero(masks[1])[0])])
+    with pytest.raises(IndexError, match="game 0: action"):
+        batch.step(actions)
+    with pytest.raises(tetrad.TetradError, match="1 actions for 2 games"):
+        batch.step(np.array([0]))
