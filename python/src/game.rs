@@ -199,26 +199,36 @@ impl PyGame {
         Ok(made)
     }
 
-    /// The game a bot's `start` describes, dealt from `seed` as the host deals a game whose
-    /// player got that seed (the preset's randomizer). (Internal: `tetrad.bot`.)
+    /// The game a bot has played so far, replayed: the pieces dealt so far, in order,
+    /// and every tick's actions, played from an empty board. (Internal: `tetrad.bot`.)
     #[staticmethod]
-    fn _seeded(
+    #[allow(clippy::too_many_arguments)]
+    fn _replayed(
         preset: &str,
         width: usize,
         height: usize,
         preview: usize,
         pieces: ProtocolPieces,
-        seed: u64,
+        dealt: Vec<u8>,
+        ticks: Vec<u32>,
     ) -> PyResult<PyGame> {
         let setup = protocol_setup(preset, width, height, preview, pieces)?;
-        let game = Game::new(setup.rules, setup.pieces.clone(), seed);
-        Ok(PyGame::from_parts(
-            Arc::new(setup),
-            game,
+        let count = setup.pieces.len();
+        if let Some(&bad) = dealt.iter().find(|&&p| usize::from(p) >= count) {
+            return Err(refused(format!("piece {bad} is not in the set of {count}")));
+        }
+        let dealt: Vec<PieceId> = dealt.into_iter().map(PieceId).collect();
+        let game = Game::with_queue(
+            setup.rules,
+            setup.pieces.clone(),
+            PieceQueue::given(Arc::from(dealt)),
             None,
-            seed,
-            Deal::Given(Arc::from(Vec::new())),
-        ))
+        );
+        let mut made = PyGame::from_parts(Arc::new(setup), game, None, 0, Deal::Given(Arc::from(Vec::new())));
+        for bits in ticks {
+            made.play.game.tick(Actions(bits));
+        }
+        Ok(made)
     }
 
     /// The rules: preset, width, height, preview and randomizer.
