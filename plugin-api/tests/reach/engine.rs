@@ -1,7 +1,9 @@
 //! The host's rules for a lock, restated here so the tests can tell what a lock is worth
 //! without the host: a T that locks after its last movement was a turn, with three of
 //! the four corners of its box filled or outside the board, spins; fully if both corners
-//! on its pointing side are, or if the turn took the fifth kick; a mini otherwise.
+//! on its pointing side are, or if the turn took the fifth kick; a mini otherwise. Every
+//! lock rated here is also rated by the model's `t_spin`, which the host calls when a T
+//! locks, and the two must agree.
 
 use tetrad_plugin_api::{step, Actions, Board, PieceKind, PiecePos, Rules, Step};
 
@@ -19,7 +21,21 @@ const FRONT: [[(i8, i8); 2]; 4] = [[(0, 0), (2, 0)], [(2, 0), (2, 2)], [(0, 2), 
 /// The spin of `kind` locking at `pos` on `board`, its last movement a turn with kick
 /// `last_kick` (`None` if it was not a turn).
 pub fn spin(board: &Board, kind: &PieceKind, pos: PiecePos, last_kick: Option<u8>) -> Spin {
-    let Some(kick) = last_kick.filter(|_| kind.name() == "T") else {
+    if kind.name() != "T" {
+        return Spin::None;
+    }
+    let worth = restated(board, pos, last_kick);
+    let scored = match tetrad_plugin_api::t_spin(board, pos, last_kick) {
+        tetrad_plugin_api::Spin::None => Spin::None,
+        tetrad_plugin_api::Spin::Mini => Spin::Mini,
+        tetrad_plugin_api::Spin::Full => Spin::Full,
+    };
+    assert_eq!(worth, scored, "the host's rule at {pos:?}, kick {last_kick:?}");
+    worth
+}
+
+fn restated(board: &Board, pos: PiecePos, last_kick: Option<u8>) -> Spin {
+    let Some(kick) = last_kick else {
         return Spin::None;
     };
     let filled = |(dx, dy): (i8, i8)| {
