@@ -38,6 +38,8 @@ pub struct Stats {
     pub score: u64,
     /// Ticks played.
     pub ticks: u64,
+    /// Locks scored as a T-spin, full or mini (under `guideline`).
+    pub t_spins: u64,
 }
 
 impl Stats {
@@ -232,6 +234,7 @@ impl Game {
         let level = self.stats.level();
         self.stats.pieces += 1;
         self.stats.lines += u64::from(lock.lines);
+        self.stats.t_spins += u64::from(spin != Spin::None);
         self.stats.score += match self.rules.rotation() {
             RotationSystem::Srs => scoring::guideline_points(&clear, level),
             RotationSystem::InBox => scoring::points(lock.lines, level),

@@ -32,6 +32,9 @@ pub struct GameResult {
     /// In versus: rows of garbage risen into this board.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub received: u64,
+    /// Locks scored as a T-spin, full or mini (under `guideline`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub t_spins: u64,
     /// Calls to `update` (one per tick, plus the failed one of a plugin error).
     pub updates: u64,
     /// Mean microseconds per `update`.
@@ -84,6 +87,7 @@ impl GameResult {
             violations: 0,
             sent: 0,
             received: 0,
+            t_spins: 0,
             updates: 0,
             update_us_mean: 0.0,
             update_us_p99: 0.0,

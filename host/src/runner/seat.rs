@@ -121,6 +121,7 @@ impl<'r> Seat<'r> {
             violations: self.referee.violations(),
             sent,
             received,
+            t_spins: stats.t_spins,
             updates,
             update_us_mean: self.total_ns as f64 / updates.max(1) as f64 / 1000.0,
             update_us_p99: self.update_ns.value_at_quantile(0.99) as f64 / 1000.0,

@@ -423,7 +423,8 @@ fn check_fixture(config: &Config, shard: Shard, fixture: &FixtureRecord) -> Resu
 }
 
 /// What no game under the tournament's setup can give, in one seat's numbers: more pieces
-/// than ticks (a tick locks one piece at most), more than the piece cap, a forfeit for
+/// than ticks (a tick locks one piece at most), more than the piece cap, more T-spins than
+/// pieces, a forfeit for
 /// violations with no limit on them, or more lines than the cells of its pieces and of
 /// the garbage that rose into its board can fill (each line clears a row of the board's
 /// width; a piece has at most as many cells as the largest of the set, a garbage row at
@@ -438,6 +439,9 @@ fn check_numbers(config: &Config, result: &GameResult) -> Result<(), String> {
     }
     if let Some(max) = setup.max_pieces.filter(|&max| result.pieces > max) {
         return Err(format!("{} pieces, past the cap of {max}", result.pieces));
+    }
+    if result.t_spins > result.pieces {
+        return Err(format!("{} T-spins from {} pieces", result.t_spins, result.pieces));
     }
     if result.end == End::Violation && setup.limits.max_violations.is_none() {
         return Err("ended violation, but the tournament allows any number of violations".to_string());

@@ -42,6 +42,7 @@ fn result(index: u64, seed: u64) -> GameResult {
         violations: 0,
         sent: 0,
         received: 0,
+        t_spins: 0,
         updates: 4,
         update_us_mean: 1.0,
         update_us_p99: 1.0,
