@@ -20,8 +20,11 @@
 //! weight on them turns off the two-piece search's bound, so it searches every first
 //! placement). `hold=true`, under rules with hold (`guideline`), rates the piece a hold
 //! would bring in as well, and holds when that piece's best placement is strictly better
-//! (not part of the published controllers, which know no hold; off by default). Works
-//! with any board and piece set.
+//! (not part of the published controllers, which know no hold; off by default).
+//! `attack=W`, under `guideline`, places the piece among every placement its movement
+//! reaches, T-spins and tucks included, rated by value plus `W` times the rows the clear
+//! sends by the guideline's versus table (see `spins`; off by default). Works with any
+//! board and piece set.
 
 mod bound;
 mod columns;
@@ -31,6 +34,7 @@ mod hold;
 mod lookahead;
 mod order;
 mod rater;
+mod spins;
 pub mod surface;
 
 use bound::Bound;
@@ -42,8 +46,8 @@ use order::Order;
 use rater::{keep_best, shapes, Rater, Shapes};
 use surface::{board_heights, SURFACE};
 use tetrad_plugin_api::{
-    placements_into, Actions, Board, GameSetup, Info, Options, Path, PieceId, PiecePos, PieceSet, Placement, Rules,
-    Solver, Tick,
+    placements_into, Actions, Board, GameSetup, Info, Options, Path, PieceId, PiecePos, PieceSet, Placement, Preset,
+    Rules, Solver, Tick,
 };
 
 /// Dellacherie's weights (hole depth and rows with holes unused).
@@ -126,6 +130,12 @@ pub struct Controller {
     lookahead: usize,
     /// Weigh holding at each new piece.
     hold: bool,
+    /// Under `attack=W`: the weight of a row sent (0: off).
+    attack_weight: f64,
+    /// Under `attack=W`: the weight of a T-spin double slot left on the board (`slots=W`).
+    slot_weight: f64,
+    /// Under `attack=W`: what is left of the chosen placement's path.
+    spin_path: Option<std::vec::IntoIter<Actions>>,
     /// The order placements are rated in, when it is not the SDK's.
     order: Option<Order>,
     /// The current board's columns.
@@ -199,6 +209,26 @@ impl Solver for Controller {
                 setup.rules.preset.name()
             ));
         }
+        let attack_weight: f64 = options.get("attack", 0.0)?;
+        if !attack_weight.is_finite() || attack_weight < 0.0 {
+            return Err(format!("option `attack`: {attack_weight} is not a weight of 0 or more"));
+        }
+        if attack_weight > 0.0 && setup.rules.preset != Preset::Guideline {
+            return Err(format!(
+                "option `attack` rates the guideline's spins and garbage: it needs --preset guideline, not `{}`",
+                setup.rules.preset.name()
+            ));
+        }
+        if attack_weight > 0.0 && lookahead == 2 {
+            return Err("option `attack` rates one piece: it does not go with `lookahead=2`".to_string());
+        }
+        let slot_weight: f64 = options.get("slots", 0.0)?;
+        if !slot_weight.is_finite() {
+            return Err(format!("option `slots`: {slot_weight} is not a finite number"));
+        }
+        if slot_weight != 0.0 && attack_weight == 0.0 {
+            return Err("option `slots` weighs T-spin slots under `attack=W`: give `attack` too".to_string());
+        }
         let order: String = options.get("order", "tetrad".to_string())?;
         let order = Order::parse(&order, &setup.pieces)?;
         let mut drops = Drops::new(&setup.rules, &setup.pieces);
@@ -212,6 +242,9 @@ impl Solver for Controller {
             weights,
             lookahead,
             hold,
+            attack_weight,
+            slot_weight,
+            spin_path: None,
             order,
             columns: Box::new(Columns::empty()),
             scratch: lookahead::Scratch::new(),
@@ -226,6 +259,9 @@ impl Solver for Controller {
         let Some(current) = tick.current else {
             return Actions::NONE;
         };
+        if self.attack_weight > 0.0 {
+            return self.update_spinning(tick, current);
+        }
         if tick.new_piece || self.path.is_none() {
             let next = if self.lookahead == 2 { tick.next } else { None };
             let swap = if self.hold { self.swap(tick, current) } else { None };

@@ -315,3 +315,65 @@ fn with_hold_it_holds_for_the_piece_that_clears_four_rows() {
         Some("option `hold=true` needs rules with hold (--preset guideline), not `classic`")
     );
 }
+
+#[test]
+fn under_attack_a_t_spins_into_its_slot_and_the_options_are_checked() {
+    let rules = Rules::preset(Preset::Guideline);
+    let pieces = PieceSet::srs();
+    let setup = GameSetup {
+        rules,
+        pieces: pieces.clone(),
+        seed: 1,
+    };
+    let make = |options: &str| Controller::create(&setup, &mut Options::parse(options).unwrap());
+    // A T-spin double slot at columns 3..5, covered at column 3: a T dropped straight
+    // cannot fill it, a T turned in clears both rows and sends four.
+    let board = Board::from_text(10, 40, "...#......\n###...####\n####.#####");
+    let t = PieceId(2);
+    assert_eq!(pieces.kind(t).name(), "T");
+    let start = rules.enter(&board, pieces.kind(t));
+    let tick = Tick::new(board.clone(), Some(FallingPiece { id: t, pos: start }), None, true);
+    let play = |controller: &mut Controller| {
+        // Plays the controller's path through the model's own tick, as the host does,
+        // keeping the kick of a turn that neither a shift nor a fall followed.
+        let (mut pos, mut kick) = (start, None);
+        let mut first = true;
+        loop {
+            let seen = Tick::new(board.clone(), Some(FallingPiece { id: t, pos }), None, first);
+            first = false;
+            let actions = controller.update(&seen);
+            let step = tetrad_plugin_api::step(&rules, &board, pieces.kind(t), &mut pos, actions);
+            if step.turned {
+                kick = Some(step.kick);
+            }
+            if step.shifted || step.fell {
+                kick = None;
+            }
+            if step.locked {
+                return (pos, tetrad_plugin_api::t_spin(&board, pos, kick));
+            }
+        }
+    };
+    let mut attacking = make("attack=20").unwrap();
+    assert_ne!(attacking.update(&tick), Actions::HOLD);
+    let (_, spin) = play(&mut make("attack=20").unwrap());
+    assert_eq!(spin, tetrad_plugin_api::Spin::Full, "it turns the T into the slot");
+    let (_, spin) = play(&mut make("").unwrap());
+    assert_eq!(spin, tetrad_plugin_api::Spin::None, "the published controller drops it");
+    assert!(make("attack=-1")
+        .err()
+        .unwrap()
+        .contains("is not a weight of 0 or more"));
+    assert!(make("slots=5").err().unwrap().contains("give `attack` too"));
+    assert!(make("attack=5,lookahead=2")
+        .err()
+        .unwrap()
+        .contains("does not go with `lookahead=2`"));
+    let classic = GameSetup {
+        rules: Rules::preset(Preset::Classic),
+        pieces: PieceSet::tetrominoes(),
+        seed: 1,
+    };
+    let refused = Controller::create(&classic, &mut Options::parse("attack=5").unwrap()).err();
+    assert!(refused.unwrap().contains("it needs --preset guideline, not `classic`"));
+}
