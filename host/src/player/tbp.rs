@@ -17,7 +17,7 @@ use crate::plugin::{printable, Manifest, Plugin};
 use crate::watch::Watch;
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
-use tetrad_plugin_api::{reachable, Actions, Board, PieceId, PieceSet, Preset, Randomizer, Reached, Rules};
+use tetrad_plugin_api::{reachable, t_spin, Actions, Board, PieceId, PieceSet, Preset, Randomizer, Reached, Rules};
 
 /// How long to wait before asking again a bot that suggested no move (it may know too
 /// little yet, just after `start` or `play`).
@@ -496,20 +496,37 @@ fn legal(
                 .unwrap_or_default()
         ));
     };
-    let spins = suggested.spin != Spin::None;
     // By the cells it covers: a bot may name I, S and Z in either of the two states
     // with the same shape (Cold Clear 2 names one, whichever reached it), and the lock
     // is the same. (T's four states all differ, so its spins are told apart.)
     let target = covered(kind, named);
+    // What the lock would be scored as: for a T, the host's T-spin rule; for any other
+    // piece, whether a turn ends the path (a spin the bot may count, the host scores none).
+    let is_t = kind.name() == "T";
+    let class = |reached: &Reached| match (is_t, reached.last_kick) {
+        (true, _) => match t_spin(board, reached.pos, reached.last_kick) {
+            tetrad_plugin_api::Spin::None => Spin::None,
+            tetrad_plugin_api::Spin::Mini => Spin::Mini,
+            tetrad_plugin_api::Spin::Full => Spin::Full,
+        },
+        (false, None) => Spin::None,
+        (false, Some(_)) => suggested.spin,
+    };
     let found = reach.of(held, || reachable(rules, board, kind, start));
     let reached = found
         .iter()
         .filter(|r| covered(kind, r.pos) == target)
-        .min_by_key(|r| (r.last_kick.is_some() != spins, r.path.len()))
+        .min_by_key(|r| (class(r) != suggested.spin, r.path.len()))
         .ok_or_else(|| format!("is out of the {}'s reach from where it is", name(piece)))?;
     let pos = reached.pos;
-    if spins && reached.last_kick.is_none() {
-        return Err("spins, but no turn ends there".to_string());
+    // A spin is played as the spin the bot named; a move it named no spin is legal
+    // however the lock is scored.
+    if suggested.spin != Spin::None && class(reached) != suggested.spin {
+        let named = if suggested.spin == Spin::Mini { "mini" } else { "full" };
+        return Err(match reached.last_kick {
+            None => "spins, but no turn ends there".to_string(),
+            Some(_) => format!("spins as a {named}, but no turn ends there as one"),
+        });
     }
     let mut path = Vec::with_capacity(reached.path.len() + 1);
     if held {

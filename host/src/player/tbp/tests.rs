@@ -154,3 +154,48 @@ fn move_info_means_are_over_the_moves_that_told_each_number() {
         (Some(200.0), Some(1000.0), Some(5.0))
     );
 }
+
+#[test]
+fn a_spin_is_played_as_the_spin_the_bot_names() {
+    // A T-spin double slot, covered at its left: the T turned in locks as a full T-spin.
+    let rules = Rules::preset(Preset::Guideline);
+    let pieces = PieceSet::srs();
+    let board = Board::from_text(10, 40, "...#......\n###...####\n####.#####");
+    let t = PieceId(2);
+    let slot = PiecePos {
+        orientation: 2,
+        x: 3,
+        y: 37,
+    };
+    let location = to_tbp(&pieces, t, slot, 40).unwrap();
+    let mut game = Game::with_board(rules, Arc::new(pieces.clone()), 1, Some(board.clone()));
+    game.set_current(t);
+    let current = game.current().unwrap();
+    let suggest = |spin| {
+        legal(
+            &rules,
+            &pieces,
+            &board,
+            current,
+            None,
+            &Move {
+                location: location.clone(),
+                spin,
+            },
+            &mut Reach::default(),
+        )
+    };
+    let (path, _) = suggest(Spin::Full).expect("the full spin is legal");
+    let mut locked = None;
+    for &actions in &path {
+        locked = game.tick(actions).locked.or(locked);
+    }
+    let locked = locked.expect("it locks");
+    assert_eq!((locked.lines, locked.clear.spin), (2, tetrad_plugin_api::Spin::Full));
+    let err = suggest(Spin::Mini).map(|_| ()).unwrap_err();
+    assert_eq!(err, "spins as a mini, but no turn ends there as one");
+    assert!(
+        suggest(Spin::None).is_ok(),
+        "a move named without a spin is legal however it scores"
+    );
+}
