@@ -1,0 +1,96 @@
+"""Pieces played per second, on one core: tetrad through `gymnasium.make` with one
+environment, tetrad's batch of games, and Tetris Gymnasium through `gymnasium.make` with
+its placement wrapper (`GroupedActionsObservations`), each placing pieces at random among
+the legal placements. Not part of CI.
+
+    python3 python/bench/speed.py [--seconds 5] [--batch 1024]
+
+Tetris Gymnasium is measured if it is installed (`pip install tetris-gymnasium`).
+"""
+
+import argparse
+import time
+
+import gymnasium
+import numpy as np
+
+import tetrad  # noqa: F401  (registers the environments)
+
+
+def single(seconds):
+    """tetrad/Placements-v0 through gymnasium.make, one piece per step."""
+    env = gymnasium.make("tetrad/Placements-v0", preset="classic")
+    rng = np.random.default_rng(0)
+    obs, _ = env.reset(seed=0)
+    pieces, games, start = 0, 0, time.perf_counter()
+    while True:
+        for _ in range(1000):
+            legal = np.flatnonzero(obs["action_mask"])
+            obs, _, terminated, truncated, _ = env.step(int(legal[rng.integers(len(legal))]))
+            pieces += 1
+            if terminated or truncated:
+                games += 1
+                obs, _ = env.reset(seed=games)
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return pieces / elapsed
+
+
+def batch(seconds, n, preset="classic", **rules):
+    """BatchGames: one placement in each of n games per call."""
+    games = tetrad.BatchGames(n, preset, **rules)
+    rng = np.random.default_rng(0)
+    _, _, masks = games.reset(0)
+    steps, start = 0, time.perf_counter()
+    while True:
+        for _ in range(20):
+            # A random legal slot per game: the largest of uniform noise on the mask.
+            actions = np.argmax(masks * rng.random(masks.shape, dtype=np.float32), axis=1).astype(np.int64)
+            _, _, masks, *_ = games.step(actions)
+            steps += n
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return steps / elapsed
+
+
+def tetris_gymnasium(seconds):
+    """Tetris Gymnasium's Tetris with its placement wrapper, through gymnasium.make."""
+    from tetris_gymnasium.envs.tetris import Tetris  # noqa: F401  (registers it)
+    from tetris_gymnasium.wrappers.grouped import GroupedActionsObservations
+
+    env = GroupedActionsObservations(gymnasium.make("tetris_gymnasium/Tetris"))
+    rng = np.random.default_rng(0)
+    _, info = env.reset(seed=0)
+    pieces, start = 0, time.perf_counter()
+    while True:
+        for _ in range(200):
+            legal = np.flatnonzero(info["action_mask"])
+            _, _, terminated, truncated, info = env.step(int(legal[rng.integers(len(legal))]))
+            pieces += 1
+            if terminated or truncated:
+                _, info = env.reset()
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return pieces / elapsed
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--batch", type=int, default=1024)
+    args = parser.parse_args()
+    rows = [("tetrad, gymnasium.make, 1 env (classic)", single(args.seconds))]
+    rows.append(("tetrad, BatchGames x %d (classic)" % args.batch, batch(args.seconds, args.batch)))
+    rows.append(
+        ("tetrad, BatchGames x %d (simplified)" % args.batch, batch(args.seconds, args.batch, "simplified"))
+    )
+    try:
+        rows.append(("Tetris Gymnasium, gymnasium.make, 1 env", tetris_gymnasium(args.seconds)))
+    except ImportError:
+        print("(Tetris Gymnasium not installed: pip install tetris-gymnasium)")
+    for name, rate in rows:
+        print("%-44s %12.0f pieces/s" % (name, rate))
+
+
+if __name__ == "__main__":
+    main()
