@@ -113,6 +113,8 @@ impl ReplayV1 {
                 think_limit_us: None,
                 max_violations: None,
                 attack: None,
+                garbage: Default::default(),
+                pace: Default::default(),
             },
             seed: self.seed,
             seats: vec![SeatRecord {

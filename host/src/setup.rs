@@ -8,7 +8,7 @@ mod records;
 
 pub use records::{PieceRecord, RulesRecord};
 
-use crate::engine::AttackTable;
+use crate::engine::{AttackTable, GarbageRules, Pace};
 use crate::referee::Limits;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -31,6 +31,10 @@ pub struct Setup {
     pub limits: Limits,
     /// In a versus game, the garbage a clear sends; `None` for solo games.
     pub attack: Option<AttackTable>,
+    /// In a versus game, when garbage rises.
+    pub garbage: GarbageRules,
+    /// In a versus game, what one round is.
+    pub pace: Pace,
 }
 
 /// Piece sequences by content, not by file name: a copy of the file elsewhere is the same
@@ -65,6 +69,12 @@ pub struct SetupRecord {
     /// The attack table of a versus game.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub attack: Option<AttackTable>,
+    /// The garbage options of a versus game, left out when plain.
+    #[serde(default, skip_serializing_if = "GarbageRules::is_plain")]
+    pub garbage: GarbageRules,
+    /// The pace of a versus game, left out when `ticks` (so a file without one is `ticks`).
+    #[serde(default, skip_serializing_if = "Pace::is_ticks")]
+    pub pace: Pace,
 }
 
 impl From<Setup> for SetupRecord {
@@ -77,6 +87,8 @@ impl From<Setup> for SetupRecord {
             think_limit_us: setup.limits.think_limit_ns.map(|ns| ns / 1000),
             max_violations: setup.limits.max_violations,
             attack: setup.attack,
+            garbage: setup.garbage,
+            pace: setup.pace,
         }
     }
 }
@@ -88,6 +100,7 @@ impl TryFrom<SetupRecord> for Setup {
         let rules = record.rules.rules()?;
         let pieces = PieceRecord::set(&record.pieces, rules.rotation())?;
         rules.validate(&pieces).map_err(|e| e.to_string())?;
+        record.garbage.check()?;
         Ok(Setup {
             rules,
             pieces: Arc::new(pieces),
@@ -98,6 +111,8 @@ impl TryFrom<SetupRecord> for Setup {
                 max_violations: record.max_violations,
             },
             attack: record.attack,
+            garbage: record.garbage,
+            pace: record.pace,
         })
     }
 }
@@ -113,6 +128,8 @@ impl Setup {
             max_pieces: None,
             limits: Limits::default(),
             attack: None,
+            garbage: GarbageRules::default(),
+            pace: Pace::Ticks,
         })
     }
 
@@ -128,19 +145,27 @@ impl Setup {
             ("think limits", a.think_limit_us == b.think_limit_us),
             ("violation limits", a.max_violations == b.max_violations),
             ("attack tables", a.attack == b.attack),
+            ("garbage options", a.garbage == b.garbage),
+            ("paces", a.pace == b.pace),
         ];
         checks.iter().filter(|(_, same)| !same).map(|(what, _)| *what).collect()
     }
 
     /// One line for people: `classic 10x20, preview 1, uniform pieces` (and `, attack
-    /// 0,1,2,4` in versus).
+    /// 0,1,2,4` in versus, with the pace and garbage options where they are not plain).
     pub fn rules_text(&self) -> String {
         let rules = &self.rules;
-        let attack = self
+        let mut attack = self
             .attack
             .as_ref()
             .map(|a| format!(", attack {a}"))
             .unwrap_or_default();
+        if self.attack.is_some() && !self.pace.is_ticks() {
+            attack.push_str(&format!(", pace {}", self.pace));
+        }
+        if self.attack.is_some() && !self.garbage.is_plain() {
+            attack.push_str(&format!(", garbage {}", self.garbage));
+        }
         format!(
             "{} {}x{}, preview {}, {} pieces{attack}",
             rules.preset,

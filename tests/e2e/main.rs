@@ -9,6 +9,7 @@ mod common;
 mod demo;
 mod front_door;
 mod layout;
+mod pace;
 mod pinned;
 mod presets;
 mod report;

@@ -11,7 +11,8 @@ pub use values::{MAX_GAMES, MAX_JOBS, MAX_POPULATION};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use values::{
-    games_parser, parse_deviations, parse_fraction, parse_non_negative, parse_numbers, parse_shard, parse_sprt,
+    games_parser, parse_deviations, parse_fraction, parse_non_negative, parse_numbers, parse_pace, parse_shard,
+    parse_sprt, parse_unit_interval,
 };
 
 /// A host for Tetris-playing bots.
@@ -261,6 +262,22 @@ pub struct TournamentArgs {
     /// a larger clear sends the last entry [default: 0,1,2,4].
     #[arg(long, value_name = "ROWS,...")]
     pub attack: Option<crate::engine::AttackTable>,
+    /// In versus, what one round is: `ticks` (one tick each) or `pieces` (one piece each,
+    /// a hold free) [default: pieces under guideline, else ticks].
+    #[arg(long, value_name = "PACE", value_parser = parse_pace)]
+    pub pace: Option<crate::engine::Pace>,
+    /// In versus, the receiver's locks a batch of garbage waits before it may rise
+    /// (0 to 1000) [default: 0, it rises at the next lock].
+    #[arg(long, value_name = "LOCKS", value_parser = clap::value_parser!(u32).range(0..=1000))]
+    pub garbage_delay: Option<u32>,
+    /// In versus, most rows of garbage that rise at one lock (1 to 1000); the rest waits
+    /// [default: no cap].
+    #[arg(long, value_name = "ROWS", value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub garbage_cap: Option<u32>,
+    /// In versus, the chance (0 to 1) that a garbage row's hole moves to another column
+    /// from the row before it in the same batch, drawn from the seed [default: 0].
+    #[arg(long, value_name = "P", value_parser = parse_unit_interval)]
+    pub garbage_messiness: Option<f64>,
     /// Report format.
     #[arg(long, value_enum, default_value_t = ReportFormat::Table)]
     pub format: ReportFormat,

@@ -73,6 +73,20 @@ pub(super) fn parse_fraction(text: &str) -> Result<f64, String> {
     Ok(value)
 }
 
+/// A chance in [0, 1].
+pub(super) fn parse_unit_interval(text: &str) -> Result<f64, String> {
+    let value = parse_finite(text)?;
+    if !(0.0..=1.0).contains(&value) {
+        return Err(format!("`{text}` is not in 0..=1"));
+    }
+    Ok(value)
+}
+
+/// A versus pace: `ticks` or `pieces`.
+pub(super) fn parse_pace(text: &str) -> Result<crate::engine::Pace, String> {
+    text.parse()
+}
+
 /// Comma-separated finite numbers, checked and kept as written.
 pub(super) fn parse_numbers(text: &str) -> Result<String, String> {
     for value in text.split(',') {

@@ -2,7 +2,7 @@
 
 use super::{default_preset, load, note_unlimited};
 use crate::cli::{MergeArgs, ReportFormat, TournamentArgs};
-use crate::engine::AttackTable;
+use crate::engine::{AttackTable, GarbageRules, Pace};
 use crate::plugin::{looks_like_path, plugin_name};
 use crate::referee::Limits;
 use crate::runner::probe;
@@ -139,6 +139,23 @@ fn play(args: &TournamentArgs, versus: bool) -> Result<Played> {
         (true, attack) => setup.attack = Some(attack.clone().unwrap_or_else(|| AttackTable::for_rules(&setup.rules))),
         (false, Some(_)) => bail!("--attack sets the garbage of versus games: add --versus (or use tetrad versus)"),
         (false, None) => {}
+    }
+    let garbage_options = [
+        ("--pace", args.pace.is_some()),
+        ("--garbage-delay", args.garbage_delay.is_some()),
+        ("--garbage-cap", args.garbage_cap.is_some()),
+        ("--garbage-messiness", args.garbage_messiness.is_some()),
+    ];
+    if let Some((option, _)) = garbage_options.iter().find(|(_, given)| *given && !versus) {
+        bail!("{option} is an option of versus games: add --versus (or use tetrad versus)");
+    }
+    if versus {
+        setup.pace = args.pace.unwrap_or_else(|| Pace::for_rules(&setup.rules));
+        setup.garbage = GarbageRules {
+            delay: args.garbage_delay.unwrap_or(0),
+            cap: args.garbage_cap,
+            messiness: args.garbage_messiness.unwrap_or(0.0),
+        };
     }
     let sequences = play_sequence(&mut setup, args.sequence.as_deref(), None)?;
     let games = match &sequences {

@@ -3,13 +3,15 @@
 
 mod attack;
 mod garbage;
+mod pace;
 mod queue;
 mod scoring;
 mod sequence;
 mod view;
 
 pub use attack::AttackTable;
-pub use garbage::{pass_garbage, Garbage};
+pub use garbage::{pass_garbage, Garbage, GarbageRules};
+pub use pace::Pace;
 pub use queue::PieceQueue;
 pub use scoring::{Clear, Spin};
 pub use sequence::{SequenceError, Sequences, SEQUENCE_CAP};
@@ -169,7 +171,13 @@ impl Game {
     /// Makes this a versus game: its locks attack by `attack`, and it takes garbage, with
     /// hole columns drawn from `seed` (give both players' games the same seed).
     pub fn enable_garbage(&mut self, attack: AttackTable, seed: u64) {
-        self.garbage = Some(Box::new(Garbage::new(attack, seed, self.rules.width)));
+        self.enable_garbage_with(attack, GarbageRules::default(), seed);
+    }
+
+    /// Makes this a versus game like [`enable_garbage`](Game::enable_garbage), its
+    /// garbage rising by `rules`.
+    pub fn enable_garbage_with(&mut self, attack: AttackTable, rules: GarbageRules, seed: u64) {
+        self.garbage = Some(Box::new(Garbage::new(attack, rules, seed, self.rules.width)));
     }
 
     /// `rows` rows of garbage arrive, to rise when this game's piece next locks (ignored

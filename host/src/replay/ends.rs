@@ -2,9 +2,11 @@
 //! (a crash, a timeout, a plugin error) cannot be re-derived from the actions, but it can
 //! be placed: in a versus game the seats play in lockstep and the first game to end ends
 //! the others on the same tick, so every seat's end must fall on one tick of the fixture.
-//! Replays and results files are both checked here.
+//! Under the `pieces` pace a round is a piece each, and the ends must fall in one round,
+//! placed by the pieces each seat locked. Replays and results files are both checked here.
 
 use super::RecordedEnd;
+use crate::engine::Pace;
 
 /// One seat's recorded end: how its game ended, and after how many of its ticks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -13,6 +15,8 @@ pub struct SeatEnd {
     pub end: RecordedEnd,
     /// Ticks the seat played.
     pub ticks: u64,
+    /// Pieces the seat locked.
+    pub pieces: u64,
 }
 
 /// Where a fixture was played, which decides when a top-out is noticed.
@@ -51,6 +55,20 @@ fn rounds(seat: SeatEnd, played: Played) -> (i128, i128) {
     }
 }
 
+/// The round of a fixture at the `pieces` pace (counted from 0) in which a seat's game can
+/// have ended, as a range. A seat in play has locked `r + 1` pieces once its part of round
+/// `r` is over, and between `r` and `r + 1` while it plays it: a game that ended in round
+/// `r` (by a lock, a stall, a forfeit, the cap, or the other seat's end) has locked `r` or
+/// `r + 1`.
+fn piece_rounds(seat: SeatEnd) -> (i128, i128) {
+    let pieces = i128::from(seat.pieces);
+    match seat.end {
+        RecordedEnd::Unfinished => (pieces - 1, i128::MAX),
+        _ if seat.ticks == 0 => (-1, pieces),
+        _ => (pieces - 1, pieces),
+    }
+}
+
 /// What makes the ends of a fixture's seats impossible together, in words naming the
 /// seats from 1, if anything:
 ///
@@ -58,8 +76,9 @@ fn rounds(seat: SeatEnd, played: Played) -> (i128, i128) {
 /// - in versus, a seat that `won` needs another seat that lost (topped out, stalled or
 ///   forfeited), and so not every seat can have won;
 /// - in versus, every seat's game ended on the same tick of the fixture (a game stopped
-///   `unfinished` on a screen is not placed).
-pub fn impossible(seats: &[SeatEnd], played: Played) -> Option<String> {
+///   `unfinished` on a screen is not placed); under the `pieces` pace, in the same round
+///   of a piece each.
+pub fn impossible(seats: &[SeatEnd], played: Played, pace: Pace) -> Option<String> {
     let describe = |index: usize| {
         let seat = seats[index];
         format!("{} after {} ticks", seat.end.name(), seat.ticks)
@@ -79,16 +98,23 @@ pub fn impossible(seats: &[SeatEnd], played: Played) -> Option<String> {
             return Some(format!("seat {}: ended won, but no other seat lost", index + 1));
         }
     }
-    let ranges: Vec<(i128, i128)> = seats.iter().map(|&s| rounds(s, played)).collect();
+    let ranges: Vec<(i128, i128)> = match pace {
+        Pace::Ticks => seats.iter().map(|&s| rounds(s, played)).collect(),
+        Pace::Pieces => seats.iter().map(|&s| piece_rounds(s)).collect(),
+    };
     let latest = (0..seats.len()).max_by_key(|&i| ranges[i].0).expect("seats");
     let earliest = (0..seats.len()).min_by_key(|&i| ranges[i].1).expect("seats");
     (ranges[latest].0 > ranges[earliest].1).then(|| {
         format!(
-            "seat {}: ended {}, which cannot follow seat {}'s end ({}): the seats of a versus game end together, on one tick",
+            "seat {}: ended {}, which cannot follow seat {}'s end ({}): the seats of a versus game end together, {}",
             latest + 1,
             describe(latest),
             earliest + 1,
-            describe(earliest)
+            describe(earliest),
+            match pace {
+                Pace::Ticks => "on one tick",
+                Pace::Pieces => "in one round",
+            }
         )
     })
 }
@@ -99,8 +125,11 @@ mod tests {
     use RecordedEnd::*;
 
     fn check(seats: &[(RecordedEnd, u64)], played: Played) -> Option<String> {
-        let seats: Vec<SeatEnd> = seats.iter().map(|&(end, ticks)| SeatEnd { end, ticks }).collect();
-        impossible(&seats, played)
+        let seats: Vec<SeatEnd> = seats
+            .iter()
+            .map(|&(end, ticks)| SeatEnd { end, ticks, pieces: 0 })
+            .collect();
+        impossible(&seats, played, Pace::Ticks)
     }
 
     #[test]

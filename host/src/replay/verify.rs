@@ -3,14 +3,14 @@
 
 use super::ends::{self, Played, SeatEnd};
 use super::{Outcome, RecordedEnd, Replay, ReplayError, SeatRecord};
-use crate::engine::{pass_garbage, Game};
+use crate::engine::{pass_garbage, Game, Pace};
 use crate::plugin::Manifest;
 use crate::referee::{ended, Limits, Referee};
 use tetrad_plugin_api::Actions;
 
 impl Replay {
-    /// Re-simulates every seat's game, in lockstep and with garbage between versus seats as
-    /// they were played, and checks that each gives its recorded result. Returns each
+    /// Re-simulates every seat's game, round by round at the setup's pace and with garbage
+    /// between versus seats as they were played, and checks that each gives its recorded result. Returns each
     /// seat's re-simulated result.
     pub fn verify(&self) -> Result<Vec<Outcome>, ReplayError> {
         let setup = &self.setup;
@@ -25,35 +25,47 @@ impl Replay {
             .map(|_| {
                 let mut game = Game::new(setup.rules, setup.pieces.clone(), self.seed);
                 if let Some(attack) = &setup.attack {
-                    game.enable_garbage(attack.clone(), self.seed);
+                    game.enable_garbage_with(attack.clone(), setup.garbage, self.seed);
                 }
                 game
             })
             .collect();
-        let longest = self.seats.iter().map(|s| s.actions.len()).max().unwrap_or(0);
-        for tick in 0..longest {
+        // Round by round as the game loop plays them: each seat's part as long as the
+        // pace says, then the garbage passes.
+        let pace = if seats > 1 && setup.attack.is_some() {
+            setup.pace
+        } else {
+            Pace::Ticks
+        };
+        let mut played = vec![0usize; seats];
+        while played.iter().zip(&self.seats).any(|(&p, seat)| p < seat.actions.len()) {
             for (index, (game, seat)) in games.iter_mut().zip(&self.seats).enumerate() {
-                let Some(&bits) = seat.actions.get(tick) else {
-                    continue;
-                };
-                if let Some(end) = ended(game, setup.max_pieces) {
-                    return Err(mismatch(
-                        index,
-                        format!(
-                            "the game ended ({}) after tick {tick}, but the replay has {} ticks",
-                            end.name(),
-                            seat.actions.len()
-                        ),
-                    ));
+                let pieces_before = game.stats().pieces;
+                while let Some(&bits) = seat.actions.get(played[index]) {
+                    let tick = played[index];
+                    if let Some(end) = ended(game, setup.max_pieces) {
+                        return Err(mismatch(
+                            index,
+                            format!(
+                                "the game ended ({}) after tick {tick}, but the replay has {} ticks",
+                                end.name(),
+                                seat.actions.len()
+                            ),
+                        ));
+                    }
+                    let actions = Actions(bits);
+                    if actions.is_unplayable() {
+                        return Err(mismatch(
+                            index,
+                            format!("tick {tick} holds {actions:?}, which no player can have applied"),
+                        ));
+                    }
+                    game.tick(actions);
+                    played[index] += 1;
+                    if pace.turn_over(pieces_before, game) {
+                        break;
+                    }
                 }
-                let actions = Actions(bits);
-                if actions.is_unplayable() {
-                    return Err(mismatch(
-                        index,
-                        format!("tick {tick} holds {actions:?}, which no player can have applied"),
-                    ));
-                }
-                game.tick(actions);
             }
             if seats > 1 {
                 pass_garbage(games.iter_mut());
@@ -98,9 +110,10 @@ impl Replay {
             .map(|seat| SeatEnd {
                 end: seat.result.end,
                 ticks: seat.result.ticks,
+                pieces: seat.result.pieces,
             })
             .collect();
-        if let Some(problem) = ends::impossible(&ends, Played::Anywhere) {
+        if let Some(problem) = ends::impossible(&ends, Played::Anywhere, pace) {
             return Err(ReplayError::Mismatch(problem));
         }
         Ok(outcomes)

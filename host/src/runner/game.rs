@@ -3,7 +3,7 @@
 
 use super::seat::Seat;
 use super::{GameResult, RunSpec};
-use crate::engine::{pass_garbage, Game, PieceQueue};
+use crate::engine::{pass_garbage, Game, Pace, PieceQueue};
 use crate::player::{CreateError, Player};
 use crate::plugin::Plugin;
 use crate::referee::{End, Ending};
@@ -105,27 +105,38 @@ fn deal(spec: &RunSpec, index: u64, seed: u64) -> Game {
         None => Game::new(setup.rules, setup.pieces.clone(), seed),
     };
     if let Some(attack) = &setup.attack {
-        game.enable_garbage(attack.clone(), seed);
+        game.enable_garbage_with(attack.clone(), setup.garbage, seed);
     }
     game
 }
 
-/// Ticks every seat in lockstep until every seat's game has ended. The seat count is a
+/// Plays every seat round by round until every seat's game has ended: in each round each
+/// seat in turn plays its part, as long as the setup's pace says (one tick under `ticks`,
+/// one piece under `pieces`), and then the seats exchange garbage. The seat count is a
 /// constant, so a solo game's loop compiles to one seat's ticks with nothing around them.
 fn play<const SEATS: usize>(seats: &mut [Seat<'_>; SEATS], spec: &RunSpec) {
     let clock = clock();
     let watch = spec.watch.as_deref();
     let pieces_played = spec.pieces_played.as_deref();
     let versus = SEATS > 1 && spec.setup.attack.is_some();
+    // A solo game is played tick by tick whatever the pace.
+    let pace = if versus { spec.setup.pace } else { Pace::Ticks };
     let mut playing = [true; SEATS];
     while playing.contains(&true) {
         for (seat, playing) in seats.iter_mut().zip(playing.iter_mut()) {
             if !*playing {
                 continue;
             }
-            if let Some(ending) = seat.tick(clock, watch, pieces_played) {
-                seat.end(ending);
-                *playing = false;
+            let pieces_before = seat.game().stats().pieces;
+            loop {
+                if let Some(ending) = seat.tick(clock, watch, pieces_played) {
+                    seat.end(ending);
+                    *playing = false;
+                    break;
+                }
+                if pace.turn_over(pieces_before, seat.game()) {
+                    break;
+                }
             }
         }
         if versus {

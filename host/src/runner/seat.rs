@@ -98,6 +98,11 @@ impl<'r> Seat<'r> {
         self.ending.as_ref()
     }
 
+    /// The game.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
     /// The game, for the exchange of garbage between seats.
     pub fn game_mut(&mut self) -> &mut Game {
         &mut self.game

@@ -417,9 +417,10 @@ fn check_fixture(config: &Config, shard: Shard, fixture: &FixtureRecord) -> Resu
         .map(|record| SeatEnd {
             end: record.result.end.into(),
             ticks: record.result.ticks,
+            pieces: record.result.pieces,
         })
         .collect();
-    ends::impossible(&ends, Played::Headless).map_or(Ok(()), Err)
+    ends::impossible(&ends, Played::Headless, config.setup.pace).map_or(Ok(()), Err)
 }
 
 /// What no game under the tournament's setup can give, in one seat's numbers: more pieces
