@@ -113,5 +113,12 @@ pub fn replay(args: ReplayArgs) -> Result<ExitCode> {
     }
     need_terminal("replay needs a terminal; use `tetrad replay --verify FILE` to check a replay headless")?;
     let replay = Replay::load(&args.file)?;
+    if replay.setup.attack.is_some() && !replay.setup.pace.is_ticks() {
+        bail!(
+            "{}: a versus game at the `{}` pace cannot be played back on screen yet; `tetrad replay --verify` checks it",
+            args.file.display(),
+            replay.setup.pace
+        );
+    }
     show(App::replay(Playback::new(replay)?))
 }

@@ -61,7 +61,7 @@ impl Playback {
         let deal = || {
             let mut game = Game::new(setup.rules, setup.pieces.clone(), seed);
             if let Some(attack) = &setup.attack {
-                game.enable_garbage(attack.clone(), seed);
+                game.enable_garbage_with(attack.clone(), setup.garbage, seed);
             }
             Tracked::new(game)
         };
