@@ -455,7 +455,7 @@ impl PyGame {
         self.slot_index(slot)
     }
 
-    /// Plays placement `index` of [`placements`], tick by tick along its path as the host
+    /// Plays placement `index` of `placements()`, tick by tick along its path as the host
     /// plays it; returns the rows it cleared.
     fn place(&mut self, index: usize) -> PyResult<u32> {
         self.place_index(index)

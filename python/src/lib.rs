@@ -1,7 +1,7 @@
 //! `tetrad._tetrad`: the host's engine, presets and piece streams for Python. The package
-//! `tetrad` (in `python/tetrad/`) builds its API on these classes: [`game::PyGame`], one
-//! game with its placements, and [`batch::PyBatch`], many games stepped at once with the
-//! interpreter's lock released.
+//! `tetrad` (in `python/tetrad/`) builds its API on these classes: `Game`, one game with
+//! its placements, and `BatchGames`, many games stepped at once with the interpreter's
+//! lock released.
 
 mod batch;
 mod game;
