@@ -84,6 +84,7 @@ fn bench(c: &mut Criterion) {
         mode: tetrad::sandbox::Mode::BestEffort,
         read: Vec::new(),
         limits: Default::default(),
+        launcher: Some(env!("CARGO_BIN_EXE_tetrad").into()),
     };
     let missing = tetrad::sandbox::enable(policy).expect("the sandbox, as far as the system goes");
     if !missing.is_empty() {

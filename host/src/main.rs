@@ -44,6 +44,7 @@ fn main() -> ExitCode {
                 cpu_seconds: cli.max_cpu,
                 ..Default::default()
             },
+            launcher: None,
         };
         match tetrad::sandbox::enable(policy) {
             Ok(missing) if !missing.is_empty() => {

@@ -61,9 +61,20 @@ pub struct Policy {
     pub read: Vec<PathBuf>,
     /// Its limits.
     pub limits: Limits,
+    /// The `tetrad` binary that launches sandboxed processes: this one when `None` (a
+    /// program built on the library, a benchmark say, names one).
+    pub launcher: Option<PathBuf>,
 }
 
 impl Policy {
+    /// The launcher's binary.
+    fn launcher(&self) -> std::io::Result<PathBuf> {
+        match &self.launcher {
+            Some(path) => Ok(path.clone()),
+            None => std::env::current_exe(),
+        }
+    }
+
     /// The command-line options that give a child process of tetrad this policy.
     pub fn args(&self) -> Vec<String> {
         let mut args = vec![
@@ -149,7 +160,9 @@ pub fn policy() -> Option<&'static Policy> {
 
 /// What of the sandbox this system cannot give, found by starting the launcher once.
 fn probe(policy: &Policy) -> Result<Vec<String>, String> {
-    let exe = std::env::current_exe().map_err(|err| format!("--sandbox: the tetrad binary: {err}"))?;
+    let exe = policy
+        .launcher()
+        .map_err(|err| format!("--sandbox: the tetrad binary: {err}"))?;
     let scratch = Scratch::new().map_err(|err| format!("--sandbox: a scratch folder: {err}"))?;
     let spec = Spec {
         mode: Mode::BestEffort,
@@ -217,7 +230,7 @@ pub fn wrap(command: Command, own: &[&Path]) -> std::io::Result<(Command, Option
     let Some(policy) = policy() else {
         return Ok((command, None));
     };
-    let exe = std::env::current_exe()?;
+    let exe = policy.launcher()?;
     let scratch = Scratch::new()?;
     let mut read: Vec<PathBuf> = SYSTEM_READ.iter().map(PathBuf::from).collect();
     read.extend(own.iter().map(|path| path.to_path_buf()));
