@@ -13,7 +13,7 @@ pub use crate::plugin::bot::{Failure, FailureKind};
 pub use library::Library;
 pub use pilot::Pilot;
 pub use process::{Process, DEFAULT_BOT_THINK_LIMIT};
-pub use tbp::Tbp;
+pub use tbp::{MoveInfoMeans, Tbp};
 
 use crate::engine::{Falling, Game};
 use crate::plugin::{Plugin, Protocol};
@@ -251,7 +251,7 @@ impl Player {
 
     /// What a bot's search reported with its moves (TBP's `move_info`), as means over the
     /// moves of the game so far; `None` for a player that reported none.
-    pub fn move_info(&self) -> Option<crate::runner::MoveInfoMeans> {
+    pub fn move_info(&self) -> Option<MoveInfoMeans> {
         match self {
             Player::Tbp(tbp) => tbp.searched().means(),
             Player::Library(_) | Player::Process(_) => None,

@@ -96,9 +96,9 @@ impl Searched {
     }
 
     /// Each number's mean over the moves that reported it; `None` when no move did.
-    pub fn means(&self) -> Option<crate::runner::MoveInfoMeans> {
+    pub fn means(&self) -> Option<MoveInfoMeans> {
         let mean = |(sum, count): (f64, u64)| (count > 0).then(|| sum / count as f64);
-        (self.moves > 0).then(|| crate::runner::MoveInfoMeans {
+        (self.moves > 0).then(|| MoveInfoMeans {
             moves: self.moves,
             nodes: mean(self.nodes),
             nps: mean(self.nps),
@@ -572,6 +572,23 @@ struct Played {
     piece: PieceId,
     pos: tetrad_plugin_api::PiecePos,
     held: bool,
+}
+
+/// A game's `move_info` numbers (TBP's extension), each the mean over the moves whose
+/// suggestion reported it; a number no move reported is absent.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct MoveInfoMeans {
+    /// Moves played whose suggestion carried a `move_info` number.
+    pub moves: u64,
+    /// Mean nodes in the bot's game tree.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<f64>,
+    /// Mean nodes created per second.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nps: Option<f64>,
+    /// Mean depth of its game tree.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub depth: Option<f64>,
 }
 
 #[cfg(test)]

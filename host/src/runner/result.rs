@@ -1,5 +1,6 @@
 //! What a finished game records.
 
+pub use crate::player::MoveInfoMeans;
 use crate::referee::End;
 use hdrhistogram::Histogram;
 use serde::{Deserialize, Serialize};
@@ -52,23 +53,6 @@ pub struct GameResult {
     /// and leaves this one empty, so a long run keeps one histogram, not one per game.
     #[serde(skip, default = "new_histogram")]
     pub update_ns: Histogram<u64>,
-}
-
-/// A game's `move_info` numbers (TBP's extension), each the mean over the moves whose
-/// suggestion reported it; a number no move reported is absent.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct MoveInfoMeans {
-    /// Moves played whose suggestion carried a `move_info` number.
-    pub moves: u64,
-    /// Mean nodes in the bot's game tree.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub nodes: Option<f64>,
-    /// Mean nodes created per second.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub nps: Option<f64>,
-    /// Mean depth of its game tree.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub depth: Option<f64>,
 }
 
 impl GameResult {
