@@ -214,7 +214,7 @@ impl ChildProcess {
         self.reap();
     }
 
-    /// Waits a moment ([`GRACE`]) for the child to end, ends its group, and says how the
+    /// Waits a moment (one second) for the child to end, ends its group, and says how the
     /// child ended. One that was still running is killed, and the cause says so.
     pub fn exit_cause(&mut self) -> String {
         if self.ended.is_none() && !self.await_exit(GRACE) {
@@ -227,7 +227,7 @@ impl ChildProcess {
         self.reap()
     }
 
-    /// Closes the child's stdin and gives it a moment ([`GRACE`]) to end by itself (so what
+    /// Closes the child's stdin and gives it a moment (one second) to end by itself (so what
     /// it buffered reaches its log), then kills it and its whole group. Ending an ended
     /// child does nothing.
     pub fn end(&mut self) {

@@ -53,7 +53,7 @@ const QUIET_SUBCOMMANDS: [&str; 4] = ["merge", "report", "replay", "install"];
 
 impl Cli {
     /// The command line as clap reads it, `--verbose` and `--keep-logs` left out of the
-    /// help of [`QUIET_SUBCOMMANDS`].
+    /// help of the subcommands that start no bot.
     pub fn command_line() -> clap::Command {
         let mut command = <Cli as clap::CommandFactory>::command();
         for name in QUIET_SUBCOMMANDS {
