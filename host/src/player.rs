@@ -233,6 +233,16 @@ impl Player {
             Some(manifest) => {
                 Process::create(plugin, manifest, rules, pieces, seed, options, think_limit_ns).map(Player::Process)
             }
+            // A library runs in this process, where no sandbox reaches: under `--sandbox` it
+            // plays only in an isolated worker, which is sandboxed.
+            None if crate::sandbox::policy().is_some() => Err(CreateError {
+                plugin: plugin.info().name.clone(),
+                path: plugin.path().display().to_string(),
+                message: "a library plugin runs inside tetrad's own process, where --sandbox cannot reach: \
+                          play it in a sandboxed worker with `tournament --isolate --sandbox`"
+                    .to_string(),
+                forfeit: None,
+            }),
             None => Library::create(plugin, rules, pieces, seed, options).map(Player::Library),
         }
     }

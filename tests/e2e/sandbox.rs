@@ -447,3 +447,16 @@ const char *tetrad_last_error(void *s) { return ((State *)s)->said; }
     let (end, error) = play(true, "trace");
     assert_eq!(end, "sandbox", "{error}");
 }
+
+#[test]
+fn a_library_outside_a_worker_is_refused_under_the_sandbox() {
+    let output = command_within(
+        {
+            let mut command = tetrad();
+            command.args(["run", "--plugin", "random", "--games", "1", "--sandbox=best-effort"]);
+            command
+        },
+        Duration::from_secs(30),
+    );
+    assert_one_line_error(&output, "a library plugin runs inside tetrad's own process");
+}
