@@ -198,6 +198,32 @@ impl Game {
         self.garbage.as_deref()
     }
 
+    /// Gives a game that plays given pieces ([`PieceQueue::given`]) more of them, dealt
+    /// after those it has: they fill the preview up to `rules.preview`, and if the game
+    /// ran out of pieces (its last piece locked, and it did not end), the first of them
+    /// enters. A seeded game ignores them (`false`).
+    pub fn give_pieces(&mut self, pieces: &[PieceId]) -> bool {
+        if !self.queue.give(pieces) {
+            return false;
+        }
+        if self.exhausted && !self.over && self.current.is_none() {
+            if let Some(piece) = self.queue.next_piece() {
+                self.exhausted = false;
+                self.enter(piece);
+            }
+        }
+        if self.next.is_none() {
+            self.next = self.queue.next_piece();
+        }
+        while self.next.is_some() && self.later.len() + 1 < self.rules.preview {
+            match self.queue.next_piece() {
+                Some(piece) => self.later.push_back(piece),
+                None => break,
+            }
+        }
+        true
+    }
+
     /// Replaces the falling piece with `piece` at its spawn position (for puzzles and
     /// tests that need a given piece on a given board).
     pub fn set_current(&mut self, piece: PieceId) {
