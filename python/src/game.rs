@@ -231,6 +231,22 @@ impl PyGame {
         Ok(made)
     }
 
+    /// Gives a game of given pieces (one a bot plays) more of them, dealt after those it
+    /// has: the pieces the host shows as they appear. They fill the preview, and the
+    /// first enters if the game had run out. (Internal: `tetrad.bot`.)
+    fn _give(&mut self, pieces: Vec<u8>) -> PyResult<()> {
+        let count = self.setup.pieces.len();
+        if let Some(&bad) = pieces.iter().find(|&&p| usize::from(p) >= count) {
+            return Err(refused(format!("piece {bad} is not in the set of {count}")));
+        }
+        let pieces: Vec<PieceId> = pieces.into_iter().map(PieceId).collect();
+        if !self.play.game.give_pieces(&pieces) {
+            return Err(refused("a seeded game deals its own pieces"));
+        }
+        self.cands = None;
+        Ok(())
+    }
+
     /// The rules: preset, width, height, preview and randomizer.
     #[getter]
     fn rules<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyDict>> {

@@ -24,11 +24,11 @@ and paths come from the Rust engine, so they are the host's. With ``answers="pla
 slide; under ``guideline`` it must answer ticks (``answers="tick"``), since a placement
 answer cannot spin, tuck or hold.
 
-The game the policy sees is the host's game: at every piece the bot replays its own moves
-so far, in the engine, with the pieces the host has shown, and checks the result against
-what the host shows (board, piece, position, preview, hold), so lines, score, combo and
-back-to-back are the host's too. The replay's cost grows with the length of the game (it
-replays every tick so far, in Rust). Where the host shows something else
+The game the policy sees is the host's game: the bot keeps its own game, plays its moves
+in it, in the engine, gives it the pieces the host shows as they appear, and checks it
+against what the host shows (board, piece, position, preview, hold), so lines, score,
+combo and back-to-back are the host's too. A decision costs the same early or late in a
+game. Where the host shows something else
 (versus garbage) the bot rebuilds the game from what it sees, and plays on from there:
 ``lines``, ``score`` and ``pieces`` then count on from its own, but the level, combo and
 back-to-back restart, and a held piece makes hold unavailable until the next piece.
@@ -104,8 +104,7 @@ class _Session:
             }
         pieces = [(p["name"], int(p["box"]), [[tuple(c) for c in o] for o in p["orientations"]]) for p in message["pieces"]]
         self.start = (preset, int(message["width"]), int(message["height"]), int(message["preview"]), pieces)
-        self.dealt = []
-        self.ticks = []
+        self.following = True
         self.mirror = None
         self.path = []
         return {"type": "ready"}
@@ -132,29 +131,32 @@ class _Session:
         return list(queue)
 
     def game_for(self, message):
-        """The host's game at this piece: the bot's own game replayed with the pieces the
-        host has shown since, if that shows what the host shows; else one rebuilt from
-        what it shows."""
+        """The host's game at this piece: the bot's own game, given the pieces the host
+        has shown since, if that shows what the host shows; else one rebuilt from what it
+        shows."""
         current = message["current"]
         shown = [current["piece"]] + self.queue_of(message)
         mirror = self.mirror
-        if mirror is None:
-            known = []
-        else:
-            ids = {name: i for i, name in enumerate(mirror.piece_names)}
-            known = ([ids[mirror.current]] if mirror.current is not None else []) + [ids[n] for n in mirror.queue]
-        if self.dealt is not None and shown[: len(known)] == known:
-            self.dealt.extend(shown[len(known) :])
-            game = _tetrad.Game._replayed(*self.start, self.dealt, self.ticks)
-            if self.matches(game, message, game.piece_names):
+        if self.following:
+            game = None
+            if mirror is None:
+                game = _tetrad.Game._replayed(*self.start, shown, [])
+            else:
+                ids = {name: i for i, name in enumerate(mirror.piece_names)}
+                known = ([ids[mirror.current]] if mirror.current is not None else []) + [ids[n] for n in mirror.queue]
+                if shown[: len(known)] == known:
+                    game = mirror
+                    if len(shown) > len(known):
+                        game._give(shown[len(known) :])
+            if game is not None and self.matches(game, message, game.piece_names):
                 self.mirror = game
                 return game
         carried = [0, 0, 0] if mirror is None else [mirror.lines, mirror.score, mirror.pieces]
         self.mirror = _tetrad.Game._observed(
             *self.start, list(message["field"]), current["piece"], self.queue_of(message), message.get("hold"), carried
         )
-        # The replay cannot follow this game any more: the bot plays on from what it sees.
-        self.dealt = None
+        # The bot's game cannot follow this one any more: it plays on from what it sees.
+        self.following = False
         return self.mirror
 
     def choose(self, game):
@@ -166,10 +168,7 @@ class _Session:
         if not 0 <= choice < len(placements):
             raise IndexError("the policy chose placement %d of %d" % (choice, len(placements)))
         placement = placements[choice]
-        before = game.ticks
         game.place(choice)
-        if self.dealt is not None:
-            self.ticks.extend(placement.actions[: game.ticks - before])
         return placement
 
     def on_piece(self, message):
