@@ -17,6 +17,7 @@ pub use tbp::{MoveInfoMeans, Tbp};
 
 use crate::engine::{Falling, Game};
 use crate::plugin::{Plugin, Protocol};
+use crate::referee::Budget;
 use crate::watch::Watch;
 use tetrad_plugin_api::abi::{TetradState, NO_PIECE};
 use tetrad_plugin_api::{derive_seed, Actions, Board, PieceId, PieceSet, Rules};
@@ -226,7 +227,7 @@ impl Player {
         let seed = plugin_seed(game_seed);
         match plugin.manifest() {
             Some(manifest) if manifest.protocol == Protocol::Tbp => {
-                let limit = think_limit_ns.map_or(DEFAULT_BOT_THINK_LIMIT, std::time::Duration::from_nanos);
+                let limit = think_limit_ns.map(std::time::Duration::from_nanos);
                 Tbp::create(plugin, manifest, rules, pieces, given_pieces, options, limit)
                     .map(|tbp| Player::Tbp(Box::new(tbp)))
             }
@@ -275,6 +276,18 @@ impl Player {
             Player::Process(process) => process.accepted_actions(),
             // Its paths are the host's own, checked as they are found.
             Player::Tbp(_) => tetrad_plugin_api::abi::ACTION_MASK_V2,
+        }
+    }
+
+    /// What the next decision may spend under the seat's time control: a bot process's
+    /// answer is awaited no longer than the clock has left, and a TBP bot is asked for its
+    /// move when the piece's share of the clock is nearly over. A library cannot be stopped
+    /// while it decides: its time is charged when its update returns.
+    pub fn set_budget(&mut self, budget: Budget) {
+        match self {
+            Player::Library(_) => {}
+            Player::Process(process) => process.set_budget(budget),
+            Player::Tbp(tbp) => tbp.set_budget(budget),
         }
     }
 

@@ -1,7 +1,13 @@
 //! The referee: when a seat's game ends, and why. By itself (a top-out, the piece cap, a
 //! used-up sequence), or by the player: a failure, a slow update, too many protocol
 //! violations, or a stall under a preset without gravity. The game loop, replay
-//! verification, replay playback and the screens all ask it, so they all agree.
+//! verification, replay playback and the screens all ask it, so they all agree. Under a
+//! time control it keeps the seat's clock: a player whose clock falls below zero loses on
+//! time.
+
+mod clock;
+
+pub use clock::{Budget, SeatClock, TimeControl};
 
 use crate::engine::Game;
 use crate::player::{Answer, FailureKind};
@@ -16,6 +22,8 @@ pub struct Limits {
     pub think_limit_ns: Option<u64>,
     /// More violations than this in one game forfeit it as `violation`.
     pub max_violations: Option<u64>,
+    /// The time control: a clock whose fall below zero loses the game as `time_loss`.
+    pub time_control: Option<TimeControl>,
 }
 
 /// How a game ended.
@@ -38,13 +46,15 @@ pub enum End {
     Crashed,
     /// The sandbox ended it: a forbidden system call, or its CPU time or file size used up.
     Sandbox,
+    /// Under a time control, the player's clock fell below zero.
+    TimeLoss,
     /// In versus: the opponent's game ended first, by a top-out or a forfeit.
     Won,
 }
 
 impl End {
     /// Every way a game can end, in report order.
-    pub const ALL: [End; 9] = [
+    pub const ALL: [End; 10] = [
         End::ToppedOut,
         End::Capped,
         End::PluginError,
@@ -53,6 +63,7 @@ impl End {
         End::Violation,
         End::Crashed,
         End::Sandbox,
+        End::TimeLoss,
         End::Won,
     ];
 
@@ -67,6 +78,7 @@ impl End {
             End::Violation => "violation",
             End::Crashed => "crashed",
             End::Sandbox => "sandbox",
+            End::TimeLoss => "time_loss",
             End::Won => "won",
         }
     }
@@ -139,6 +151,8 @@ pub struct Referee {
     /// themselves, or for a person, who may take their time.
     stall_ticks: Option<u32>,
     violations: u64,
+    /// The seat's clock, under a time control.
+    clock: Option<SeatClock>,
 }
 
 impl Referee {
@@ -149,6 +163,7 @@ impl Referee {
             max_pieces,
             stall_ticks: (rules.movement() == Movement::DropOnly).then(|| stall_limit(rules)),
             violations: 0,
+            clock: limits.time_control.map(SeatClock::new),
         }
     }
 
@@ -159,6 +174,7 @@ impl Referee {
             max_pieces,
             stall_ticks: None,
             violations: 0,
+            clock: None,
         }
     }
 
@@ -173,6 +189,16 @@ impl Referee {
     /// the answer then stays in registers.
     #[inline(always)]
     pub fn judge(&mut self, answer: Answer) -> Result<Actions, Ending> {
+        if let Some(clock) = &mut self.clock {
+            if let Some(why) = clock.charge(answer.elapsed_ns) {
+                // A player stopped waiting for at the end of its clock lost on time; one
+                // that failed otherwise keeps its own end.
+                let timed_out = matches!(&answer.actions, Err(failure) if failure.kind == FailureKind::Timeout);
+                if answer.actions.is_ok() || timed_out {
+                    return Err(Ending::forfeit(End::TimeLoss, why));
+                }
+            }
+        }
         let actions = match answer.actions {
             Ok(actions) => actions,
             Err(failure) => return Err(Ending::forfeit(End::of_failure(failure.kind), failure.message)),
@@ -196,12 +222,20 @@ impl Referee {
     }
 
     /// Whether the tick just played stalled the game: a piece that hovered too long under a
-    /// preset without gravity.
+    /// preset without gravity. Under a time control, a piece locked winds the clock.
     #[inline(always)]
-    pub fn after_tick(&self, game: &Game) -> Option<Ending> {
+    pub fn after_tick(&mut self, game: &Game) -> Option<Ending> {
+        if let Some(clock) = &mut self.clock {
+            clock.after_tick(game.stats().pieces);
+        }
         let limit = self.stall_ticks?;
         (game.piece_ticks() >= limit && !game.is_over())
             .then(|| Ending::forfeit(End::Stalled, format!("piece not dropped within {limit} ticks")))
+    }
+
+    /// The seat's clock, under a time control.
+    pub fn clock(&self) -> Option<&SeatClock> {
+        self.clock.as_ref()
     }
 
     /// Protocol violations so far.
@@ -231,6 +265,7 @@ mod tests {
         let limits = Limits {
             think_limit_ns: Some(1_000_000),
             max_violations: Some(1),
+            time_control: None,
         };
         let mut referee = Referee::new(&rules, None, limits);
         assert_eq!(referee.judge(answer(Ok(Actions::DROP), 10, false)), Ok(Actions::DROP));
@@ -248,8 +283,8 @@ mod tests {
     fn a_hovering_piece_stalls_a_machine_without_gravity_but_never_a_person() {
         let rules = Rules::preset(Preset::Leiden);
         let mut game = Game::new(rules, Arc::new(PieceSet::tetrominoes()), 1);
-        let machine = Referee::new(&rules, None, Limits::default());
-        let person = Referee::for_person(None);
+        let mut machine = Referee::new(&rules, None, Limits::default());
+        let mut person = Referee::for_person(None);
         let limit = stall_limit(&rules);
         for _ in 1..limit {
             game.tick(Actions::NONE);
@@ -273,5 +308,29 @@ mod tests {
             game.tick(Actions::DROP);
         }
         assert_eq!(referee.game_over(&game), Some(End::Capped));
+    }
+
+    #[test]
+    fn a_clock_below_zero_loses_on_time_but_a_crash_stays_a_crash() {
+        let rules = Rules::preset(Preset::Classic);
+        let limits = Limits {
+            time_control: Some(TimeControl::PerMove(std::time::Duration::from_millis(1))),
+            ..Limits::default()
+        };
+        let mut referee = Referee::new(&rules, None, limits);
+        assert_eq!(
+            referee.judge(answer(Ok(Actions::NONE), 600_000, false)),
+            Ok(Actions::NONE)
+        );
+        let late = referee.judge(answer(Ok(Actions::DROP), 600_000, false)).unwrap_err();
+        assert_eq!(late.end, End::TimeLoss);
+        assert_eq!(referee.clock().map(SeatClock::used_ns), Some(1_200_000));
+        let mut referee = Referee::new(&rules, None, limits);
+        let crashed = Answer {
+            actions: Err(Box::new(Failure::new(FailureKind::Crashed, "gone".to_string()))),
+            violation: None,
+            elapsed_ns: 5_000_000,
+        };
+        assert_eq!(referee.judge(crashed).unwrap_err().end, End::Crashed);
     }
 }

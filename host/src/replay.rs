@@ -112,6 +112,8 @@ impl ReplayV1 {
                 max_pieces: self.max_pieces,
                 think_limit_us: None,
                 max_violations: None,
+                tc: None,
+                st: None,
                 attack: None,
                 garbage: Default::default(),
                 pace: Default::default(),
@@ -197,6 +199,8 @@ pub enum RecordedEnd {
     Crashed,
     /// The sandbox ended it.
     Sandbox,
+    /// Under a time control, the player's clock fell below zero.
+    TimeLoss,
     /// In versus: the opponent's game ended first.
     Won,
     /// Someone stopped or restarted the game before it ended.
@@ -214,6 +218,7 @@ impl From<End> for RecordedEnd {
             End::Violation => RecordedEnd::Violation,
             End::Crashed => RecordedEnd::Crashed,
             End::Sandbox => RecordedEnd::Sandbox,
+            End::TimeLoss => RecordedEnd::TimeLoss,
             End::Won => RecordedEnd::Won,
         }
     }
@@ -237,6 +242,7 @@ impl RecordedEnd {
             RecordedEnd::Violation => "violation",
             RecordedEnd::Crashed => "crashed",
             RecordedEnd::Sandbox => "sandbox",
+            RecordedEnd::TimeLoss => "time_loss",
             RecordedEnd::Won => "won",
             RecordedEnd::Unfinished => "unfinished",
         }

@@ -9,7 +9,7 @@ mod records;
 pub use records::{PieceRecord, RulesRecord};
 
 use crate::engine::{AttackTable, GarbageRules, Pace};
-use crate::referee::Limits;
+use crate::referee::{Limits, TimeControl};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use tetrad_plugin_api::{PieceSet, Rules};
@@ -66,6 +66,12 @@ pub struct SetupRecord {
     /// Violations allowed per game.
     #[serde(default)]
     pub max_violations: Option<u64>,
+    /// The time control's clock, as `--tc` writes it (`40/60+0.5`); left out when unset.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tc: Option<String>,
+    /// The time control's time per piece in seconds, as `--st` writes it; left out when unset.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub st: Option<String>,
     /// The attack table of a versus game.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub attack: Option<AttackTable>,
@@ -86,6 +92,8 @@ impl From<Setup> for SetupRecord {
             max_pieces: setup.max_pieces,
             think_limit_us: setup.limits.think_limit_ns.map(|ns| ns / 1000),
             max_violations: setup.limits.max_violations,
+            tc: setup.limits.time_control.and_then(|control| control.tc()),
+            st: setup.limits.time_control.and_then(|control| control.st()),
             attack: setup.attack,
             garbage: setup.garbage,
             pace: setup.pace,
@@ -101,6 +109,12 @@ impl TryFrom<SetupRecord> for Setup {
         let pieces = PieceRecord::set(&record.pieces, rules.rotation())?;
         rules.validate(&pieces).map_err(|e| e.to_string())?;
         record.garbage.check()?;
+        let time_control = match (&record.tc, &record.st) {
+            (Some(_), Some(_)) => return Err("a setup has a clock (`tc`) or a time per piece (`st`), not both".into()),
+            (Some(tc), None) => Some(TimeControl::parse_tc(tc).map_err(|e| format!("tc: {e}"))?),
+            (None, Some(st)) => Some(TimeControl::parse_st(st).map_err(|e| format!("st: {e}"))?),
+            (None, None) => None,
+        };
         Ok(Setup {
             rules,
             pieces: Arc::new(pieces),
@@ -109,6 +123,7 @@ impl TryFrom<SetupRecord> for Setup {
             limits: Limits {
                 think_limit_ns: record.think_limit_us.map(|us| us.saturating_mul(1000)),
                 max_violations: record.max_violations,
+                time_control,
             },
             attack: record.attack,
             garbage: record.garbage,
@@ -144,6 +159,7 @@ impl Setup {
             ("piece caps", a.max_pieces == b.max_pieces),
             ("think limits", a.think_limit_us == b.think_limit_us),
             ("violation limits", a.max_violations == b.max_violations),
+            ("time controls", (&a.tc, &a.st) == (&b.tc, &b.st)),
             ("attack tables", a.attack == b.attack),
             ("garbage options", a.garbage == b.garbage),
             ("paces", a.pace == b.pace),

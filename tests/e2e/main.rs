@@ -17,6 +17,7 @@ mod run;
 mod sandbox;
 mod sequences;
 mod tbp;
+mod time_controls;
 mod tournament;
 mod trust_forgery;
 mod trust_hosting;

@@ -5,7 +5,7 @@ mod shared;
 mod values;
 
 pub use screens::{DemoArgs, PlayArgs, ReplayArgs, ScreenVersus};
-pub use shared::{GameArgs, ScheduleArgs};
+pub use shared::{ClockArgs, GameArgs, ScheduleArgs};
 pub use values::{MAX_GAMES, MAX_JOBS, MAX_POPULATION};
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -215,6 +215,9 @@ pub struct TournamentArgs {
     /// Seed, parallelism and piece cap.
     #[command(flatten)]
     pub schedule: ScheduleArgs,
+    /// The time control.
+    #[command(flatten)]
+    pub clock: ClockArgs,
     /// Play the pieces this file gives instead of seeded ones: one game per line, piece
     /// names separated by whitespace; game i plays line i and ends as capped when the
     /// line is used up.
@@ -426,6 +429,9 @@ pub struct RunArgs {
     /// Seed, parallelism and piece cap.
     #[command(flatten)]
     pub schedule: ScheduleArgs,
+    /// The time control.
+    #[command(flatten)]
+    pub clock: ClockArgs,
     /// Play the pieces this file gives instead of seeded ones: one game per line, piece
     /// names separated by whitespace; game i plays line i and ends as capped when the
     /// line is used up.

@@ -2,6 +2,7 @@
 //! are played, how many at once and how long.
 
 use super::values::{parse_preset, parse_randomizer, MAX_JOBS};
+use crate::referee::TimeControl;
 use clap::Args;
 use tetrad_plugin_api::{Preset, Randomizer, Rules};
 
@@ -74,5 +75,27 @@ impl ScheduleArgs {
             Some(jobs) => Ok(jobs),
             None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
         }
+    }
+}
+
+/// The time control of every seat, in the chess testers' grammar: shared by `run`,
+/// `tournament` and `versus`.
+#[derive(Clone, Debug, Default, Args)]
+pub struct ClockArgs {
+    /// A clock per game: `MOVES/SECONDS+INCREMENT` (`40/60+0.5`: 60 s for every 40 pieces,
+    /// 0.5 s added after each piece), `SECONDS+INCREMENT` or `SECONDS`. A player whose
+    /// clock falls below zero loses the game as `time_loss`.
+    #[arg(long, value_name = "MOVES/SECONDS+INCREMENT", value_parser = TimeControl::parse_tc, conflicts_with = "st", allow_negative_numbers = true)]
+    pub tc: Option<TimeControl>,
+    /// A fixed time per piece, in seconds; a piece that takes longer loses the game as
+    /// `time_loss`.
+    #[arg(long, value_name = "SECONDS", value_parser = TimeControl::parse_st, allow_negative_numbers = true)]
+    pub st: Option<TimeControl>,
+}
+
+impl ClockArgs {
+    /// The time control asked for, if any.
+    pub fn time_control(&self) -> Option<TimeControl> {
+        self.tc.or(self.st)
     }
 }

@@ -41,7 +41,11 @@ pub(crate) fn load(spec: &str) -> Result<Plugin> {
 pub fn run(mut args: RunArgs) -> Result<ExitCode> {
     let plugin = load(&args.plugin)?;
     default_preset(&mut args.game, [&plugin]);
-    let mut setup = setup(&args.game, args.schedule.max_pieces, Limits::default())?;
+    let limits = Limits {
+        time_control: args.clock.time_control(),
+        ..Limits::default()
+    };
+    let mut setup = setup(&args.game, args.schedule.max_pieces, limits)?;
     let sequences = play_sequence(&mut setup, args.sequence.as_deref(), None)?;
     let games = match &sequences {
         Some(sequences) => sequences.games(args.games, crate::cli::MAX_GAMES)?,

@@ -119,6 +119,7 @@ fn play(args: &TournamentArgs, versus: bool) -> Result<Played> {
     let limits = Limits {
         think_limit_ns: args.think_limit_us.map(|us| us.saturating_mul(1000)),
         max_violations: Some(args.max_violations),
+        time_control: args.clock.time_control(),
     };
     if args.sprt.is_some() && args.plugins.len() != 2 {
         bail!("--sprt compares exactly two plugins; {} given", args.plugins.len());

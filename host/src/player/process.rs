@@ -5,6 +5,7 @@ use super::{CreateError, Decision, Observation, Reply, Target};
 use crate::plugin::bot::messages::{Answers, BotMessage, Falling, HostMessage, Start, State};
 use crate::plugin::bot::{BotProcess, Failure, FailureKind, IdleBot};
 use crate::plugin::{Manifest, Plugin};
+use crate::referee::Budget;
 use crate::watch::Watch;
 use std::borrow::Cow;
 use std::time::Duration;
@@ -18,11 +19,29 @@ pub const DEFAULT_BOT_THINK_LIMIT: Duration = Duration::from_secs(10);
 /// interpreter and its imports takes a while.
 const START_LIMIT_FLOOR: Duration = Duration::from_secs(2);
 
+/// How much longer than its clock has left a bot's answer is awaited under a time control:
+/// enough that the referee sees the clock below zero when the answer does not come.
+pub(super) const CLOCK_GRACE: Duration = Duration::from_millis(1);
+
+/// How long to wait for a bot's answer: the think limit (`None`: none was set, the default
+/// applies), or under a time control the time its clock has left (`clock_left`), within
+/// the think limit if one was set.
+pub(super) fn answer_limit(think_limit: Option<Duration>, clock_left: Option<Duration>) -> Duration {
+    match (clock_left, think_limit) {
+        (Some(left), Some(limit)) => (left + CLOCK_GRACE).min(limit),
+        (Some(left), None) => left + CLOCK_GRACE,
+        (None, limit) => limit.unwrap_or(DEFAULT_BOT_THINK_LIMIT),
+    }
+}
+
 /// A bot process playing one game.
 pub struct Process {
     bot: BotProcess,
     answers: Answers,
-    think_limit: Duration,
+    /// The think limit, if one was set.
+    think_limit: Option<Duration>,
+    /// What the next answer may spend under a time control.
+    clock_left: Option<Duration>,
     /// The action bits it may answer with.
     accepted: u32,
 }
@@ -46,12 +65,9 @@ impl Process {
             message: failure.message,
             forfeit: (forfeit && failure.kind != FailureKind::Error).then_some(failure.kind),
         };
-        let (think_limit, start_limit) = match think_limit_ns {
-            Some(ns) => {
-                let limit = Duration::from_nanos(ns);
-                (limit, limit.max(START_LIMIT_FLOOR))
-            }
-            None => (DEFAULT_BOT_THINK_LIMIT, DEFAULT_BOT_THINK_LIMIT),
+        let start_limit = match think_limit_ns {
+            Some(ns) => Duration::from_nanos(ns).max(START_LIMIT_FLOOR),
+            None => DEFAULT_BOT_THINK_LIMIT,
         };
         // The process that told the bot's info, if it is still there, else a new one.
         let idle = plugin.idle_bots().and_then(|idle| idle.take(None));
@@ -77,9 +93,15 @@ impl Process {
         Ok(Process {
             bot,
             answers,
-            think_limit,
+            think_limit: think_limit_ns.map(Duration::from_nanos),
+            clock_left: None,
             accepted: plugin.accepted_actions(),
         })
+    }
+
+    /// What the next answer may spend.
+    pub(super) fn set_budget(&mut self, budget: Budget) {
+        self.clock_left = Some(budget.limit);
     }
 
     /// The action bits the bot may answer with: every bit the protocol defines, or a
@@ -124,6 +146,7 @@ impl Process {
                 "`placement`",
             ),
         };
+        let wait = answer_limit(self.think_limit, self.clock_left.take());
         let started = clock.raw();
         if let Some(watch) = watch {
             watch.set_update_started(Some(started));
@@ -132,10 +155,7 @@ impl Process {
         // an earlier one twice.
         let answer = match self.bot.spare_line() {
             Some(line) => Err(self.bot.spare(&line, "its answer")),
-            None => self
-                .bot
-                .send(&message)
-                .and_then(|()| self.bot.receive(self.think_limit, awaited)),
+            None => self.bot.send(&message).and_then(|()| self.bot.receive(wait, awaited)),
         };
         let elapsed_ns = clock.delta_as_nanos(started, clock.raw());
         if let Some(watch) = watch {

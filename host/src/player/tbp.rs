@@ -5,7 +5,8 @@
 //! the host finds through SRS. When the board is not the one the bot expects (garbage rose, in versus),
 //! the bot is stopped and started again from the board as it is.
 
-use super::{CreateError, Decision, Observation, Reply};
+use super::process::answer_limit;
+use super::{CreateError, Decision, Observation, Reply, DEFAULT_BOT_THINK_LIMIT};
 use crate::engine::Falling;
 use crate::plugin::bot::{Failure, FailureKind, IdleBot, Lease, HELLO_LIMIT};
 use crate::plugin::tbp::location::to_tetrad;
@@ -14,6 +15,7 @@ use crate::plugin::tbp::messages::{
 };
 use crate::plugin::tbp::start;
 use crate::plugin::{printable, Manifest, Plugin};
+use crate::referee::Budget;
 use crate::watch::Watch;
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
@@ -54,9 +56,13 @@ pub struct Tbp {
     pieces: PieceSet,
     rules: Rules,
     think_limit: Duration,
+    /// The think limit, if one was set (`think_limit` is then the same).
+    limit_given: Option<Duration>,
     /// How long the bot calculates before each `suggest` (its manifest's `think_ms`, or
-    /// the `think_ms` option).
+    /// the `think_ms` option), without a time control.
     think: Duration,
+    /// What the next move may spend under a time control.
+    budget: Option<Budget>,
     /// `None` until the first `start`.
     known: Option<Known>,
     /// The randomizer the bot was told in `rules`.
@@ -128,8 +134,10 @@ impl Tbp {
         pieces: &PieceSet,
         given_pieces: bool,
         options: &str,
-        think_limit: Duration,
+        think_limit: Option<Duration>,
     ) -> Result<Tbp, CreateError> {
+        let limit_given = think_limit;
+        let think_limit = think_limit.unwrap_or(DEFAULT_BOT_THINK_LIMIT);
         let refused = |message: String, forfeit: Option<FailureKind>| CreateError {
             plugin: plugin.info().name.clone(),
             path: plugin.path().display().to_string(),
@@ -187,7 +195,9 @@ impl Tbp {
             pieces: pieces.clone(),
             rules: *rules,
             think_limit,
+            limit_given,
             think,
+            budget: None,
             known: None,
             randomizer,
             searched: Searched::default(),
@@ -225,6 +235,11 @@ impl Tbp {
         }
     }
 
+    /// What the next move may spend.
+    pub(super) fn set_budget(&mut self, budget: Budget) {
+        self.budget = Some(budget);
+    }
+
     /// The bot's move for the falling piece, as the whole path to it. Never inlined: a
     /// round trip costs microseconds anyway.
     #[inline(never)]
@@ -260,10 +275,15 @@ impl Tbp {
             )
             .collect();
         let bag = seen.bag_left();
+        // Under a time control the bot thinks for the piece's share of its clock, less a
+        // tenth left for its answer, and the answer is awaited as long as the clock lasts.
+        let budget = self.budget.take();
+        let think = budget.map_or(self.think, |budget| budget.share - budget.share / 10);
+        let think_limit = answer_limit(self.limit_given, budget.map(|budget| budget.limit));
         self.catch_up(seen.board, hold, &queue, bag, state.combo, state.back_to_back != 0)?;
         // The clock runs from here: the think time is part of the bot's time.
         let asked = Instant::now();
-        self.await_thinking()?;
+        self.await_thinking(think)?;
         loop {
             while let Some(line) = self.bot.spare_line() {
                 self.unasked(&line)?;
@@ -271,7 +291,7 @@ impl Tbp {
             self.bot.send_json(&FrontendMessage::Suggest)?;
             let (moves, move_info) = loop {
                 // Messages it may send and tetrad ignores still count against its time.
-                let left = self.think_limit.saturating_sub(asked.elapsed());
+                let left = think_limit.saturating_sub(asked.elapsed());
                 match self.bot.receive_json(left, "a `suggestion`")? {
                     BotMessage::Suggestion { moves, move_info } => break (moves, move_info),
                     BotMessage::Unknown => {}
@@ -283,7 +303,7 @@ impl Tbp {
                 }
             };
             if moves.is_empty() {
-                if asked.elapsed() + ASK_AGAIN_AFTER >= self.think_limit {
+                if asked.elapsed() + ASK_AGAIN_AFTER >= think_limit {
                     let message = self.bot.broke("suggested no move within its think limit").message;
                     return Err(Failure::new(FailureKind::Timeout, message));
                 }
@@ -322,8 +342,8 @@ impl Tbp {
 
     /// Waits out the bot's think time, reading what it sends meanwhile: an error or an end
     /// is seen when it happens, not after the wait.
-    fn await_thinking(&mut self) -> Result<(), Failure> {
-        let until = Instant::now() + self.think;
+    fn await_thinking(&mut self, think: Duration) -> Result<(), Failure> {
+        let until = Instant::now() + think;
         loop {
             let left = until.saturating_duration_since(Instant::now());
             if left.is_zero() {

@@ -50,7 +50,8 @@ fn rounds(seat: SeatEnd, played: Played) -> (i128, i128) {
         | RecordedEnd::Timeout
         | RecordedEnd::Violation
         | RecordedEnd::Crashed
-        | RecordedEnd::Sandbox => (if ticks == 0 { -1 } else { ticks }, ticks),
+        | RecordedEnd::Sandbox
+        | RecordedEnd::TimeLoss => (if ticks == 0 { -1 } else { ticks }, ticks),
         RecordedEnd::Unfinished => (ticks - 1, i128::MAX),
     }
 }

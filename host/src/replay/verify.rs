@@ -181,7 +181,7 @@ impl Replay {
         if let Some(end) = ended(game, self.setup.max_pieces) {
             return end.into();
         }
-        let referee = Referee::new(game.rules(), self.setup.max_pieces, Limits::default());
+        let mut referee = Referee::new(game.rules(), self.setup.max_pieces, Limits::default());
         let stalled = referee.after_tick(game).is_some();
         match recorded {
             RecordedEnd::Stalled if stalled => RecordedEnd::Stalled,
@@ -190,6 +190,7 @@ impl Replay {
             | RecordedEnd::Violation
             | RecordedEnd::Crashed
             | RecordedEnd::Sandbox
+            | RecordedEnd::TimeLoss
             | RecordedEnd::Unfinished => recorded,
             _ => RecordedEnd::Unfinished,
         }

@@ -49,6 +49,10 @@ pub struct GameResult {
     /// written before it was recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub move_info: Option<MoveInfoMeans>,
+    /// Under a time control, the time the player used in all, in milliseconds; absent
+    /// without one, and in results files written before time controls.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_used_ms: Option<f64>,
     /// Every update's duration in nanoseconds. [`run`](super::run) folds it into the run's histogram
     /// and leaves this one empty, so a long run keeps one histogram, not one per game.
     #[serde(skip, default = "new_histogram")]
@@ -77,6 +81,7 @@ impl GameResult {
             update_us_p99: 0.0,
             update_us_max: 0.0,
             move_info: None,
+            time_used_ms: None,
             update_ns: new_histogram(),
         }
     }

@@ -60,6 +60,9 @@ impl<'r> Seat<'r> {
         let answer = match self.pilot.next(&self.game) {
             Some(flown) => flown,
             None => {
+                if let Some(clock) = self.referee.clock() {
+                    self.player.set_budget(clock.budget());
+                }
                 let reply = self.player.decide(&Observation::of(&self.game, false), clock, watch);
                 self.total_ns += u128::from(reply.elapsed_ns);
                 // The histogram grows to fit any value.
@@ -132,6 +135,7 @@ impl<'r> Seat<'r> {
             update_us_p99: self.update_ns.value_at_quantile(0.99) as f64 / 1000.0,
             update_us_max: self.update_ns.max() as f64 / 1000.0,
             move_info: self.player.move_info(),
+            time_used_ms: self.referee.clock().map(|clock| clock.used_ns() as f64 / 1e6),
             update_ns: self.update_ns,
         }
     }

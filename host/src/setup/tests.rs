@@ -12,6 +12,7 @@ fn setup() -> Setup {
     setup.limits = Limits {
         think_limit_ns: Some(2_000_000),
         max_violations: Some(3),
+        time_control: Some(crate::referee::TimeControl::parse_tc("40/60+0.5").expect("valid")),
     };
     setup
 }
@@ -22,6 +23,7 @@ fn a_setup_reads_back_as_it_was_written() {
     let text = serde_json::to_string(&setup).expect("serialises");
     assert!(text.contains(r#""preset":"simplified""#), "{text}");
     assert!(text.contains(r#""think_limit_us":2000"#), "{text}");
+    assert!(text.contains(r#""tc":"40/60+0.5""#), "{text}");
     let back: Setup = serde_json::from_str(&text).expect("reads back");
     assert_eq!(back, setup);
     assert_eq!(back.rules, setup.rules);

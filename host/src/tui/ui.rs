@@ -287,6 +287,7 @@ fn end_cause(end: RecordedEnd) -> &'static str {
         RecordedEnd::Violation => "protocol violations",
         RecordedEnd::Crashed => "plugin crashed",
         RecordedEnd::Sandbox => "stopped by the sandbox",
+        RecordedEnd::TimeLoss => "lost on time",
         RecordedEnd::Won => "won",
         RecordedEnd::Unfinished => "stopped unfinished",
     }

@@ -48,6 +48,7 @@ fn result(index: u64, seed: u64) -> GameResult {
         update_us_p99: 1.0,
         update_us_max: 1.0,
         move_info: None,
+        time_used_ms: None,
         update_ns: new_histogram(),
     }
 }

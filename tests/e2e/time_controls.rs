@@ -1,0 +1,153 @@
+//! Time controls (`--tc`, `--st`): a slow player of each flavour (a library, a bot
+//! process, a TBP bot) loses on time, in solo runs and in versus, and the results file
+//! records the time control and the time used.
+
+use crate::common::*;
+use serde_json::Value;
+use std::path::Path;
+
+/// A bot process in Python that drops each piece where it appears, after `delay` seconds.
+fn slow_bot(dir: &Path, delay: f64) -> String {
+    let script = format!(
+        r#"
+import json, sys, time
+def say(message):
+    sys.stdout.write(json.dumps(message) + "\n")
+    sys.stdout.flush()
+for line in sys.stdin:
+    message = json.loads(line)
+    kind = message["type"]
+    if kind == "hello":
+        say({{"type": "info", "protocol": 1, "name": "slow", "version": "1.0", "answers": "placement"}})
+    elif kind == "start":
+        say({{"type": "ready"}})
+    elif kind == "piece":
+        time.sleep({delay})
+        current = message["current"]
+        say({{"type": "placement", "orientation": current["orientation"], "column": current["x"]}})
+    elif kind == "quit":
+        break
+"#
+    );
+    std::fs::write(dir.join("slow.py"), script).unwrap();
+    let manifest = dir.join("slow.toml");
+    std::fs::write(&manifest, "name = \"slow\"\ncommand = [\"python3\", \"slow.py\"]\n").unwrap();
+    manifest.display().to_string()
+}
+
+/// The games of a `run --format json` (which exits 3 when every game was forfeited).
+fn run_games(args: &[&str]) -> Vec<Value> {
+    let mut all = vec!["run", "--format", "json", "--games", "1"];
+    all.extend_from_slice(args);
+    let output = run(&all);
+    assert!(matches!(output.status.code(), Some(0 | 3)), "{}", stderr(&output));
+    let document: Value = serde_json::from_slice(&output.stdout).unwrap();
+    document["games"].as_array().unwrap().clone()
+}
+
+#[test]
+fn a_slow_library_loses_on_time_and_a_fast_one_records_its_time() {
+    let kit = testkit();
+    let games = run_games(&[
+        "--plugin",
+        &kit,
+        "--options",
+        "mode=slow,sleep_us=20000",
+        "--st",
+        "0.01",
+    ]);
+    assert_eq!(games[0]["end"], "time_loss", "{}", games[0]);
+    assert!(
+        games[0]["error"].as_str().unwrap().contains("st 0.01 s"),
+        "{}",
+        games[0]
+    );
+    // Under a clock, a quick player plays its game out and records the time it used.
+    let games = run_games(&["--plugin", &kit, "--tc", "40/60+0.5", "--max-pieces", "20"]);
+    assert_ne!(games[0]["end"], "time_loss", "{}", games[0]);
+    let used = games[0]["time_used_ms"].as_f64().unwrap();
+    assert!(used > 0.0 && used < 1000.0, "{}", games[0]);
+    // Without a time control, no time is recorded.
+    let games = run_games(&["--plugin", &kit, "--max-pieces", "5"]);
+    assert!(games[0].get("time_used_ms").is_none(), "{}", games[0]);
+}
+
+#[test]
+fn a_slow_library_loses_on_time_in_versus_and_the_header_records_the_time_control() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("versus.jsonl");
+    let slow = format!("{}@mode=slow,sleep_us=10000", testkit());
+    let output = run(&[
+        "versus",
+        "--plugins",
+        &slow,
+        &testkit(),
+        "--games",
+        "1",
+        "--tc",
+        "0.05",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let lines: Vec<Value> = std::fs::read_to_string(&out)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(lines[0]["config"]["setup"]["tc"], "0.05", "{}", lines[0]);
+    let fixture = lines.iter().find(|line| line["kind"] == "fixture").unwrap();
+    let seats = fixture["seats"].as_array().unwrap();
+    let ends: Vec<&Value> = seats.iter().map(|seat| &seat["result"]["end"]).collect();
+    assert_eq!(ends, ["time_loss", "won"], "{fixture}");
+    assert!(seats[0]["result"]["time_used_ms"].as_f64().unwrap() > 50.0, "{fixture}");
+    assert!(seats[1]["result"]["time_used_ms"].as_f64().is_some(), "{fixture}");
+}
+
+#[test]
+fn a_slow_bot_process_loses_on_time_without_being_waited_for() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = slow_bot(dir.path(), 2.0);
+    let started = std::time::Instant::now();
+    let games = run_games(&["--plugin", &bot, "--st", "0.2"]);
+    assert_eq!(games[0]["end"], "time_loss", "{}", games[0]);
+    // Its answer is awaited only as long as its clock lasts, not the 2 s it sleeps.
+    assert!(
+        started.elapsed() < std::time::Duration::from_millis(1900),
+        "{:?}",
+        started.elapsed()
+    );
+    let used = games[0]["time_used_ms"].as_f64().unwrap();
+    assert!((200.0..1000.0).contains(&used), "{}", games[0]);
+}
+
+#[test]
+fn a_slow_tbp_bot_loses_on_time_and_a_quick_one_answers_within_its_share() {
+    let dir = tempfile::tempdir().unwrap();
+    let slow = crate::tbp::stacker(dir.path(), "slow", &["--mode", "slow", "--sleep-ms", "400"]);
+    let games = run_games(&["--plugin", slow.to_str().unwrap(), "--st", "0.2"]);
+    assert_eq!(games[0]["end"], "time_loss", "{}", games[0]);
+    // Asked for its move when nine tenths of the piece's time are over, the bundled bot
+    // answers within the rest.
+    let quick = crate::tbp::stacker(dir.path(), "quick", &[]);
+    let games = run_games(&["--plugin", quick.to_str().unwrap(), "--st", "0.25", "--max-pieces", "4"]);
+    assert_eq!(games[0]["end"], "capped", "{}", games[0]);
+    let used = games[0]["time_used_ms"].as_f64().unwrap();
+    assert!((900.0..=1000.0).contains(&used), "{}", games[0]);
+}
+
+#[test]
+fn an_unreadable_or_non_positive_time_control_is_one_line_naming_the_option() {
+    for (option, value) in [
+        ("--tc", "40/x"),
+        ("--tc", "0"),
+        ("--tc", "60+-1"),
+        ("--st", "0"),
+        ("--st", "-1"),
+    ] {
+        let output = run(&["run", "--plugin", &testkit(), option, value]);
+        assert_one_line_error(&output, option);
+    }
+    let output = run(&["run", "--plugin", &testkit(), "--tc", "60", "--st", "1"]);
+    assert!(!output.status.success());
+}
