@@ -14,6 +14,9 @@ use tetrad::referee::End;
 use tetrad::setup::Setup;
 use tetrad_plugin_api::{PieceId, Placement};
 
+/// A slot without a placement in `Batch::slot_cand`.
+const NO_PLACEMENT: u32 = u32::MAX;
+
 /// The games and their buffers.
 struct Batch {
     setup: Arc<Setup>,
@@ -26,6 +29,9 @@ struct Batch {
     /// The index the next new game gets.
     next_index: u64,
     cands: Vec<Vec<Cand>>,
+    /// Per game and action slot, the index in `cands` of the first placement in that
+    /// slot (`NO_PLACEMENT` for none).
+    slot_cand: Vec<u32>,
     scratch: Vec<Placement>,
     /// Per game: the board (height x width), the pieces (current, hold, preview), the
     /// mask, the reward, terminated, truncated, and a finished game's lines and pieces.
@@ -73,10 +79,9 @@ impl Batch {
         let play = &self.plays[k];
         let rows = play.game.board().rows();
         let board = &mut self.boards[k * h * w..(k + 1) * h * w];
-        for y in 0..h {
-            let row = rows[y];
-            for x in 0..w {
-                board[y * w + x] = (row >> x & 1) as u8;
+        for (cells, &row) in board.chunks_exact_mut(w).zip(rows) {
+            for (x, cell) in cells.iter_mut().enumerate() {
+                *cell = (row >> x & 1) as u8;
             }
         }
         let columns = self.piece_columns();
@@ -92,16 +97,24 @@ impl Batch {
         play.candidates_into(&mut self.scratch, &mut self.cands[k]);
         let count = self.slots.count();
         let mask = &mut self.masks[k * count..(k + 1) * count];
+        let slot_cand = &mut self.slot_cand[k * count..(k + 1) * count];
         mask.fill(false);
-        for cand in &self.cands[k] {
-            mask[self.slots.of(cand)] = true;
+        slot_cand.fill(NO_PLACEMENT);
+        for (i, cand) in self.cands[k].iter().enumerate() {
+            let slot = self.slots.of(cand);
+            if !mask[slot] {
+                mask[slot] = true;
+                slot_cand[slot] = i as u32;
+            }
         }
     }
 
     /// The placement of game `k` in slot `slot`.
     fn chosen(&self, k: usize, slot: i64) -> Option<usize> {
-        let slot = usize::try_from(slot).ok()?;
-        self.cands[k].iter().position(|c| self.slots.of(c) == slot)
+        let count = self.slots.count();
+        let slot = usize::try_from(slot).ok().filter(|&slot| slot < count)?;
+        let index = self.slot_cand[k * count + slot];
+        (index != NO_PLACEMENT).then_some(index as usize)
     }
 
     /// Plays placement `chosen[k]` in every game `k`; a game that ends is replaced by the
@@ -213,6 +226,7 @@ impl PyBatch {
             index: vec![0; n],
             next_index: seed,
             cands: vec![Vec::new(); n],
+            slot_cand: vec![NO_PLACEMENT; n * slots.count()],
             scratch: Vec::new(),
             boards: vec![0; n * h * w],
             pieces: vec![0; n * (2 + rules.preview)],
