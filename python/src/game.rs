@@ -30,6 +30,26 @@ pub struct PyGame {
     cands: Option<Arc<Vec<Cand>>>,
 }
 
+/// The placement environment's observation: board, pieces and action mask.
+type EnvObservation<'py> = (
+    Bound<'py, PyArray2<u8>>,
+    Bound<'py, PyArray1<i64>>,
+    Bound<'py, PyArray1<i8>>,
+);
+
+/// The placement environment's step: the observation, the rows cleared (`None` for no
+/// placement), the lines, score and pieces so far, and the end.
+type EnvStep<'py> = (
+    Bound<'py, PyArray2<u8>>,
+    Bound<'py, PyArray1<i64>>,
+    Bound<'py, PyArray1<i8>>,
+    Option<u32>,
+    u64,
+    u64,
+    u64,
+    Option<&'static str>,
+);
+
 /// Rows as numbers, bit x set where column x is filled.
 fn board_array(board: &Board) -> Array2<u8> {
     let (width, height) = (board.width(), board.height());
@@ -488,6 +508,39 @@ impl PyGame {
         self.cands = None;
         let lines = self.play.tick(actions);
         Ok((lines.is_some(), lines.unwrap_or(0)))
+    }
+
+    /// The placement environment's observation in one call: `(board, pieces,
+    /// action_mask)`. (Internal: `tetrad.envs`.)
+    fn _env_observe<'py>(&mut self, py: Python<'py>) -> EnvObservation<'py> {
+        (
+            board_array(self.play.game.board()).into_pyarray(py),
+            Array1::from(self.piece_vec()).into_pyarray(py),
+            Array1::from(self.mask_vec()).into_pyarray(py),
+        )
+    }
+
+    /// The placement environment's step in one call: plays the placement in action slot
+    /// `slot`, if one is; returns the observation after it, the rows it cleared (`None`
+    /// if no placement is in the slot, and nothing was played), and the totals and end of
+    /// `lines`, `score`, `pieces` and `end`. (Internal: `tetrad.envs`.)
+    fn _env_step<'py>(&mut self, py: Python<'py>, slot: i64) -> PyResult<EnvStep<'py>> {
+        let index = usize::try_from(slot).ok().and_then(|slot| self.slot_index(slot));
+        let lines = match index {
+            Some(index) => Some(self.place_index(index)?),
+            None => None,
+        };
+        let (board, pieces, mask) = self._env_observe(py);
+        Ok((
+            board,
+            pieces,
+            mask,
+            lines,
+            self.lines(),
+            self.score(),
+            self.pieces(),
+            self.end(),
+        ))
     }
 
     /// An independent copy, for search.

@@ -78,8 +78,8 @@ class PlacementEnv(_Base):
         self.observation_space = _spaces(self.game, {"action_mask": spaces.MultiBinary(count)})
 
     def _obs(self):
-        mask = self.game.action_mask()
-        return {"board": self.game.board, "pieces": self._pieces(), "action_mask": mask}, mask
+        board, pieces, mask = self.game._env_observe()
+        return {"board": board, "pieces": pieces, "action_mask": mask}, mask
 
     def reset(self, *, seed=None, options=None):
         super().reset(seed=seed)
@@ -90,18 +90,13 @@ class PlacementEnv(_Base):
         return obs, info
 
     def step(self, action):
-        game = self.game
-        index = game.index_of_slot(int(action))
-        if index is None:
-            obs, mask = self._obs()
-            info = self._info()
-            info.update(end="violation", action_mask=mask)
+        # One call into the engine: the placement, the observation after it and the totals.
+        board, pieces, mask, lines, total, score, count, end = self.game._env_step(int(action))
+        obs = {"board": board, "pieces": pieces, "action_mask": mask}
+        info = {"lines": total, "score": score, "pieces": count, "end": end, "action_mask": mask}
+        if lines is None:
+            info["end"] = "violation"
             return obs, 0.0, True, False, info
-        lines = game.place(index)
-        obs, mask = self._obs()
-        end = game.end
-        info = self._info()
-        info["action_mask"] = mask
         return obs, float(lines), end is not None and end != "capped", end == "capped", info
 
     def action_masks(self):
