@@ -17,7 +17,6 @@ pub use tbp::{MoveInfoMeans, Tbp};
 
 use crate::engine::{Falling, Game};
 use crate::plugin::{Plugin, Protocol};
-use crate::referee::Budget;
 use crate::watch::Watch;
 use tetrad_plugin_api::abi::{TetradState, NO_PIECE};
 use tetrad_plugin_api::{derive_seed, Actions, Board, PieceId, PieceSet, Rules};
@@ -146,6 +145,17 @@ pub struct Reply {
     pub decision: Result<Decision, Box<Failure>>,
     /// Time spent deciding, in nanoseconds.
     pub elapsed_ns: u64,
+}
+
+/// What a player may spend on its next decision, under a time control (the referee keeps
+/// the clock it comes from).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// The time the decision may take before the clock falls below zero.
+    pub limit: std::time::Duration,
+    /// The share of the clock the time control gives the piece (at most `limit`): a TBP
+    /// bot is asked for its move when it is nearly over.
+    pub share: std::time::Duration,
 }
 
 /// A decision that breaks the protocol, and is not applied.
@@ -279,10 +289,17 @@ impl Player {
         }
     }
 
+    /// Whether the player is shown a [`Budget`] before each decision under a time control:
+    /// a bot process or a TBP bot. A library cannot be stopped while it decides: its time
+    /// is charged when its update returns, and the game loop computes no budget for it.
+    #[inline(always)]
+    pub fn takes_budget(&self) -> bool {
+        !matches!(self, Player::Library(_))
+    }
+
     /// What the next decision may spend under the seat's time control: a bot process's
     /// answer is awaited no longer than the clock has left, and a TBP bot is asked for its
-    /// move when the piece's share of the clock is nearly over. A library cannot be stopped
-    /// while it decides: its time is charged when its update returns.
+    /// move when the piece's share of the clock is nearly over.
     pub fn set_budget(&mut self, budget: Budget) {
         match self {
             Player::Library(_) => {}

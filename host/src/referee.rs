@@ -7,7 +7,7 @@
 
 mod clock;
 
-pub use clock::{Budget, SeatClock, TimeControl};
+pub use clock::{SeatClock, TimeControl};
 
 use crate::engine::Game;
 use crate::player::{Answer, FailureKind};

@@ -128,12 +128,12 @@ fn a_slow_tbp_bot_loses_on_time_and_a_quick_one_answers_within_its_share() {
     let games = run_games(&["--plugin", slow.to_str().unwrap(), "--st", "0.2"]);
     assert_eq!(games[0]["end"], "time_loss", "{}", games[0]);
     // Asked for its move when nine tenths of the piece's time are over, the bundled bot
-    // answers within the rest.
+    // answers within the rest (100 ms: room enough on a busy machine).
     let quick = crate::tbp::stacker(dir.path(), "quick", &[]);
-    let games = run_games(&["--plugin", quick.to_str().unwrap(), "--st", "0.25", "--max-pieces", "4"]);
+    let games = run_games(&["--plugin", quick.to_str().unwrap(), "--st", "1", "--max-pieces", "2"]);
     assert_eq!(games[0]["end"], "capped", "{}", games[0]);
     let used = games[0]["time_used_ms"].as_f64().unwrap();
-    assert!((900.0..=1000.0).contains(&used), "{}", games[0]);
+    assert!((1800.0..=2000.0).contains(&used), "{}", games[0]);
 }
 
 #[test]
@@ -150,4 +150,50 @@ fn an_unreadable_or_non_positive_time_control_is_one_line_naming_the_option() {
     }
     let output = run(&["run", "--plugin", &testkit(), "--tc", "60", "--st", "1"]);
     assert!(!output.status.success());
+}
+
+#[test]
+fn a_recorded_time_loss_verifies_as_recorded_and_not_without_a_time_control() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("time_loss.json");
+    let slow = format!("{}@mode=slow,sleep_us=20000,after=4", testkit());
+    let args = ["versus", "--plugins", &slow, "random", "--games", "1", "--jobs", "1"];
+    let output = tetrad()
+        .args(args)
+        .args(["--st", "0.01", "--record", file.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+    let verified = run(&["replay", "--verify", file.to_str().unwrap()]);
+    assert!(verified.status.success(), "{}", stderr(&verified));
+    assert!(stdout(&verified).contains("ended time_loss"), "{}", stdout(&verified));
+
+    let mut replay: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(replay["setup"]["st"], "0.01", "{}", replay["setup"]);
+    replay["setup"].as_object_mut().unwrap().remove("st");
+    std::fs::write(&file, replay.to_string()).unwrap();
+    let output = run(&["replay", "--verify", file.to_str().unwrap()]);
+    assert_one_line_error(&output, "seat 1: ended time_loss, but the setup has no time control");
+}
+
+#[test]
+fn an_isolated_library_loses_on_time_in_its_worker() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("isolated.jsonl");
+    let slow = format!("{}@mode=slow,sleep_us=20000", testkit());
+    let output = run(&[
+        "tournament",
+        "--plugins",
+        &slow,
+        "--games",
+        "1",
+        "--isolate",
+        "--st",
+        "0.01",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(output.status.code().is_some(), "{}", stderr(&output));
+    let games = crate::trust_isolation::games_in(&out);
+    assert_eq!(games[0]["result"]["end"], "time_loss", "{}", games[0]);
 }

@@ -1,11 +1,10 @@
 //! The process flavour: a program named by a manifest, one process per game, asked through
 //! the bot protocol for actions at every tick or for a placement at every piece.
 
-use super::{CreateError, Decision, Observation, Reply, Target};
+use super::{Budget, CreateError, Decision, Observation, Reply, Target};
 use crate::plugin::bot::messages::{Answers, BotMessage, Falling, HostMessage, Start, State};
 use crate::plugin::bot::{BotProcess, Failure, FailureKind, IdleBot};
 use crate::plugin::{Manifest, Plugin};
-use crate::referee::Budget;
 use crate::watch::Watch;
 use std::borrow::Cow;
 use std::time::Duration;

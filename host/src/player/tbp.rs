@@ -6,7 +6,7 @@
 //! the bot is stopped and started again from the board as it is.
 
 use super::process::answer_limit;
-use super::{CreateError, Decision, Observation, Reply, DEFAULT_BOT_THINK_LIMIT};
+use super::{Budget, CreateError, Decision, Observation, Reply, DEFAULT_BOT_THINK_LIMIT};
 use crate::engine::Falling;
 use crate::plugin::bot::{Failure, FailureKind, IdleBot, Lease, HELLO_LIMIT};
 use crate::plugin::tbp::location::to_tetrad;
@@ -15,7 +15,6 @@ use crate::plugin::tbp::messages::{
 };
 use crate::plugin::tbp::start;
 use crate::plugin::{printable, Manifest, Plugin};
-use crate::referee::Budget;
 use crate::watch::Watch;
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};

@@ -1,6 +1,7 @@
 //! Time controls in the chess testers' grammar (cutechess-cli's `--tc` and `--st`), and the
 //! clock the referee keeps for each seat under one.
 
+use crate::player::Budget;
 use std::time::Duration;
 
 /// How much time a seat has to decide.
@@ -101,16 +102,6 @@ impl std::fmt::Display for TimeControl {
 
 /// The pieces a clock without a period is shared over, as cutechess-cli assumes.
 const MOVES_TO_GO: u32 = 30;
-
-/// What a player may spend on its next decision.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Budget {
-    /// The time the decision may take before the clock falls below zero.
-    pub limit: Duration,
-    /// The share of the clock the time control gives the piece (at most `limit`): a TBP
-    /// bot is asked for its move when it is nearly over.
-    pub share: Duration,
-}
 
 /// One seat's clock under a time control.
 #[derive(Clone, Debug)]

@@ -120,14 +120,17 @@ impl Replay {
     }
 
     /// Why a seat's forfeit cannot have happened under the setup's limits, if it cannot: a
-    /// `violation` needs a violation limit, and a `timeout` needs a think limit, unless the
-    /// player that timed out is a bot process (which has a think limit of its own). A
-    /// library is only timed out by the setup's limit.
+    /// `violation` needs a violation limit, a `time_loss` a time control, and a `timeout` a
+    /// think limit, unless the player that timed out is a bot process (which has a think
+    /// limit of its own). A library is only timed out by the setup's limit.
     fn unlimited_forfeit(&self, seat: &SeatRecord) -> Option<String> {
         let limits = self.setup.limits;
         match seat.result.end {
             RecordedEnd::Violation if limits.max_violations.is_none() => {
                 Some("ended violation, but the setup allows any number of violations".to_string())
+            }
+            RecordedEnd::TimeLoss if limits.time_control.is_none() => {
+                Some("ended time_loss, but the setup has no time control".to_string())
             }
             RecordedEnd::Timeout if limits.think_limit_ns.is_none() => {
                 let player = seat.player_at(seat.result.ticks);

@@ -60,7 +60,7 @@ impl<'r> Seat<'r> {
         let answer = match self.pilot.next(&self.game) {
             Some(flown) => flown,
             None => {
-                if let Some(clock) = self.referee.clock() {
+                if let Some(clock) = self.referee.clock().filter(|_| self.player.takes_budget()) {
                     self.player.set_budget(clock.budget());
                 }
                 let reply = self.player.decide(&Observation::of(&self.game, false), clock, watch);
