@@ -17,6 +17,9 @@ use tetrad_plugin_api::{PieceId, Placement};
 /// A slot without a placement in `Batch::slot_cand`.
 const NO_PLACEMENT: u32 = u32::MAX;
 
+/// The fewest games worth a thread of their own.
+const MIN_PART: usize = 32;
+
 /// The games and their buffers.
 struct Batch {
     setup: Arc<Setup>,
@@ -28,11 +31,12 @@ struct Batch {
     index: Vec<u64>,
     /// The index the next new game gets.
     next_index: u64,
+    /// Threads a step or a reset plays its games on.
+    threads: usize,
     cands: Vec<Vec<Cand>>,
     /// Per game and action slot, the index in `cands` of the first placement in that
     /// slot (`NO_PLACEMENT` for none).
     slot_cand: Vec<u32>,
-    scratch: Vec<Placement>,
     /// Per game: the board (height x width), the pieces (current, hold, preview), the
     /// mask, the reward, terminated, truncated, and a finished game's lines and pieces.
     boards: Vec<u8>,
@@ -56,8 +60,8 @@ impl Batch {
         for k in 0..self.plays.len() {
             self.plays[k] = self.new_play()?;
             self.index[k] = self.next_index - 1;
-            self.observe(k);
         }
+        self.observe_all();
         self.rewards.fill(0.0);
         self.terminated.fill(false);
         self.truncated.fill(false);
@@ -72,41 +76,49 @@ impl Batch {
         Ok(Play::new(game, self.max_pieces))
     }
 
-    /// Writes game `k`'s observation and enumerates its placements.
-    fn observe(&mut self, k: usize) {
-        let rules = &self.setup.rules;
-        let (h, w) = (rules.height, rules.width);
-        let play = &self.plays[k];
-        let rows = play.game.board().rows();
-        let board = &mut self.boards[k * h * w..(k + 1) * h * w];
-        for (cells, &row) in board.chunks_exact_mut(w).zip(rows) {
-            for (x, cell) in cells.iter_mut().enumerate() {
-                *cell = (row >> x & 1) as u8;
+    /// Games per thread.
+    fn part_size(&self) -> usize {
+        self.plays.len().div_ceil(self.threads.max(1))
+    }
+
+    /// Writes every game's observation and enumerates its placements, the games split
+    /// among the threads (the last part on this one).
+    fn observe_all(&mut self) {
+        let layout = Layout {
+            height: self.setup.rules.height,
+            width: self.setup.rules.width,
+            columns: self.piece_columns(),
+            none: self.setup.pieces.len() as i64,
+            slots: self.slots,
+        };
+        let size = self.part_size();
+        let (cells, columns, count) = (layout.height * layout.width, layout.columns, layout.slots.count());
+        let mut parts: Vec<Seats> = self
+            .plays
+            .chunks(size)
+            .zip(self.cands.chunks_mut(size))
+            .zip(self.boards.chunks_mut(size * cells))
+            .zip(self.pieces.chunks_mut(size * columns))
+            .zip(self.masks.chunks_mut(size * count))
+            .zip(self.slot_cand.chunks_mut(size * count))
+            .map(|(((((plays, cands), boards), pieces), masks), slot_cand)| Seats {
+                plays,
+                cands,
+                boards,
+                pieces,
+                masks,
+                slot_cand,
+            })
+            .collect();
+        let last = parts.pop();
+        std::thread::scope(|scope| {
+            for seats in parts {
+                scope.spawn(move || seats.observe(&layout));
             }
-        }
-        let columns = self.piece_columns();
-        let none = self.setup.pieces.len() as i64;
-        let id = |p: Option<PieceId>| p.map_or(none, |p| i64::from(p.0));
-        let pieces = &mut self.pieces[k * columns..(k + 1) * columns];
-        pieces[0] = id(play.game.current().map(|f| f.piece));
-        pieces[1] = id(play.game.held());
-        let mut queue = play.game.queue();
-        for slot in &mut pieces[2..] {
-            *slot = id(queue.next());
-        }
-        play.candidates_into(&mut self.scratch, &mut self.cands[k]);
-        let count = self.slots.count();
-        let mask = &mut self.masks[k * count..(k + 1) * count];
-        let slot_cand = &mut self.slot_cand[k * count..(k + 1) * count];
-        mask.fill(false);
-        slot_cand.fill(NO_PLACEMENT);
-        for (i, cand) in self.cands[k].iter().enumerate() {
-            let slot = self.slots.of(cand);
-            if !mask[slot] {
-                mask[slot] = true;
-                slot_cand[slot] = i as u32;
+            if let Some(seats) = last {
+                seats.observe(&layout);
             }
-        }
+        });
     }
 
     /// The placement of game `k` in slot `slot`.
@@ -117,15 +129,38 @@ impl Batch {
         (index != NO_PLACEMENT).then_some(index as usize)
     }
 
-    /// Plays placement `chosen[k]` in every game `k`; a game that ends is replaced by the
-    /// run's next game.
+    /// Plays placement `chosen[k]` in every game `k`, the games split among the threads;
+    /// then a game that ended is replaced by the run's next game, in the order of the
+    /// games (so on any number of threads the games are the same).
     fn step(&mut self, chosen: &[usize]) -> Result<(), String> {
-        for (k, &choice) in chosen.iter().enumerate() {
-            let cand = &self.cands[k][choice];
-            let play = &mut self.plays[k];
-            let lines = play.place(cand).unwrap_or(0);
-            self.rewards[k] = lines as f32;
-            match play.end() {
+        let size = self.part_size();
+        let mut ends: Vec<Option<End>> = vec![None; self.plays.len()];
+        let mut parts: Vec<Moves> = self
+            .plays
+            .chunks_mut(size)
+            .zip(self.cands.chunks(size))
+            .zip(chosen.chunks(size))
+            .zip(self.rewards.chunks_mut(size))
+            .zip(ends.chunks_mut(size))
+            .map(|((((plays, cands), chosen), rewards), ends)| Moves {
+                plays,
+                cands,
+                chosen,
+                rewards,
+                ends,
+            })
+            .collect();
+        let last = parts.pop();
+        std::thread::scope(|scope| {
+            for moves in parts {
+                scope.spawn(move || moves.play());
+            }
+            if let Some(moves) = last {
+                moves.play();
+            }
+        });
+        for (k, end) in ends.into_iter().enumerate() {
+            match end {
                 None => {
                     self.terminated[k] = false;
                     self.truncated[k] = false;
@@ -133,7 +168,7 @@ impl Batch {
                     self.final_pieces[k] = -1;
                 }
                 Some(end) => {
-                    let stats = play.game.stats();
+                    let stats = self.plays[k].game.stats();
                     self.final_lines[k] = stats.lines as i64;
                     self.final_pieces[k] = stats.pieces as i64;
                     self.truncated[k] = end == End::Capped;
@@ -142,9 +177,86 @@ impl Batch {
                     self.index[k] = self.next_index - 1;
                 }
             }
-            self.observe(k);
         }
+        self.observe_all();
         Ok(())
+    }
+}
+
+/// What a game's observation needs of the setup.
+#[derive(Clone, Copy)]
+struct Layout {
+    height: usize,
+    width: usize,
+    columns: usize,
+    none: i64,
+    slots: Slots,
+}
+
+/// Some of the games, the placements chosen in them, and their parts of the rewards and
+/// ends.
+struct Moves<'a> {
+    plays: &'a mut [Play],
+    cands: &'a [Vec<Cand>],
+    chosen: &'a [usize],
+    rewards: &'a mut [f32],
+    ends: &'a mut [Option<End>],
+}
+
+impl Moves<'_> {
+    /// Plays each game's chosen placement.
+    fn play(self) {
+        for (k, play) in self.plays.iter_mut().enumerate() {
+            self.rewards[k] = play.place(&self.cands[k][self.chosen[k]]).unwrap_or(0) as f32;
+            self.ends[k] = play.end();
+        }
+    }
+}
+
+/// Some of the games, and their parts of the buffers.
+struct Seats<'a> {
+    plays: &'a [Play],
+    cands: &'a mut [Vec<Cand>],
+    boards: &'a mut [u8],
+    pieces: &'a mut [i64],
+    masks: &'a mut [bool],
+    slot_cand: &'a mut [u32],
+}
+
+impl Seats<'_> {
+    /// Writes each game's observation and enumerates its placements.
+    fn observe(self, layout: &Layout) {
+        let mut scratch = Vec::<Placement>::new();
+        let (cells, count) = (layout.height * layout.width, layout.slots.count());
+        let id = |p: Option<PieceId>| p.map_or(layout.none, |p| i64::from(p.0));
+        for (k, play) in self.plays.iter().enumerate() {
+            let rows = play.game.board().rows();
+            let board = &mut self.boards[k * cells..(k + 1) * cells];
+            for (cells, &row) in board.chunks_exact_mut(layout.width).zip(rows) {
+                for (x, cell) in cells.iter_mut().enumerate() {
+                    *cell = (row >> x & 1) as u8;
+                }
+            }
+            let pieces = &mut self.pieces[k * layout.columns..(k + 1) * layout.columns];
+            pieces[0] = id(play.game.current().map(|f| f.piece));
+            pieces[1] = id(play.game.held());
+            let mut queue = play.game.queue();
+            for slot in &mut pieces[2..] {
+                *slot = id(queue.next());
+            }
+            play.candidates_into(&mut scratch, &mut self.cands[k]);
+            let mask = &mut self.masks[k * count..(k + 1) * count];
+            let slot_cand = &mut self.slot_cand[k * count..(k + 1) * count];
+            mask.fill(false);
+            slot_cand.fill(NO_PLACEMENT);
+            for (i, cand) in self.cands[k].iter().enumerate() {
+                let slot = layout.slots.of(cand);
+                if !mask[slot] {
+                    mask[slot] = true;
+                    slot_cand[slot] = i as u32;
+                }
+            }
+        }
     }
 }
 
@@ -192,9 +304,11 @@ impl PyBatch {
 impl PyBatch {
     /// `n` games of one setup (the arguments of `Game`); they are games `seed`,
     /// `seed + 1`, ... of `tetrad run --seed run_seed`, and each game that ends is
-    /// followed by the next number.
+    /// followed by the next number. A step plays the games on `threads` threads (by
+    /// default one a core, and one per 32 games at most); the games and their order are
+    /// the same on any number.
     #[new]
-    #[pyo3(signature = (n, preset="classic", width=None, height=None, seed=0, preview=None, pieces=None, sequence=None, *, run_seed=1, randomizer=None, max_pieces=None))]
+    #[pyo3(signature = (n, preset="classic", width=None, height=None, seed=0, preview=None, pieces=None, sequence=None, *, run_seed=1, randomizer=None, max_pieces=None, threads=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         n: usize,
@@ -208,6 +322,7 @@ impl PyBatch {
         run_seed: u64,
         randomizer: Option<&str>,
         max_pieces: Option<u64>,
+        threads: Option<usize>,
     ) -> PyResult<PyBatch> {
         if n == 0 {
             return Err(refused("a batch needs at least one game"));
@@ -227,7 +342,9 @@ impl PyBatch {
             next_index: seed,
             cands: vec![Vec::new(); n],
             slot_cand: vec![NO_PLACEMENT; n * slots.count()],
-            scratch: Vec::new(),
+            threads: threads
+                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+                .clamp(1, n.div_ceil(MIN_PART)),
             boards: vec![0; n * h * w],
             pieces: vec![0; n * (2 + rules.preview)],
             masks: vec![false; n * slots.count()],
@@ -240,6 +357,12 @@ impl PyBatch {
         };
         batch.reset(seed).map_err(refused)?;
         Ok(PyBatch { batch })
+    }
+
+    /// Threads a step plays its games on.
+    #[getter]
+    fn threads(&self) -> usize {
+        self.batch.threads
     }
 
     /// Games in the batch.

@@ -89,3 +89,18 @@ def test_batch_refuses_an_action_outside_the_mask():
         batch.step(actions)
     with pytest.raises(tetrad.TetradError, match="1 actions for 2 games"):
         batch.step(np.array([0]))
+
+
+def test_a_batch_plays_the_same_games_on_any_number_of_threads():
+    batches = [tetrad.BatchGames(100, "simplified", width=8, height=8, threads=t) for t in (1, 3)]
+    assert [b.threads for b in batches] == [1, 3]
+    outs = [b.reset(0) for b in batches]
+    rng = np.random.default_rng(4)
+    for _ in range(60):
+        masks = outs[0][2]
+        for a, b in zip(outs[0], outs[1]):
+            assert (a == b).all()
+        assert batches[0].indices == batches[1].indices
+        actions = np.argmax(masks * rng.random(masks.shape), axis=1).astype(np.int64)
+        outs = [b.step(actions) for b in batches]
+    assert batches[0].indices == batches[1].indices and max(batches[0].indices) >= 100

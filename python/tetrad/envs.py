@@ -161,13 +161,14 @@ class BatchPlacementEnv(gymnasium.vector.VectorEnv):
     ends is replaced in the same step by the run's next game (``autoreset_mode`` is
     same-step); ``infos["final_lines"]`` and ``infos["final_pieces"]`` give the ended
     game's totals (-1 where a game goes on). An action outside a game's mask raises
-    ``IndexError``."""
+    ``IndexError``. The games are played on ``threads`` threads (by default one a core;
+    the games are the same on any number)."""
 
     metadata = {"autoreset_mode": gymnasium.vector.AutoresetMode.SAME_STEP}
 
-    def __init__(self, num_envs, **kwargs):
+    def __init__(self, num_envs, threads=None, **kwargs):
         self._kwargs = _game_kwargs(kwargs)
-        self.batch = _tetrad.BatchGames(num_envs, **self._kwargs)
+        self.batch = _tetrad.BatchGames(num_envs, threads=threads, **self._kwargs)
         probe = _tetrad.Game(**self._kwargs)
         self.num_envs = num_envs
         count = self.batch.action_count
