@@ -1,7 +1,7 @@
-"""Pieces played per second, on one core: tetrad through `gymnasium.make` with one
-environment, tetrad's batch of games, and Tetris Gymnasium through `gymnasium.make` with
-its placement wrapper (`GroupedActionsObservations`), each placing pieces at random among
-the legal placements. Not part of CI.
+"""Pieces played per second: tetrad through `gymnasium.make` with one environment,
+tetrad's batch of games on one thread and on one a core, and Tetris Gymnasium through
+`gymnasium.make` with its placement wrapper (`GroupedActionsObservations`), each placing
+pieces at random among the legal placements. Not part of CI.
 
     python3 python/bench/speed.py [--seconds 5] [--batch 1024]
 
@@ -36,9 +36,10 @@ def single(seconds):
             return pieces / elapsed
 
 
-def batch(seconds, n, preset="classic", **rules):
-    """BatchGames: one placement in each of n games per call."""
-    games = tetrad.BatchGames(n, preset, **rules)
+def batch(seconds, n, preset="classic", threads=None, **rules):
+    """BatchGames: one placement in each of n games per call, on `threads` threads (by
+    default one a core)."""
+    games = tetrad.BatchGames(n, preset, threads=threads, **rules)
     rng = np.random.default_rng(0)
     _, _, masks = games.reset(0)
     steps, start = 0, time.perf_counter()
@@ -80,16 +81,17 @@ def main():
     parser.add_argument("--batch", type=int, default=1024)
     args = parser.parse_args()
     rows = [("tetrad, gymnasium.make, 1 env (classic)", single(args.seconds))]
-    rows.append(("tetrad, BatchGames x %d (classic)" % args.batch, batch(args.seconds, args.batch)))
-    rows.append(
-        ("tetrad, BatchGames x %d (simplified)" % args.batch, batch(args.seconds, args.batch, "simplified"))
-    )
+    cores = tetrad.BatchGames(args.batch, "simplified").threads
+    for preset in ("classic", "simplified"):
+        for threads in sorted({1, cores}):
+            name = "tetrad, BatchGames x %d (%s, %d thread%s)" % (args.batch, preset, threads, "s"[: threads - 1])
+            rows.append((name, batch(args.seconds, args.batch, preset, threads)))
     try:
         rows.append(("Tetris Gymnasium, gymnasium.make, 1 env", tetris_gymnasium(args.seconds)))
     except ImportError:
         print("(Tetris Gymnasium not installed: pip install tetris-gymnasium)")
     for name, rate in rows:
-        print("%-44s %12.0f pieces/s" % (name, rate))
+        print("%-50s %12.0f pieces/s" % (name, rate))
 
 
 if __name__ == "__main__":
