@@ -113,3 +113,9 @@ pub fn json(output: &Output) -> serde_json::Value {
     assert!(output.status.success(), "tetrad failed: {}", stderr(output));
     serde_json::from_slice(&output.stdout).expect("valid JSON")
 }
+
+/// Whether the process `pid` runs (exists and is not a zombie waiting to be reaped).
+pub fn process_running(pid: &str) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .is_ok_and(|stat| !stat.rsplit(')').next().unwrap_or("").trim_start().starts_with('Z'))
+}

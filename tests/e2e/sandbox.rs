@@ -254,9 +254,7 @@ fn walk_proc() -> Vec<(String, String)> {
             let pid = entry.file_name().to_string_lossy().into_owned();
             pid.parse::<u32>().ok()?;
             let cmdline = std::fs::read(entry.path().join("cmdline")).ok()?;
-            let stat = std::fs::read_to_string(entry.path().join("stat")).ok()?;
-            let zombie = stat.rsplit(')').next()?.trim_start().starts_with('Z');
-            (!zombie).then(|| (pid, String::from_utf8_lossy(&cmdline).replace('\0', " ")))
+            process_running(&pid).then(|| (pid, String::from_utf8_lossy(&cmdline).replace('\0', " ")))
         })
         .collect()
 }

@@ -307,13 +307,7 @@ fn assert_none_alive(pids: &Path) {
     let listed = std::fs::read_to_string(pids).unwrap_or_default();
     let deadline = Instant::now() + Duration::from_secs(3);
     for pid in listed.lines() {
-        let stat = format!("/proc/{pid}/stat");
-        loop {
-            let running = std::fs::read_to_string(&stat)
-                .is_ok_and(|s| !s.rsplit(')').next().unwrap_or("").trim_start().starts_with('Z'));
-            if !running {
-                break;
-            }
+        while process_running(pid) {
             assert!(Instant::now() < deadline, "process {pid} outlived its bot");
             std::thread::sleep(Duration::from_millis(20));
         }
