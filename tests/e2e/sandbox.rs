@@ -458,3 +458,9 @@ fn a_library_outside_a_worker_is_refused_under_the_sandbox() {
     );
     assert_one_line_error(&output, "a library plugin runs inside tetrad's own process");
 }
+
+#[test]
+fn a_limit_out_of_range_is_one_line() {
+    assert_one_line_error(&run(&["run", "--plugin", "random", "--max-cpu", "0"]), "--max-cpu");
+    assert_one_line_error(&run(&["run", "--plugin", "random", "--max-memory", "1K"]), "16M and up");
+}

@@ -40,7 +40,8 @@ pub struct Cli {
     #[arg(long, global = true, value_name = "SIZE", value_parser = parse_size, default_value = "2G")]
     pub max_memory: u64,
     /// Under --sandbox, the CPU time of each bot process, in seconds.
-    #[arg(long, global = true, value_name = "SECONDS", default_value_t = 600)]
+    #[arg(long, global = true, value_name = "SECONDS", default_value_t = 600,
+          value_parser = clap::value_parser!(u64).range(1..=86_400))]
     pub max_cpu: u64,
     /// What to do.
     #[command(subcommand)]
