@@ -66,6 +66,12 @@ fn parent_is(parent: u32) -> bool {
     }
 }
 
+/// How far past the think limit the watchdog lets an update run before it ends the
+/// worker. A bot process's own deadline ends a late answer at the limit itself, with its
+/// cause; the watchdog is for what cannot be interrupted (a library's update), and waiting
+/// this little longer keeps the two from racing.
+const OVERRUN_MARGIN_NS: u64 = 250_000_000;
+
 /// What the worker needs besides the plugin and the game setup.
 pub struct ServeOptions<'a> {
     /// The update limit, in microseconds.
@@ -208,7 +214,7 @@ impl Guard {
         let running = self
             .watch
             .running_ns()
-            .filter(|&ns| ns > think_limit_us.saturating_mul(1000))?;
+            .filter(|&ns| ns > think_limit_us.saturating_mul(1000) + OVERRUN_MARGIN_NS)?;
         Some(format!(
             "update still running after {} µs, limit {think_limit_us} µs",
             running / 1000
