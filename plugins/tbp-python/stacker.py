@@ -197,12 +197,17 @@ def main(argv):
                 send({"type": "suggestion", "moves": [{"location": location, "spin": "none"}] * count})
                 continue
             moves = game.candidates()
+            if mode == "twice" and asked == 3:
+                # Both answers in one short write, so the pipe delivers them together and
+                # the second is surely waiting before tetrad asks again.
+                answer = json.dumps({"type": "suggestion", "moves": moves[:1]}) + "\n"
+                sys.stdout.write(answer + answer)
+                sys.stdout.flush()
+                continue
             suggestion = {"type": "suggestion", "moves": moves}
             if move_info:
                 suggestion["move_info"] = {"nodes": len(moves), "nps": 1000 * len(moves), "depth": 1}
             send(suggestion)
-            if mode == "twice" and asked == 3:
-                send({"type": "suggestion", "moves": game.candidates()})
         elif kind == "play":
             game.play(message["move"])
             fresh = True
