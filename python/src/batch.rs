@@ -2,7 +2,7 @@
 //! interpreter's lock released, their observations returned as numpy arrays.
 
 use crate::game::{slots_of, PyGame};
-use crate::play::{Cand, Play, Slots};
+use crate::play::{write_cells, Cand, Play, Slots};
 use crate::setup::{self, refused, Deal};
 use numpy::ndarray::{Array1, Array2, Array3};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArray3, PyReadonlyArray1};
@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use tetrad::referee::End;
 use tetrad::setup::Setup;
-use tetrad_plugin_api::{PieceId, Placement};
+use tetrad_plugin_api::{PieceId, Placement, Preset};
 
 /// A slot without a placement in `Batch::slot_cand`.
 const NO_PLACEMENT: u32 = u32::MAX;
@@ -33,7 +33,13 @@ struct Batch {
     next_index: u64,
     /// Threads a step or a reset plays its games on.
     threads: usize,
+    /// Per game, the guideline search's placements; under the other presets, the move
+    /// generator's in `plans` (plain values: no path to build or drop).
     cands: Vec<Vec<Cand>>,
+    plans: Vec<Vec<Placement>>,
+    /// Per game, the board's rows as last written to `boards`: only rows that changed
+    /// are written again.
+    rows_seen: Vec<u32>,
     /// Per game and action slot, the index in `cands` of the first placement in that
     /// slot (`NO_PLACEMENT` for none).
     slot_cand: Vec<u32>,
@@ -90,6 +96,7 @@ impl Batch {
             columns: self.piece_columns(),
             none: self.setup.pieces.len() as i64,
             slots: self.slots,
+            guideline: self.setup.rules.preset == Preset::Guideline,
         };
         let size = self.part_size();
         let (cells, columns, count) = (layout.height * layout.width, layout.columns, layout.slots.count());
@@ -97,18 +104,24 @@ impl Batch {
             .plays
             .chunks(size)
             .zip(self.cands.chunks_mut(size))
+            .zip(self.plans.chunks_mut(size))
+            .zip(self.rows_seen.chunks_mut(size * layout.height))
             .zip(self.boards.chunks_mut(size * cells))
             .zip(self.pieces.chunks_mut(size * columns))
             .zip(self.masks.chunks_mut(size * count))
             .zip(self.slot_cand.chunks_mut(size * count))
-            .map(|(((((plays, cands), boards), pieces), masks), slot_cand)| Seats {
-                plays,
-                cands,
-                boards,
-                pieces,
-                masks,
-                slot_cand,
-            })
+            .map(
+                |(((((((plays, cands), plans), rows_seen), boards), pieces), masks), slot_cand)| Seats {
+                    plays,
+                    cands,
+                    plans,
+                    rows_seen,
+                    boards,
+                    pieces,
+                    masks,
+                    slot_cand,
+                },
+            )
             .collect();
         let last = parts.pop();
         std::thread::scope(|scope| {
@@ -139,12 +152,14 @@ impl Batch {
             .plays
             .chunks_mut(size)
             .zip(self.cands.chunks(size))
+            .zip(self.plans.chunks(size))
             .zip(chosen.chunks(size))
             .zip(self.rewards.chunks_mut(size))
             .zip(ends.chunks_mut(size))
-            .map(|((((plays, cands), chosen), rewards), ends)| Moves {
+            .map(|(((((plays, cands), plans), chosen), rewards), ends)| Moves {
                 plays,
                 cands,
+                plans,
                 chosen,
                 rewards,
                 ends,
@@ -191,6 +206,7 @@ struct Layout {
     columns: usize,
     none: i64,
     slots: Slots,
+    guideline: bool,
 }
 
 /// Some of the games, the placements chosen in them, and their parts of the rewards and
@@ -198,6 +214,7 @@ struct Layout {
 struct Moves<'a> {
     plays: &'a mut [Play],
     cands: &'a [Vec<Cand>],
+    plans: &'a [Vec<Placement>],
     chosen: &'a [usize],
     rewards: &'a mut [f32],
     ends: &'a mut [Option<End>],
@@ -207,7 +224,12 @@ impl Moves<'_> {
     /// Plays each game's chosen placement.
     fn play(self) {
         for (k, play) in self.plays.iter_mut().enumerate() {
-            self.rewards[k] = play.place(&self.cands[k][self.chosen[k]]).unwrap_or(0) as f32;
+            let chosen = self.chosen[k];
+            let lines = match self.plans[k].get(chosen) {
+                Some(placement) => play.place_plan(placement),
+                None => play.place(&self.cands[k][chosen]),
+            };
+            self.rewards[k] = lines.unwrap_or(0) as f32;
             self.ends[k] = play.end();
         }
     }
@@ -217,6 +239,8 @@ impl Moves<'_> {
 struct Seats<'a> {
     plays: &'a [Play],
     cands: &'a mut [Vec<Cand>],
+    plans: &'a mut [Vec<Placement>],
+    rows_seen: &'a mut [u32],
     boards: &'a mut [u8],
     pieces: &'a mut [i64],
     masks: &'a mut [bool],
@@ -227,14 +251,16 @@ impl Seats<'_> {
     /// Writes each game's observation and enumerates its placements.
     fn observe(self, layout: &Layout) {
         let mut scratch = Vec::<Placement>::new();
-        let (cells, count) = (layout.height * layout.width, layout.slots.count());
+        let (cells, count, width) = (layout.height * layout.width, layout.slots.count(), layout.width);
         let id = |p: Option<PieceId>| p.map_or(layout.none, |p| i64::from(p.0));
         for (k, play) in self.plays.iter().enumerate() {
-            let rows = play.game.board().rows();
+            let rows = &play.game.board().rows()[..layout.height];
+            let seen = &mut self.rows_seen[k * layout.height..(k + 1) * layout.height];
             let board = &mut self.boards[k * cells..(k + 1) * cells];
-            for (cells, &row) in board.chunks_exact_mut(layout.width).zip(rows) {
-                for (x, cell) in cells.iter_mut().enumerate() {
-                    *cell = (row >> x & 1) as u8;
+            for (y, (&row, last)) in rows.iter().zip(seen.iter_mut()).enumerate() {
+                if row != *last {
+                    write_cells(&[row], width, &mut board[y * width..(y + 1) * width]);
+                    *last = row;
                 }
             }
             let pieces = &mut self.pieces[k * layout.columns..(k + 1) * layout.columns];
@@ -244,16 +270,25 @@ impl Seats<'_> {
             for slot in &mut pieces[2..] {
                 *slot = id(queue.next());
             }
-            play.candidates_into(&mut scratch, &mut self.cands[k]);
             let mask = &mut self.masks[k * count..(k + 1) * count];
             let slot_cand = &mut self.slot_cand[k * count..(k + 1) * count];
             mask.fill(false);
             slot_cand.fill(NO_PLACEMENT);
-            for (i, cand) in self.cands[k].iter().enumerate() {
-                let slot = layout.slots.of(cand);
+            let mut mark = |slot: usize, i: usize| {
                 if !mask[slot] {
                     mask[slot] = true;
                     slot_cand[slot] = i as u32;
+                }
+            };
+            if layout.guideline {
+                play.candidates_into(&mut scratch, &mut self.cands[k]);
+                for (i, cand) in self.cands[k].iter().enumerate() {
+                    mark(layout.slots.of(cand), i);
+                }
+            } else {
+                play.plans_into(&mut self.plans[k]);
+                for (i, placement) in self.plans[k].iter().enumerate() {
+                    mark(layout.slots.of_plan(placement), i);
                 }
             }
         }
@@ -341,6 +376,8 @@ impl PyBatch {
             index: vec![0; n],
             next_index: seed,
             cands: vec![Vec::new(); n],
+            plans: vec![Vec::new(); n],
+            rows_seen: vec![0; n * h],
             slot_cand: vec![NO_PLACEMENT; n * slots.count()],
             threads: threads
                 .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))

@@ -8,7 +8,7 @@ use numpy::{IntoPyArray, PyArray1, PyArray2, PyArray3};
 use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use tetrad::engine::{Game, PieceQueue};
 use tetrad::player::Violation;
 use tetrad::setup::Setup;
@@ -23,37 +23,51 @@ pub struct PyGame {
     pub(crate) setup: Arc<Setup>,
     pub(crate) play: Play,
     pub(crate) slots: Slots,
-    seed: u64,
-    deal: Deal,
+    pub(crate) seed: u64,
+    pub(crate) deal: Deal,
     /// Totals carried over from before the game was rebuilt from an observation.
-    carried: [u64; 3],
-    cands: Option<Arc<Vec<Cand>>>,
+    pub(crate) carried: [u64; 3],
+    choices: Option<Arc<Choices>>,
 }
 
-/// The placement environment's observation: board, pieces and action mask.
-type EnvObservation<'py> = (
-    Bound<'py, PyArray2<u8>>,
-    Bound<'py, PyArray1<i64>>,
-    Bound<'py, PyArray1<i8>>,
-);
+/// The falling piece's placements, and per action slot the index of the first placement
+/// in it (`NO_PLACEMENT` for none), worked out once per piece. Outside `guideline` the
+/// move generator's placements are kept as they come (`plans`), and made `Cand`s only if
+/// asked: an environment step needs no more than the plans.
+pub(crate) struct Choices {
+    plans: Vec<Placement>,
+    cands: OnceLock<Vec<Cand>>,
+    pub slot_first: Vec<u32>,
+}
 
-/// The placement environment's step: the observation, the rows cleared (`None` for no
-/// placement), the lines, score and pieces so far, and the end.
-type EnvStep<'py> = (
-    Bound<'py, PyArray2<u8>>,
-    Bound<'py, PyArray1<i64>>,
-    Bound<'py, PyArray1<i8>>,
-    Option<u32>,
-    u64,
-    u64,
-    u64,
-    Option<&'static str>,
-);
+impl Choices {
+    /// The placements as `Cand`s, in the host's order.
+    pub fn list(&self, play: &Play) -> &[Cand] {
+        self.cands.get_or_init(|| {
+            let mut list = Vec::new();
+            play.candidates_into(&mut Vec::new(), &mut list);
+            list
+        })
+    }
 
-/// Rows as numbers, bit x set where column x is filled.
-fn board_array(board: &Board) -> Array2<u8> {
+    /// How many placements there are.
+    pub fn len(&self, play: &Play) -> usize {
+        match play.game.rules().preset {
+            Preset::Guideline => self.list(play).len(),
+            _ => self.plans.len(),
+        }
+    }
+}
+
+/// A slot without a placement in `Choices::slot_first`.
+pub(crate) const NO_PLACEMENT: u32 = u32::MAX;
+
+/// The board as cells, 1 where filled, row 0 at the top.
+pub(crate) fn board_array(board: &Board) -> Array2<u8> {
     let (width, height) = (board.width(), board.height());
-    Array2::from_shape_fn((height, width), |(y, x)| u8::from(board.rows()[y] >> x & 1 == 1))
+    let mut cells = vec![0; width * height];
+    crate::play::write_cells(&board.rows()[..height], width, &mut cells);
+    Array2::from_shape_vec((height, width), cells).expect("height x width cells")
 }
 
 /// The slots of a setup.
@@ -73,7 +87,7 @@ impl PyGame {
             seed,
             deal,
             carried: [0; 3],
-            cands: None,
+            choices: None,
         }
     }
 
@@ -81,15 +95,49 @@ impl PyGame {
         self.setup.pieces.kind(piece).name().to_string()
     }
 
-    pub(crate) fn cands(&mut self) -> Arc<Vec<Cand>> {
-        if let Some(cands) = &self.cands {
-            return cands.clone();
+    /// The falling piece's placements (enumerated once per piece).
+    pub(crate) fn choices(&mut self) -> Arc<Choices> {
+        if let Some(choices) = &self.choices {
+            return choices.clone();
         }
-        let mut out = Vec::new();
-        self.play.candidates_into(&mut Vec::<Placement>::new(), &mut out);
-        let cands = Arc::new(out);
-        self.cands = Some(cands.clone());
-        cands
+        let mut slot_first = vec![NO_PLACEMENT; self.slots.count()];
+        let mut mark = |slot: usize, index: usize| {
+            let first = &mut slot_first[slot];
+            if *first == NO_PLACEMENT {
+                *first = index as u32;
+            }
+        };
+        let choices = if self.setup.rules.preset == Preset::Guideline {
+            let mut list = Vec::new();
+            self.play.candidates_into(&mut Vec::new(), &mut list);
+            for (index, cand) in list.iter().enumerate() {
+                mark(self.slots.of(cand), index);
+            }
+            Choices {
+                plans: Vec::new(),
+                cands: OnceLock::from(list),
+                slot_first,
+            }
+        } else {
+            let mut plans = Vec::new();
+            self.play.plans_into(&mut plans);
+            for (index, placement) in plans.iter().enumerate() {
+                mark(self.slots.of_plan(placement), index);
+            }
+            Choices {
+                plans,
+                cands: OnceLock::new(),
+                slot_first,
+            }
+        };
+        let choices = Arc::new(choices);
+        self.choices = Some(choices.clone());
+        choices
+    }
+
+    /// Forgets the placements: the falling piece moved or the game changed.
+    pub(crate) fn moved(&mut self) {
+        self.choices = None;
     }
 
     fn live(&self) -> PyResult<()> {
@@ -102,15 +150,18 @@ impl PyGame {
     /// Plays placement `index`; the rows it cleared.
     pub(crate) fn place_index(&mut self, index: usize) -> PyResult<u32> {
         self.live()?;
-        let cands = self.cands();
-        let Some(cand) = cands.get(index) else {
+        let choices = self.choices();
+        let count = choices.len(&self.play);
+        if index >= count {
             return Err(PyIndexError::new_err(format!(
-                "placement {index} is out of range: the piece has {} placements",
-                cands.len()
+                "placement {index} is out of range: the piece has {count} placements"
             )));
+        }
+        self.moved();
+        let lines = match choices.plans.get(index) {
+            Some(placement) => self.play.place_plan(placement),
+            None => self.play.place(&choices.list(&self.play)[index]),
         };
-        self.cands = None;
-        let lines = self.play.place(cand);
         match lines {
             Some(lines) => Ok(lines),
             None if self.play.end().is_some() => Ok(0),
@@ -120,17 +171,17 @@ impl PyGame {
 
     /// The placement index of action slot `slot`, if a placement has it.
     pub(crate) fn slot_index(&mut self, slot: usize) -> Option<usize> {
-        let slots = self.slots;
-        self.cands().iter().position(|c| slots.of(c) == slot)
+        let first = *self.choices().slot_first.get(slot)?;
+        (first != NO_PLACEMENT).then_some(first as usize)
     }
 
+    /// 1 at each placement's slot, 0 elsewhere.
     pub(crate) fn mask_vec(&mut self) -> Vec<i8> {
-        let mut mask = vec![0i8; self.slots.count()];
-        let slots = self.slots;
-        for cand in self.cands().iter() {
-            mask[slots.of(cand)] = 1;
-        }
-        mask
+        self.choices()
+            .slot_first
+            .iter()
+            .map(|&first| i8::from(first != NO_PLACEMENT))
+            .collect()
     }
 
     /// Current, hold, then the previewed pieces, as indices; the number of pieces for none.
@@ -263,7 +314,7 @@ impl PyGame {
         if !self.play.game.give_pieces(&pieces) {
             return Err(refused("a seeded game deals its own pieces"));
         }
-        self.cands = None;
+        self.moved();
         Ok(())
     }
 
@@ -422,7 +473,8 @@ impl PyGame {
 
     /// Every placement of the falling piece in the host's order, each with its board.
     fn placements(&mut self) -> Vec<PyPlacement> {
-        let cands = self.cands();
+        let choices = self.choices();
+        let cands = choices.list(&self.play);
         let rules = self.setup.rules;
         let movement = rules.movement();
         cands
@@ -454,7 +506,8 @@ impl PyGame {
 
     /// Every placement's board after it locks, as one array: placements x height x width.
     fn placement_boards<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyArray3<u8>> {
-        let cands = self.cands();
+        let choices = self.choices();
+        let cands = choices.list(&self.play);
         let rules = self.setup.rules;
         let (h, w) = (rules.height, rules.width);
         let mut out = Array3::<u8>::zeros((cands.len(), h, w));
@@ -472,7 +525,7 @@ impl PyGame {
 
     /// How many placements the falling piece has.
     fn placement_count(&mut self) -> usize {
-        self.cands().len()
+        self.choices().len(&self.play)
     }
 
     /// The number of action slots (the placement environment's action space).
@@ -505,42 +558,29 @@ impl PyGame {
         if actions.breaks(ACTION_MASK_V2) {
             return Err(refused(Violation::Bits(actions.0)));
         }
-        self.cands = None;
+        self.moved();
         let lines = self.play.tick(actions);
         Ok((lines.is_some(), lines.unwrap_or(0)))
     }
 
-    /// The placement environment's observation in one call: `(board, pieces,
-    /// action_mask)`. (Internal: `tetrad.envs`.)
-    fn _env_observe<'py>(&mut self, py: Python<'py>) -> EnvObservation<'py> {
-        (
-            board_array(self.play.game.board()).into_pyarray(py),
-            Array1::from(self.piece_vec()).into_pyarray(py),
-            Array1::from(self.mask_vec()).into_pyarray(py),
-        )
+    /// Starts game `seed` of the same setup and deal, as the environments' `reset`
+    /// does (the setup is not built again). Returns the placement environment's
+    /// `(observation, info)`. (Internal: `tetrad.envs`.)
+    fn _gym_reset<'py>(&mut self, py: Python<'py>, seed: u64) -> PyResult<crate::env::Reset<'py>> {
+        self.restart(seed)?;
+        self.gym_observe(py)
+    }
+
+    /// Starts game `seed` of the same setup and deal. (Internal: `tetrad.envs`.)
+    fn _restart(&mut self, seed: u64) -> PyResult<()> {
+        self.restart(seed)
     }
 
     /// The placement environment's step in one call: plays the placement in action slot
-    /// `slot`, if one is; returns the observation after it, the rows it cleared (`None`
-    /// if no placement is in the slot, and nothing was played), and the totals and end of
-    /// `lines`, `score`, `pieces` and `end`. (Internal: `tetrad.envs`.)
-    fn _env_step<'py>(&mut self, py: Python<'py>, slot: i64) -> PyResult<EnvStep<'py>> {
-        let index = usize::try_from(slot).ok().and_then(|slot| self.slot_index(slot));
-        let lines = match index {
-            Some(index) => Some(self.place_index(index)?),
-            None => None,
-        };
-        let (board, pieces, mask) = self._env_observe(py);
-        Ok((
-            board,
-            pieces,
-            mask,
-            lines,
-            self.lines(),
-            self.score(),
-            self.pieces(),
-            self.end(),
-        ))
+    /// `slot`, if one is, and returns `(observation, reward, terminated, truncated,
+    /// info)` as Gymnasium's `step` does. (Internal: `tetrad.envs`.)
+    fn _gym_step<'py>(&mut self, py: Python<'py>, slot: i64) -> PyResult<crate::env::Step<'py>> {
+        self.gym_step(py, slot)
     }
 
     /// An independent copy, for search.

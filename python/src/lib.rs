@@ -4,6 +4,7 @@
 //! lock released.
 
 mod batch;
+mod env;
 mod game;
 mod play;
 mod setup;

@@ -180,13 +180,7 @@ impl Play {
                 route: Route::Ticks(r.reached.path),
             }));
         } else {
-            placements_into(
-                rules,
-                game.board(),
-                game.pieces().kind(falling.piece),
-                falling.pos,
-                scratch,
-            );
+            self.plans_into(scratch);
             out.extend(scratch.iter().map(|p| Cand {
                 piece: falling.piece,
                 hold: false,
@@ -196,6 +190,32 @@ impl Play {
                 route: Route::Plan(*p),
             }));
         }
+    }
+
+    /// The move generator's placements of the falling piece, for the presets other than
+    /// `guideline` (whose placements need [`Play::candidates_into`]); none once the game
+    /// is over.
+    pub fn plans_into(&self, out: &mut Vec<Placement>) {
+        out.clear();
+        if self.end().is_some() {
+            return;
+        }
+        let game = &self.game;
+        if let Some(falling) = game.current() {
+            placements_into(
+                game.rules(),
+                game.board(),
+                game.pieces().kind(falling.piece),
+                falling.pos,
+                out,
+            );
+        }
+    }
+
+    /// Plays `placement` of [`Play::plans_into`] as [`Play::place`] does.
+    pub fn place_plan(&mut self, placement: &Placement) -> Option<u32> {
+        let movement = self.game.rules().movement();
+        self.fly(placement.path(movement))
     }
 
     /// Plays `cand` tick by tick until its piece locks (or the game ends). Returns the rows
@@ -261,23 +281,63 @@ impl Slots {
         variants * self.orientations * self.rows * self.columns
     }
 
+    /// The slot of a placement of [`Play::plans_into`] (not under `guideline`).
+    #[inline]
+    pub fn of_plan(&self, placement: &Placement) -> usize {
+        self.of_plain(placement.pos, placement.slide)
+    }
+
+    /// The slot of a placement at `pos` after `slide` (not under `guideline`).
+    #[inline]
+    fn of_plain(&self, pos: PiecePos, slide: i8) -> usize {
+        let x = (i32::from(pos.x) + self.margin).clamp(0, self.columns as i32 - 1) as usize;
+        let orientation = usize::from(pos.orientation).min(self.orientations - 1);
+        let slide = if self.slides == 3 { (slide + 1) as usize } else { 0 };
+        (slide * self.orientations + orientation) * self.columns + x
+    }
+
     /// The slot of `cand`.
     #[inline]
     pub fn of(&self, cand: &Cand) -> usize {
+        if !self.guideline {
+            return self.of_plain(cand.pos, cand.slide);
+        }
         let x = (i32::from(cand.pos.x) + self.margin).clamp(0, self.columns as i32 - 1) as usize;
         let orientation = usize::from(cand.pos.orientation).min(self.orientations - 1);
-        if self.guideline {
-            let y = (i32::from(cand.pos.y) + self.margin).clamp(0, self.rows as i32 - 1) as usize;
-            let way = match cand.kick {
-                None => 0,
-                Some(FIFTH_KICK) => 2,
-                Some(_) => 1,
-            };
-            let variant = usize::from(cand.hold) * 3 + way;
-            ((variant * self.orientations + orientation) * self.rows + y) * self.columns + x
-        } else {
-            let slide = if self.slides == 3 { (cand.slide + 1) as usize } else { 0 };
-            (slide * self.orientations + orientation) * self.columns + x
+        let y = (i32::from(cand.pos.y) + self.margin).clamp(0, self.rows as i32 - 1) as usize;
+        let way = match cand.kick {
+            None => 0,
+            Some(FIFTH_KICK) => 2,
+            Some(_) => 1,
+        };
+        let variant = usize::from(cand.hold) * 3 + way;
+        ((variant * self.orientations + orientation) * self.rows + y) * self.columns + x
+    }
+}
+
+/// Each byte's eight bits as eight cells, bit 0 first.
+const SPREAD: [[u8; 8]; 256] = {
+    let mut table = [[0u8; 8]; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let mut bit = 0;
+        while bit < 8 {
+            table[byte][bit] = ((byte >> bit) & 1) as u8;
+            bit += 1;
+        }
+        byte += 1;
+    }
+    table
+};
+
+/// Writes `rows` (bit x set where column x is filled) as cells, 1 where filled, `width`
+/// a row: eight cells a table lookup, as observations are written once a step.
+#[inline]
+pub fn write_cells(rows: &[u32], width: usize, out: &mut [u8]) {
+    for (cells, &row) in out.chunks_exact_mut(width).zip(rows) {
+        for (k, chunk) in cells.chunks_mut(8).enumerate() {
+            let byte = (row >> (8 * k)) as u8;
+            chunk.copy_from_slice(&SPREAD[usize::from(byte)][..chunk.len()]);
         }
     }
 }

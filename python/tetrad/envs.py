@@ -49,7 +49,9 @@ class _Base(gymnasium.Env):
     def _new_game(self, seed):
         if seed is None:
             seed = int(self.np_random.integers(0, 2**63 - 1))
-        self.game = _tetrad.Game(seed=int(seed), **self._kwargs)
+        # The same setup, a new deal: building the setup again would cost more than a
+        # short game.
+        self.game._restart(int(seed))
 
     def _info(self):
         game = self.game
@@ -77,27 +79,15 @@ class PlacementEnv(_Base):
         self.action_space = spaces.Discrete(count)
         self.observation_space = _spaces(self.game, {"action_mask": spaces.MultiBinary(count)})
 
-    def _obs(self):
-        board, pieces, mask = self.game._env_observe()
-        return {"board": board, "pieces": pieces, "action_mask": mask}, mask
-
     def reset(self, *, seed=None, options=None):
         super().reset(seed=seed)
-        self._new_game(seed)
-        obs, mask = self._obs()
-        info = self._info()
-        info["action_mask"] = mask
-        return obs, info
+        if seed is None:
+            seed = int(self.np_random.integers(0, 2**63 - 1))
+        return self.game._gym_reset(int(seed))
 
     def step(self, action):
-        # One call into the engine: the placement, the observation after it and the totals.
-        board, pieces, mask, lines, total, score, count, end = self.game._env_step(int(action))
-        obs = {"board": board, "pieces": pieces, "action_mask": mask}
-        info = {"lines": total, "score": score, "pieces": count, "end": end, "action_mask": mask}
-        if lines is None:
-            info["end"] = "violation"
-            return obs, 0.0, True, False, info
-        return obs, float(lines), end is not None and end != "capped", end == "capped", info
+        # One call into the engine: the placement, then Gymnasium's five values built there.
+        return self.game._gym_step(int(action))
 
     def action_masks(self):
         """The mask of the falling piece's placements (as maskable agents ask for it)."""
