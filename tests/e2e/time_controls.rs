@@ -7,7 +7,7 @@ use serde_json::Value;
 use std::path::Path;
 
 /// A bot process in Python that drops each piece where it appears, after `delay` seconds.
-fn slow_bot(dir: &Path, delay: f64) -> String {
+pub(crate) fn slow_bot(dir: &Path, delay: f64) -> String {
     let script = format!(
         r#"
 import json, sys, time
