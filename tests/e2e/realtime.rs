@@ -217,3 +217,21 @@ fn bad_speeds_are_one_line_errors() {
         "--move-ms is an option of versus games",
     );
 }
+
+#[test]
+fn a_time_loss_on_the_realtime_clock_ends_both_seats_then_and_verifies() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("time_loss.json");
+    let slow = format!("{}@mode=slow,sleep_us=10000", testkit());
+    // Its opponent at 10 pieces a second lives well past the slow player's 50 ms.
+    let replay = recorded(&[&slow, "bcts"], &path, &["--tc", "0.05", "--pps", "10"]);
+    let ends: Vec<&Value> = (0..2).map(|seat| &replay["seats"][seat]["result"]["end"]).collect();
+    assert_eq!(ends, ["time_loss", "won"], "{}", replay["seats"]);
+    // The clock fell after 50 ms of thinking: the game ended then, for both seats.
+    let end = replay["seats"][0]["end_us"].as_u64().unwrap();
+    assert!(end >= 50_000, "{end}");
+    assert_eq!(replay["seats"][1]["end_us"].as_u64(), Some(end));
+    assert!(times(&replay, 1).iter().all(|&time| time <= end));
+    let (ok, said) = verify(&replay, &path);
+    assert!(ok, "{said}");
+}
