@@ -235,3 +235,44 @@ fn a_time_loss_on_the_realtime_clock_ends_both_seats_then_and_verifies() {
     let (ok, said) = verify(&replay, &path);
     assert!(ok, "{said}");
 }
+
+#[test]
+fn a_named_garbage_set_gives_its_published_numbers_under_realtime_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("jstris.jsonl");
+    let base = [
+        "versus",
+        "--plugins",
+        "bcts",
+        "random",
+        "--games",
+        "1",
+        "--max-pieces",
+        "30",
+    ];
+    // Jstris's delay, 500 ms, with a cap given beside it.
+    let extra = [
+        "--pace",
+        "realtime",
+        "--garbage",
+        "jstris",
+        "--garbage-cap",
+        "4",
+        "--out",
+    ];
+    let output = run(&[&base[..], &extra, &[out.to_str().unwrap()]].concat());
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = std::fs::read_to_string(&out).unwrap();
+    let header: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    let garbage = &header["config"]["setup"]["garbage"];
+    assert_eq!(*garbage, serde_json::json!({"delay": 500, "cap": 4}), "{header}");
+    // Its delay is a time: refused at a pace that counts locks, and an unknown set too.
+    assert_one_line_error(
+        &run(&[&base[..], &["--pace", "pieces", "--garbage", "jstris"]].concat()),
+        "--garbage jstris sets a delay of 500 ms",
+    );
+    assert_one_line_error(
+        &run(&[&base[..], &["--pace", "realtime", "--garbage", "tetrio"]].concat()),
+        "`tetrio` is not a garbage set",
+    );
+}

@@ -11,8 +11,8 @@ pub use values::{MAX_GAMES, MAX_JOBS, MAX_POPULATION};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use values::{
-    games_parser, parse_deviations, parse_fraction, parse_non_negative, parse_numbers, parse_pace, parse_positive,
-    parse_shard, parse_sprt, parse_unit_interval,
+    games_parser, parse_deviations, parse_fraction, parse_garbage_set, parse_non_negative, parse_numbers, parse_pace,
+    parse_positive, parse_shard, parse_sprt, parse_unit_interval,
 };
 
 /// A host for Tetris-playing bots.
@@ -280,6 +280,10 @@ pub struct TournamentArgs {
     /// a step down, a hold, the drop) [default: 0].
     #[arg(long, value_name = "MS", value_parser = parse_non_negative)]
     pub move_ms: Option<f64>,
+    /// In versus, a modern game's published garbage options: `jstris` (a delay of 500 ms,
+    /// under --pace realtime). A --garbage-* option given too takes its part's place.
+    #[arg(long, value_name = "NAME", value_parser = parse_garbage_set)]
+    pub garbage: Option<crate::setup::GarbageSet>,
     /// In versus, how long a batch of garbage waits before it may rise (0 to 1000): the
     /// receiver's locks, or milliseconds under --pace realtime [default: 0, it rises at
     /// the next lock].

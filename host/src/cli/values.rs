@@ -91,6 +91,11 @@ pub(super) fn parse_unit_interval(text: &str) -> Result<f64, String> {
     Ok(value)
 }
 
+/// A named set of garbage options.
+pub(super) fn parse_garbage_set(text: &str) -> Result<crate::setup::GarbageSet, String> {
+    text.parse()
+}
+
 /// A versus pace: `ticks`, `pieces` or `realtime`.
 pub(super) fn parse_pace(text: &str) -> Result<crate::engine::Pace, String> {
     text.parse()
