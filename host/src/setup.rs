@@ -4,10 +4,8 @@
 //! line, so each is written, read and checked in one place.
 
 pub mod args;
-mod garbage_sets;
 mod records;
 
-pub use garbage_sets::GarbageSet;
 pub use records::{PieceRecord, RulesRecord};
 
 use crate::engine::{AttackTable, GarbageRules, Pace, Speed};

@@ -283,7 +283,7 @@ pub struct TournamentArgs {
     /// In versus, a modern game's published garbage options: `jstris` (a delay of 500 ms,
     /// under --pace realtime). A --garbage-* option given too takes its part's place.
     #[arg(long, value_name = "NAME", value_parser = parse_garbage_set)]
-    pub garbage: Option<crate::setup::GarbageSet>,
+    pub garbage: Option<crate::engine::GarbageSet>,
     /// In versus, how long a batch of garbage waits before it may rise (0 to 1000): the
     /// receiver's locks, or milliseconds under --pace realtime [default: 0, it rises at
     /// the next lock].

@@ -92,7 +92,7 @@ pub(super) fn parse_unit_interval(text: &str) -> Result<f64, String> {
 }
 
 /// A named set of garbage options.
-pub(super) fn parse_garbage_set(text: &str) -> Result<crate::setup::GarbageSet, String> {
+pub(super) fn parse_garbage_set(text: &str) -> Result<crate::engine::GarbageSet, String> {
     text.parse()
 }
 

@@ -3,6 +3,7 @@
 
 mod attack;
 mod garbage;
+mod garbage_sets;
 mod pace;
 mod queue;
 mod realtime;
@@ -12,6 +13,7 @@ mod view;
 
 pub use attack::AttackTable;
 pub use garbage::{pass_garbage, Garbage, GarbageRules};
+pub use garbage_sets::GarbageSet;
 pub use pace::Pace;
 pub use queue::PieceQueue;
 pub use realtime::{Deliveries, Speed};

@@ -1,7 +1,7 @@
 //! Named sets of garbage options (`--garbage NAME`): the numbers a modern game publishes,
 //! each with its source, offered only where a source gives them.
 
-use crate::engine::GarbageRules;
+use super::GarbageRules;
 
 /// A modern game's published garbage numbers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
