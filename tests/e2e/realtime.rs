@@ -276,3 +276,14 @@ fn a_named_garbage_set_gives_its_published_numbers_under_realtime_only() {
         "`tetrio` is not a garbage set",
     );
 }
+
+#[test]
+fn isolated_libraries_play_realtime_as_bot_processes_and_replay() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("isolated.json");
+    let extra = ["--isolate", "--pps", "20", "--max-pieces", "60"];
+    let replay = recorded(&["bcts", "tree-search@depth=1"], &path, &extra);
+    assert!(replay["seats"][1]["times_us"].as_array().is_some_and(|t| !t.is_empty()));
+    let (ok, said) = verify(&replay, &path);
+    assert!(ok, "{said}");
+}
