@@ -2,7 +2,9 @@
 //! tick's applied actions, as JSON. The engine is deterministic, so re-simulating the
 //! actions gives the same game; [`Replay::verify`] checks that it also gives the recorded
 //! result. Files of format version 1 (one player, written before fixtures had seats) are
-//! still read, as a fixture of one seat.
+//! still read, as a fixture of one seat. A game at the realtime pace adds each tick's time
+//! (a field absent from every other replay), and verification plays the seats' ticks in
+//! the order of their times.
 
 use crate::engine::{Game, Stats};
 use crate::input::{self, InputError, REPLAY_CAP};
@@ -72,6 +74,13 @@ pub struct SeatRecord {
     pub actions: Vec<u32>,
     /// How the seat's game ended.
     pub result: Outcome,
+    /// Under the realtime pace, when each tick happened (one time for each of `actions`),
+    /// in microseconds from the game's start; absent under the other paces.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub times_us: Option<Vec<u64>>,
+    /// Under the realtime pace, when the seat's game ended, in microseconds from its start.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end_us: Option<u64>,
 }
 
 impl SeatRecord {
@@ -117,12 +126,15 @@ impl ReplayV1 {
                 attack: None,
                 garbage: Default::default(),
                 pace: Default::default(),
+                speed: Default::default(),
             },
             seed: self.seed,
             seats: vec![SeatRecord {
                 players: self.players,
                 actions: self.actions,
                 result: self.result,
+                times_us: None,
+                end_us: None,
             }],
         }
     }
@@ -307,6 +319,8 @@ impl Replay {
             players: Vec::new(),
             actions: Vec::new(),
             result: Outcome::new(Stats::default(), RecordedEnd::Unfinished),
+            times_us: None,
+            end_us: None,
         };
         let mut replay = Replay {
             format: FORMAT.to_string(),
@@ -351,6 +365,10 @@ impl Replay {
                 sent: result.sent,
                 received: result.received,
             };
+            if let Some(timeline) = &result.timeline {
+                seat.times_us = Some(timeline.ticks_us.clone());
+                seat.end_us = Some(timeline.end_us);
+            }
         }
         replay
     }
@@ -428,6 +446,7 @@ impl Replay {
 }
 
 pub mod ends;
+mod timed;
 mod verify;
 
 #[cfg(test)]

@@ -8,7 +8,7 @@ mod records;
 
 pub use records::{PieceRecord, RulesRecord};
 
-use crate::engine::{AttackTable, GarbageRules, Pace};
+use crate::engine::{AttackTable, GarbageRules, Pace, Speed};
 use crate::referee::{Limits, TimeControl};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -35,6 +35,8 @@ pub struct Setup {
     pub garbage: GarbageRules,
     /// In a versus game, what one round is.
     pub pace: Pace,
+    /// Under the realtime pace, how fast paths are played.
+    pub speed: Speed,
 }
 
 /// Piece sequences by content, not by file name: a copy of the file elsewhere is the same
@@ -81,6 +83,10 @@ pub struct SetupRecord {
     /// The pace of a versus game, left out when `ticks` (so a file without one is `ticks`).
     #[serde(default, skip_serializing_if = "Pace::is_ticks")]
     pub pace: Pace,
+    /// Under the realtime pace, the pieces-per-second limit and the move time, left out
+    /// when there are none.
+    #[serde(default, skip_serializing_if = "Speed::is_free")]
+    pub speed: Speed,
 }
 
 impl From<Setup> for SetupRecord {
@@ -97,6 +103,7 @@ impl From<Setup> for SetupRecord {
             attack: setup.attack,
             garbage: setup.garbage,
             pace: setup.pace,
+            speed: setup.speed,
         }
     }
 }
@@ -109,6 +116,13 @@ impl TryFrom<SetupRecord> for Setup {
         let pieces = PieceRecord::set(&record.pieces, rules.rotation())?;
         rules.validate(&pieces).map_err(|e| e.to_string())?;
         record.garbage.check()?;
+        record.speed.check()?;
+        if !record.speed.is_free() && record.pace != Pace::Realtime {
+            return Err(format!(
+                "a speed ({}) is set, but the pace is {}, not realtime",
+                record.speed, record.pace
+            ));
+        }
         let time_control = match (&record.tc, &record.st) {
             (Some(_), Some(_)) => return Err("a setup has a clock (`tc`) or a time per piece (`st`), not both".into()),
             (Some(tc), None) => Some(TimeControl::parse_tc(tc).map_err(|e| format!("tc: {e}"))?),
@@ -128,6 +142,7 @@ impl TryFrom<SetupRecord> for Setup {
             attack: record.attack,
             garbage: record.garbage,
             pace: record.pace,
+            speed: record.speed,
         })
     }
 }
@@ -145,6 +160,7 @@ impl Setup {
             attack: None,
             garbage: GarbageRules::default(),
             pace: Pace::Ticks,
+            speed: Speed::default(),
         })
     }
 
@@ -163,6 +179,7 @@ impl Setup {
             ("attack tables", a.attack == b.attack),
             ("garbage options", a.garbage == b.garbage),
             ("paces", a.pace == b.pace),
+            ("speeds", a.speed == b.speed),
         ];
         checks.iter().filter(|(_, same)| !same).map(|(what, _)| *what).collect()
     }
@@ -178,6 +195,9 @@ impl Setup {
             .unwrap_or_default();
         if self.attack.is_some() && !self.pace.is_ticks() {
             attack.push_str(&format!(", pace {}", self.pace));
+        }
+        if self.attack.is_some() && !self.speed.is_free() {
+            attack.push_str(&format!(" ({})", self.speed));
         }
         if self.attack.is_some() && !self.garbage.is_plain() {
             attack.push_str(&format!(", garbage {}", self.garbage));

@@ -12,6 +12,7 @@ mod layout;
 mod pace;
 mod pinned;
 mod presets;
+mod realtime;
 mod report;
 mod run;
 mod sandbox;

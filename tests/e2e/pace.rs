@@ -133,7 +133,6 @@ fn the_same_bot_in_both_seats_draws_every_game_piece_for_piece() {
 fn bad_paces_and_garbage_options_are_one_line_errors() {
     let base = ["versus", "--plugins", "bcts", "random", "--games", "1"];
     for (extra, needle) in [
-        (["--pace", "realtime"], "--pace realtime` is not available yet"),
         (["--pace", "fast"], "`fast` is not a pace"),
         (["--garbage-cap", "0"], "--garbage-cap"),
         (["--garbage-delay", "1001"], "--garbage-delay"),

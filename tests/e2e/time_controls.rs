@@ -7,7 +7,7 @@ use serde_json::Value;
 use std::path::Path;
 
 /// A bot process in Python that drops each piece where it appears, after `delay` seconds.
-fn slow_bot(dir: &Path, delay: f64) -> String {
+pub(crate) fn slow_bot(dir: &Path, delay: f64) -> String {
     let script = format!(
         r#"
 import json, sys, time
@@ -197,4 +197,57 @@ fn an_isolated_library_loses_on_time_in_its_worker() {
     assert!(output.status.code().is_some(), "{}", stderr(&output));
     let games = crate::trust_isolation::games_in(&out);
     assert_eq!(games[0]["result"]["end"], "time_loss", "{}", games[0]);
+}
+
+#[test]
+fn a_versus_tournament_rates_every_pair_at_one_time_control_and_records_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("rated.jsonl");
+    let base = [
+        "tournament",
+        "--versus",
+        "--plugins",
+        "bcts",
+        "tree-search@depth=1",
+        "random",
+        "--games",
+        "2",
+        "--max-pieces",
+        "60",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    let output = run(&[&base[..], &["--tc", "40/60+0.5"]].concat());
+    assert!(output.status.success(), "{}", stderr(&output));
+    let table = stdout(&output);
+    let rated: Vec<&str> = table
+        .lines()
+        .skip_while(|line| !line.starts_with("rated"))
+        .skip(1)
+        .take(3)
+        .collect();
+    for entrant in ["bcts", "tree-search@depth=1", "random"] {
+        assert!(
+            rated.iter().any(|line| line.starts_with(entrant)),
+            "{entrant} not rated in: {table}"
+        );
+    }
+    let lines: Vec<Value> = std::fs::read_to_string(&out)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(lines[0]["config"]["setup"]["tc"], "40/60+0.5", "{}", lines[0]);
+    let fixtures: Vec<&Value> = lines.iter().filter(|line| line["kind"] == "fixture").collect();
+    // Every pair of the three, on both seeds, each seat on the clock.
+    assert_eq!(fixtures.len(), 6);
+    for fixture in &fixtures {
+        for seat in fixture["seats"].as_array().unwrap() {
+            assert!(seat["result"]["time_used_ms"].as_f64().is_some(), "{fixture}");
+        }
+    }
+    // The file is of one time control: resumed at another, it is refused.
+    let resumed = run(&[&base[..], &["--tc", "40/30+0.5", "--resume"]].concat());
+    assert!(!resumed.status.success());
+    assert!(stderr(&resumed).contains("time controls"), "{}", stderr(&resumed));
 }

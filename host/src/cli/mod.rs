@@ -11,8 +11,8 @@ pub use values::{MAX_GAMES, MAX_JOBS, MAX_POPULATION};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use values::{
-    games_parser, parse_deviations, parse_fraction, parse_non_negative, parse_numbers, parse_pace, parse_shard,
-    parse_sprt, parse_unit_interval,
+    games_parser, parse_deviations, parse_fraction, parse_garbage_set, parse_non_negative, parse_numbers, parse_pace,
+    parse_positive, parse_shard, parse_sprt, parse_unit_interval,
 };
 
 /// A host for Tetris-playing bots.
@@ -266,13 +266,28 @@ pub struct TournamentArgs {
     /// a larger clear sends the last entry [default: 0,1,2,4].
     #[arg(long, value_name = "ROWS,...")]
     pub attack: Option<crate::engine::AttackTable>,
-    /// In versus, what one round is: `ticks` (one tick each) or `pieces` (one piece each,
-    /// a hold free) [default: pieces under guideline, else ticks].
+    /// In versus, what one round is: `ticks` (one tick each), `pieces` (one piece each,
+    /// a hold free) or `realtime` (no rounds: each seat's ticks happen at the times its
+    /// thinking and its speed give, played in time order) [default: pieces under
+    /// guideline, else ticks].
     #[arg(long, value_name = "PACE", value_parser = parse_pace)]
     pub pace: Option<crate::engine::Pace>,
-    /// In versus, the receiver's locks a batch of garbage waits before it may rise
-    /// (0 to 1000) [default: 0, it rises at the next lock].
-    #[arg(long, value_name = "LOCKS", value_parser = clap::value_parser!(u32).range(0..=1000))]
+    /// Under --pace realtime, most pieces a second a seat locks (a lock waits until 1/PPS
+    /// seconds after the seat's previous lock) [default: no limit].
+    #[arg(long, value_name = "PPS", value_parser = parse_positive)]
+    pub pps: Option<f64>,
+    /// Under --pace realtime, the milliseconds each tick of a path takes (a shift, a turn,
+    /// a step down, a hold, the drop) [default: 0].
+    #[arg(long, value_name = "MS", value_parser = parse_non_negative)]
+    pub move_ms: Option<f64>,
+    /// In versus, a modern game's published garbage options: `jstris` (a delay of 500 ms,
+    /// under --pace realtime). A --garbage-* option given too takes its part's place.
+    #[arg(long, value_name = "NAME", value_parser = parse_garbage_set)]
+    pub garbage: Option<crate::engine::GarbageSet>,
+    /// In versus, how long a batch of garbage waits before it may rise (0 to 1000): the
+    /// receiver's locks, or milliseconds under --pace realtime [default: 0, it rises at
+    /// the next lock].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=1000))]
     pub garbage_delay: Option<u32>,
     /// In versus, most rows of garbage that rise at one lock (1 to 1000); the rest waits
     /// [default: no cap].

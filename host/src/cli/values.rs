@@ -64,6 +64,15 @@ pub(super) fn parse_non_negative(text: &str) -> Result<f64, String> {
     Ok(value)
 }
 
+/// A finite number `> 0`.
+pub(super) fn parse_positive(text: &str) -> Result<f64, String> {
+    let value = parse_finite(text)?;
+    if value <= 0.0 {
+        return Err(format!("`{text}` is not a positive number"));
+    }
+    Ok(value)
+}
+
 /// A share in (0, 1].
 pub(super) fn parse_fraction(text: &str) -> Result<f64, String> {
     let value = parse_finite(text)?;
@@ -82,7 +91,12 @@ pub(super) fn parse_unit_interval(text: &str) -> Result<f64, String> {
     Ok(value)
 }
 
-/// A versus pace: `ticks` or `pieces`.
+/// A named set of garbage options.
+pub(super) fn parse_garbage_set(text: &str) -> Result<crate::engine::GarbageSet, String> {
+    text.parse()
+}
+
+/// A versus pace: `ticks`, `pieces` or `realtime`.
 pub(super) fn parse_pace(text: &str) -> Result<crate::engine::Pace, String> {
     text.parse()
 }

@@ -2,7 +2,7 @@
 
 use super::{default_preset, load, note_unlimited};
 use crate::cli::{MergeArgs, ReportFormat, TournamentArgs};
-use crate::engine::{AttackTable, GarbageRules, Pace};
+use crate::engine::{AttackTable, GarbageRules, Pace, Speed};
 use crate::plugin::{looks_like_path, plugin_name};
 use crate::referee::Limits;
 use crate::runner::probe;
@@ -143,6 +143,9 @@ fn play(args: &TournamentArgs, versus: bool) -> Result<Played> {
     }
     let garbage_options = [
         ("--pace", args.pace.is_some()),
+        ("--pps", args.pps.is_some()),
+        ("--move-ms", args.move_ms.is_some()),
+        ("--garbage", args.garbage.is_some()),
         ("--garbage-delay", args.garbage_delay.is_some()),
         ("--garbage-cap", args.garbage_cap.is_some()),
         ("--garbage-messiness", args.garbage_messiness.is_some()),
@@ -152,10 +155,32 @@ fn play(args: &TournamentArgs, versus: bool) -> Result<Played> {
     }
     if versus {
         setup.pace = args.pace.unwrap_or_else(|| Pace::for_rules(&setup.rules));
+        if let Some(option) = [("--pps", args.pps.is_some()), ("--move-ms", args.move_ms.is_some())]
+            .iter()
+            .find_map(|(option, given)| given.then_some(option))
+            .filter(|_| setup.pace != Pace::Realtime)
+        {
+            bail!("{option} sets the speed of the realtime pace: add --pace realtime");
+        }
+        setup.speed = Speed {
+            pps: args.pps,
+            move_ms: args.move_ms.unwrap_or(0.0),
+        };
+        let set = args.garbage.map(|set| set.rules()).unwrap_or_default();
+        if let Some(set) = args
+            .garbage
+            .filter(|set| set.delay_is_a_time() && setup.pace != Pace::Realtime)
+        {
+            bail!(
+                "--garbage {} sets a delay of {} ms, a time, which only the realtime pace counts: add --pace realtime",
+                set.name(),
+                set.rules().delay
+            );
+        }
         setup.garbage = GarbageRules {
-            delay: args.garbage_delay.unwrap_or(0),
-            cap: args.garbage_cap,
-            messiness: args.garbage_messiness.unwrap_or(0.0),
+            delay: args.garbage_delay.unwrap_or(set.delay),
+            cap: args.garbage_cap.or(set.cap),
+            messiness: args.garbage_messiness.unwrap_or(set.messiness),
         };
     }
     let sequences = play_sequence(&mut setup, args.sequence.as_deref(), None)?;

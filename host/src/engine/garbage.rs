@@ -151,6 +151,20 @@ impl Garbage {
         self.pending.iter().map(|b| b.holes.len() as u32).sum()
     }
 
+    /// Batches waiting to rise (a batch cancelled or risen whole has left the queue).
+    pub fn batches(&self) -> usize {
+        self.pending.len()
+    }
+
+    /// Lets the first `ready` waiting batches rise at the next lock and holds the others
+    /// back: the realtime pace counts its delay in time, outside the engine, and says
+    /// before each tick which batches have waited long enough.
+    pub fn hold_after(&mut self, ready: usize) {
+        for (index, batch) in self.pending.iter_mut().enumerate() {
+            batch.wait = u32::from(index >= ready);
+        }
+    }
+
     /// Takes the rows sent since the last call, for delivery to the opponent.
     pub fn take_outgoing(&mut self) -> u32 {
         std::mem::take(&mut self.outgoing)

@@ -3,16 +3,20 @@
 
 mod attack;
 mod garbage;
+mod garbage_sets;
 mod pace;
 mod queue;
+mod realtime;
 mod scoring;
 mod sequence;
 mod view;
 
 pub use attack::AttackTable;
 pub use garbage::{pass_garbage, Garbage, GarbageRules};
+pub use garbage_sets::GarbageSet;
 pub use pace::Pace;
 pub use queue::PieceQueue;
+pub use realtime::{Deliveries, Speed};
 pub use scoring::{Clear, Spin};
 pub use sequence::{SequenceError, Sequences, SEQUENCE_CAP};
 
@@ -196,6 +200,11 @@ impl Game {
     /// The garbage, in a versus game.
     pub fn garbage(&self) -> Option<&Garbage> {
         self.garbage.as_deref()
+    }
+
+    /// The garbage, in a versus game, for the realtime pace to say which batches may rise.
+    pub fn garbage_mut(&mut self) -> Option<&mut Garbage> {
+        self.garbage.as_deref_mut()
     }
 
     /// Gives a game that plays given pieces ([`PieceQueue::given`]) more of them, dealt

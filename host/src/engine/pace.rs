@@ -1,7 +1,8 @@
 //! The pace of a versus game: what one round of the fixture loop is. Every seat plays its
 //! part of a round in seat order, then the garbage each sent passes to the next seat; the
 //! pace only says when a seat's part of the round is over. The game loop and replay checks
-//! both ask it, so a game re-plays as it was played.
+//! both ask it, so a game re-plays as it was played. Under `realtime` there are no rounds:
+//! the seats' ticks are ordered by their times (see `realtime`).
 
 use super::Game;
 use serde::{Deserialize, Serialize};
@@ -16,6 +17,10 @@ pub enum Pace {
     Ticks,
     /// One piece each, however many ticks its path takes (a hold is part of the path).
     Pieces,
+    /// No rounds: each seat's ticks happen at times of their own (its thinking, measured,
+    /// and its path played at a set speed), and every seat's ticks are played in the
+    /// order of their times.
+    Realtime,
 }
 
 impl Pace {
@@ -33,16 +38,18 @@ impl Pace {
         match self {
             Pace::Ticks => "ticks",
             Pace::Pieces => "pieces",
+            Pace::Realtime => "realtime",
         }
     }
 
     /// Whether a seat's part of the round is over after a tick of `game`, which had
     /// locked `pieces_before` pieces before the seat's part began: after any tick under
-    /// `ticks`, after a lock (or the game's end) under `pieces`.
+    /// `ticks`, after a lock (or the game's end) under `pieces`. (A realtime game has no
+    /// rounds and never asks.)
     #[inline(always)]
     pub fn turn_over(self, pieces_before: u64, game: &Game) -> bool {
         match self {
-            Pace::Ticks => true,
+            Pace::Ticks | Pace::Realtime => true,
             Pace::Pieces => game.stats().pieces != pieces_before || game.current().is_none(),
         }
     }
@@ -66,8 +73,8 @@ impl std::str::FromStr for Pace {
         match text {
             "ticks" => Ok(Pace::Ticks),
             "pieces" => Ok(Pace::Pieces),
-            "realtime" => Err("`--pace realtime` is not available yet; the paces are ticks and pieces".to_string()),
-            _ => Err(format!("`{text}` is not a pace: ticks or pieces")),
+            "realtime" => Ok(Pace::Realtime),
+            _ => Err(format!("`{text}` is not a pace: ticks, pieces or realtime")),
         }
     }
 }

@@ -3,7 +3,9 @@
 //! be placed: in a versus game the seats play in lockstep and the first game to end ends
 //! the others on the same tick, so every seat's end must fall on one tick of the fixture.
 //! Under the `pieces` pace a round is a piece each, and the ends must fall in one round,
-//! placed by the pieces each seat locked. Replays and results files are both checked here.
+//! placed by the pieces each seat locked. Replays and results files are both checked here;
+//! under the `realtime` pace the ends fall at one time, which only a replay records, and
+//! its verification checks them.
 
 use super::RecordedEnd;
 use crate::engine::Pace;
@@ -78,7 +80,7 @@ fn piece_rounds(seat: SeatEnd) -> (i128, i128) {
 ///   forfeited), and so not every seat can have won;
 /// - in versus, every seat's game ended on the same tick of the fixture (a game stopped
 ///   `unfinished` on a screen is not placed); under the `pieces` pace, in the same round
-///   of a piece each.
+///   of a piece each; under `realtime`, not placed here.
 pub fn impossible(seats: &[SeatEnd], played: Played, pace: Pace) -> Option<String> {
     let describe = |index: usize| {
         let seat = seats[index];
@@ -102,6 +104,8 @@ pub fn impossible(seats: &[SeatEnd], played: Played, pace: Pace) -> Option<Strin
     let ranges: Vec<(i128, i128)> = match pace {
         Pace::Ticks => seats.iter().map(|&s| rounds(s, played)).collect(),
         Pace::Pieces => seats.iter().map(|&s| piece_rounds(s)).collect(),
+        // The seats' ends fall at one time, which only a replay records (and checks).
+        Pace::Realtime => return None,
     };
     let latest = (0..seats.len()).max_by_key(|&i| ranges[i].0).expect("seats");
     let earliest = (0..seats.len()).min_by_key(|&i| ranges[i].1).expect("seats");
@@ -114,7 +118,7 @@ pub fn impossible(seats: &[SeatEnd], played: Played, pace: Pace) -> Option<Strin
             describe(earliest),
             match pace {
                 Pace::Ticks => "on one tick",
-                Pace::Pieces => "in one round",
+                Pace::Pieces | Pace::Realtime => "in one round",
             }
         )
     })

@@ -1,42 +1,64 @@
-//! Checking a replay: every seat's game re-simulated in lockstep, with the garbage of a
-//! versus game between the seats, against the recorded results.
+//! Checking a replay: every seat's game re-simulated in lockstep (or, at the realtime
+//! pace, in the order of its ticks' times), with the garbage of a versus game between the
+//! seats, against the recorded results.
 
 use super::ends::{self, Played, SeatEnd};
 use super::{Outcome, RecordedEnd, Replay, ReplayError, SeatRecord};
-use crate::engine::{pass_garbage, Game, Pace};
+use crate::engine::{pass_garbage, Deliveries, Game, Pace};
 use crate::plugin::Manifest;
 use crate::referee::{ended, Limits, Referee};
 use tetrad_plugin_api::Actions;
 
 impl Replay {
-    /// Re-simulates every seat's game, round by round at the setup's pace and with garbage
-    /// between versus seats as they were played, and checks that each gives its recorded result. Returns each
-    /// seat's re-simulated result.
+    /// Re-simulates every seat's game, round by round at the setup's pace (at the realtime
+    /// pace, tick by tick in the order of the recorded times) and with garbage between
+    /// versus seats as they were played, and checks that each gives its recorded result.
+    /// Returns each seat's re-simulated result.
     pub fn verify(&self) -> Result<Vec<Outcome>, ReplayError> {
         let setup = &self.setup;
         let seats = self.seats.len();
-        let mismatch = |seat: usize, problem: String| {
-            ReplayError::Mismatch(match seats {
-                1 => problem,
-                _ => format!("seat {}: {problem}", seat + 1),
-            })
-        };
-        let mut games: Vec<Game> = (0..seats)
-            .map(|_| {
-                let mut game = Game::new(setup.rules, setup.pieces.clone(), self.seed);
-                if let Some(attack) = &setup.attack {
-                    game.enable_garbage_with(attack.clone(), setup.garbage, self.seed);
-                }
-                game
-            })
-            .collect();
-        // Round by round as the game loop plays them: each seat's part as long as the
-        // pace says, then the garbage passes.
         let pace = if seats > 1 && setup.attack.is_some() {
             setup.pace
         } else {
             Pace::Ticks
         };
+        // Under realtime the garbage delay counts time, which the engine does not read.
+        let garbage = match pace {
+            Pace::Realtime => Deliveries::engine_rules(&setup.garbage),
+            _ => setup.garbage,
+        };
+        let mut games: Vec<Game> = (0..seats)
+            .map(|_| {
+                let mut game = Game::new(setup.rules, setup.pieces.clone(), self.seed);
+                if let Some(attack) = &setup.attack {
+                    game.enable_garbage_with(attack.clone(), garbage, self.seed);
+                }
+                game
+            })
+            .collect();
+        match pace {
+            Pace::Realtime => self.play_timed(&mut games)?,
+            _ => self.play_rounds(&mut games, pace)?,
+        }
+        self.check_results(&games, pace)
+    }
+
+    /// Plays every seat's recorded ticks round by round as the game loop plays them: each
+    /// seat's part as long as the pace says, then the garbage passes.
+    fn play_rounds(&self, games: &mut [Game], pace: Pace) -> Result<(), ReplayError> {
+        let setup = &self.setup;
+        let seats = self.seats.len();
+        if let Some(index) = self
+            .seats
+            .iter()
+            .position(|seat| seat.times_us.is_some() || seat.end_us.is_some())
+        {
+            return Err(self.mismatch(
+                index,
+                format!("the seat records times, which only a game at the realtime pace has (this one is {pace})"),
+            ));
+        }
+        let mismatch = |seat: usize, problem: String| self.mismatch(seat, problem);
         let mut played = vec![0usize; seats];
         while played.iter().zip(&self.seats).any(|(&p, seat)| p < seat.actions.len()) {
             for (index, (game, seat)) in games.iter_mut().zip(&self.seats).enumerate() {
@@ -71,7 +93,23 @@ impl Replay {
                 pass_garbage(games.iter_mut());
             }
         }
-        let ends = self.replayed_ends(&games);
+        Ok(())
+    }
+
+    /// `problem` with seat `seat`, named from 1 in a fixture of more than one seat.
+    pub(super) fn mismatch(&self, seat: usize, problem: String) -> ReplayError {
+        ReplayError::Mismatch(match self.seats.len() {
+            1 => problem,
+            _ => format!("seat {}: {problem}", seat + 1),
+        })
+    }
+
+    /// Checks each re-simulated game against its recorded result, and that the seats'
+    /// ends can all be true together; returns the re-simulated results.
+    fn check_results(&self, games: &[Game], pace: Pace) -> Result<Vec<Outcome>, ReplayError> {
+        let seats = self.seats.len();
+        let mismatch = |seat: usize, problem: String| self.mismatch(seat, problem);
+        let ends = self.replayed_ends(games);
         let mut outcomes = Vec::with_capacity(seats);
         for (index, (game, seat)) in games.iter().zip(&self.seats).enumerate() {
             let replayed = Outcome::of_game(game, ends[index]);
@@ -115,6 +153,9 @@ impl Replay {
             .collect();
         if let Some(problem) = ends::impossible(&ends, Played::Anywhere, pace) {
             return Err(ReplayError::Mismatch(problem));
+        }
+        if pace == Pace::Realtime {
+            self.check_end_times()?;
         }
         Ok(outcomes)
     }

@@ -3,7 +3,7 @@
 
 use super::seat::Seat;
 use super::{GameResult, RunSpec};
-use crate::engine::{pass_garbage, Game, Pace, PieceQueue};
+use crate::engine::{pass_garbage, Deliveries, Game, Pace, PieceQueue};
 use crate::player::{CreateError, Player};
 use crate::plugin::Plugin;
 use crate::referee::{End, Ending};
@@ -89,6 +89,14 @@ pub fn play_fixture<const SEATS: usize>(
     let mut seats: [Seat<'_>; SEATS] = seats
         .try_into()
         .unwrap_or_else(|_| unreachable!("one seat per entrant"));
+    if spec.setup.pace == Pace::Realtime && is_versus::<SEATS>(spec) {
+        let timelines = super::realtime::play(&mut seats, spec);
+        let mut timelines = timelines.into_iter();
+        return Ok(seats.map(|seat| GameResult {
+            timeline: timelines.next().flatten(),
+            ..seat.result(index, seed)
+        }));
+    }
     play(&mut seats, spec);
     Ok(seats.map(|seat| seat.result(index, seed)))
 }
@@ -105,9 +113,19 @@ fn deal(spec: &RunSpec, index: u64, seed: u64) -> Game {
         None => Game::new(setup.rules, setup.pieces.clone(), seed),
     };
     if let Some(attack) = &setup.attack {
-        game.enable_garbage_with(attack.clone(), setup.garbage, seed);
+        // Under realtime the garbage delay counts time, which the engine does not read.
+        let garbage = match setup.pace {
+            Pace::Realtime => Deliveries::engine_rules(&setup.garbage),
+            _ => setup.garbage,
+        };
+        game.enable_garbage_with(attack.clone(), garbage, seed);
     }
     game
+}
+
+/// Whether a fixture of `SEATS` seats under `spec` is a versus game.
+fn is_versus<const SEATS: usize>(spec: &RunSpec) -> bool {
+    SEATS > 1 && spec.setup.attack.is_some()
 }
 
 /// Plays every seat round by round until every seat's game has ended: in each round each

@@ -3,18 +3,19 @@
 //! player.
 //!
 //! `result` is what a finished game records; `seat` one seat's tick (ask, pilot, judge,
-//! play); `game` one game from its players' creation to its end; `pool` many games on many
-//! threads.
+//! play); `game` one game from its players' creation to its end; `realtime` a versus game
+//! whose seats' ticks are ordered by their times; `pool` many games on many threads.
 
 mod game;
 mod pool;
+mod realtime;
 mod result;
 mod seat;
 
 pub use game::{game_seed, play_fixture, play_game, play_game_recorded, probe};
 pub use pool::{run, run_recorded, RunOutput};
 pub(crate) use result::is_zero;
-pub use result::{new_histogram, GameResult, MoveInfoMeans};
+pub use result::{new_histogram, GameResult, MoveInfoMeans, Timeline};
 
 use crate::engine::Sequences;
 use crate::setup::Setup;

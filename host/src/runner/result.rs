@@ -57,6 +57,20 @@ pub struct GameResult {
     /// and leaves this one empty, so a long run keeps one histogram, not one per game.
     #[serde(skip, default = "new_histogram")]
     pub update_ns: Histogram<u64>,
+    /// Under the realtime pace, when a recorded seat's ticks happened (for its replay);
+    /// `None` for every other game. Not part of a results file.
+    #[serde(skip)]
+    pub timeline: Option<Timeline>,
+}
+
+/// When a seat's ticks happened and when its game ended, in microseconds from the game's
+/// start, under the realtime pace.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Timeline {
+    /// The time of each tick, in the order played.
+    pub ticks_us: Vec<u64>,
+    /// When the game ended.
+    pub end_us: u64,
 }
 
 impl GameResult {
@@ -83,6 +97,7 @@ impl GameResult {
             move_info: None,
             time_used_ms: None,
             update_ns: new_histogram(),
+            timeline: None,
         }
     }
 }

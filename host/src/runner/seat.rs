@@ -10,6 +10,8 @@ use crate::watch::Watch;
 use hdrhistogram::Histogram;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+mod timed;
+
 /// A seat in play.
 pub struct Seat<'r> {
     game: Game,
@@ -137,6 +139,7 @@ impl<'r> Seat<'r> {
             move_info: self.player.move_info(),
             time_used_ms: self.referee.clock().map(|clock| clock.used_ns() as f64 / 1e6),
             update_ns: self.update_ns,
+            timeline: None,
         }
     }
 }

@@ -50,6 +50,7 @@ fn result(index: u64, seed: u64) -> GameResult {
         move_info: None,
         time_used_ms: None,
         update_ns: new_histogram(),
+        timeline: None,
     }
 }
 
