@@ -429,6 +429,7 @@ impl Replay {
 
 pub mod ends;
 mod verify;
+pub use verify::Watcher;
 
 #[cfg(test)]
 mod tests;

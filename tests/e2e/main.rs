@@ -12,6 +12,7 @@ mod layout;
 mod pace;
 mod pinned;
 mod presets;
+mod replay_page;
 mod report;
 mod run;
 mod sandbox;

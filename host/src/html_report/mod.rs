@@ -64,14 +64,7 @@ pub fn page(contents: &Contents) -> Result<String, ChartError> {
 
     let mut html = String::new();
     let title = format!("tetrad tournament: {}", rules_text(&config.setup));
-    let _ = write!(
-        html,
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
-         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-         <title>{}</title>\n<style>\n{STYLE}</style>\n</head>\n<body>\n<h1>{}</h1>\n",
-        escape(&title),
-        escape(&title)
-    );
+    let _ = writeln!(html, "<h1>{}</h1>", escape(&title));
     let _ = writeln!(html, "<p class=\"size\">{}</p>", escape(&size_text(contents)));
     html.push_str("<h2>Standings</h2>\n");
     html.push_str(&standings_table(&table));
@@ -129,8 +122,18 @@ pub fn page(contents: &Contents) -> Result<String, ChartError> {
             charts::pairwise(&labels, &matrix)?
         );
     }
-    html.push_str("</body>\n</html>\n");
-    Ok(html)
+    Ok(frame(&title, STYLE, &html))
+}
+
+/// A whole page: `body` under a head with `title` and the style sheet `style`, nothing
+/// loaded from elsewhere. Every page tetrad writes has this frame.
+pub fn frame(title: &str, style: &str, body: &str) -> String {
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <title>{}</title>\n<style>\n{style}</style>\n</head>\n<body>\n{body}</body>\n</html>\n",
+        escape(title)
+    )
 }
 
 /// The per-game `move_info` means of the games that have them, by entrant.
