@@ -240,3 +240,68 @@ fn a_page_in_chromium_shows_the_engines_board() {
     );
     check_in_browser(&chromium, dir.path(), &guideline, 41);
 }
+
+#[test]
+fn every_game_is_recorded_and_the_report_links_its_page() {
+    let dir = tempfile::tempdir().unwrap();
+    let results = dir.path().join("results.jsonl");
+    let games = dir.path().join("results.games");
+    let output = run(&[
+        "versus",
+        "--plugins",
+        "tree-search@depth=1",
+        "bcts",
+        "--games",
+        "3",
+        "--max-pieces",
+        "40",
+        "--out",
+        results.to_str().unwrap(),
+        "--record-games",
+        games.to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    for game in 0..3 {
+        let file = games.join(format!("game-{game}-0-1.json"));
+        let verified = run(&["replay", "--verify", file.to_str().unwrap()]);
+        assert!(verified.status.success(), "game {game}: {}", stderr(&verified));
+    }
+    // Game 1's replay is tampered with: the report draws the others, and says why not it.
+    let tampered = games.join("game-1-0-1.json");
+    let text = std::fs::read_to_string(&tampered).unwrap();
+    std::fs::write(&tampered, text.replacen("\"seed\":", "\"seed\":1", 1)).unwrap();
+    // The folder is found beside the results file.
+    let html = dir.path().join("report.html");
+    let output = run(&["report", results.to_str().unwrap(), "--html", html.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(stdout(&output).contains("2 game pages drawn"), "{}", stdout(&output));
+    let report = std::fs::read_to_string(&html).unwrap();
+    for section in ["id=\"ratings\"", "id=\"garbage\"", "id=\"pairwise\"", "id=\"games\""] {
+        assert!(report.contains(section), "no {section} in the report");
+    }
+    assert!(report.contains("href=\"report-games/game-0-0-1.html\""));
+    assert!(report.contains("href=\"report-games/game-2-0-1.html\""));
+    assert!(!report.contains("href=\"report-games/game-1-0-1.html\""));
+    assert!(dir.path().join("report-games/game-2-0-1.html").exists());
+    assert!(!dir.path().join("report-games/game-1-0-1.html").exists());
+    // A solo tournament records every game too.
+    let solo = dir.path().join("solo");
+    let output = run(&[
+        "tournament",
+        "--plugins",
+        "random",
+        "bcts",
+        "--games",
+        "2",
+        "--max-pieces",
+        "20",
+        "--record-games",
+        solo.to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    for name in ["game-0-0", "game-0-1", "game-1-0", "game-1-1"] {
+        let file = solo.join(format!("{name}.json"));
+        let verified = run(&["replay", "--verify", file.to_str().unwrap()]);
+        assert!(verified.status.success(), "{name}: {}", stderr(&verified));
+    }
+}
