@@ -228,7 +228,7 @@ fn a_page_in_chromium_shows_the_engines_board() {
         &[
             "versus",
             "--plugins",
-            "bcts",
+            "bcts@hold=true",
             "tree-search@depth=1",
             "--preset",
             "guideline",

@@ -23,7 +23,7 @@
     return out;
   }
   function unzigzag(v) { return v % 2 === 0 ? v / 2 : -(v + 1) / 2; }
-  function unplace(v) { return { r: v % 4, x: Math.floor(v / 4) % 256 - 64, y: Math.floor(v / 1024) - 64 }; }
+  function unplace(v) { return { r: v % 4, x: Math.floor(v / 4) % 64 - 16, y: Math.floor(v / 256) - 16 }; }
 
   var data = JSON.parse(document.getElementById("game").textContent);
   var W = data.rules.width, H = data.rules.height;
@@ -43,16 +43,17 @@
     var ticks = numbers(seat.ticks), locks = numbers(seat.locks), at = 0, lat = 0;
     var start = unplace(seat.start[1]);
     kind[0] = seat.start[0]; px[0] = start.x; py[0] = start.y; pr[0] = start.r; held[0] = -1;
-    var board = new Uint8Array(W * H), snapshots = [board.slice()], count = 0;
+    var board = new Uint8Array(W * H), snapshots = [board.slice()], count = 0, lastDown = 0;
     for (var t = 1; t <= T; t++) {
       var v = ticks[at++];
       kind[t] = kind[t - 1]; px[t] = px[t - 1]; py[t] = py[t - 1]; pr[t] = pr[t - 1];
       held[t] = held[t - 1]; locksAt[t] = locksAt[t - 1];
       if (v % 2 === 0) {
-        var m = v / 2, across = Math.floor(m / 4) % 64;
+        var m = v / 2;
         pr[t] = (pr[t] + m % 4) % 4;
-        px[t] += across >= 32 ? across - 64 : across;
-        py[t] += unzigzag(Math.floor(m / 256));
+        px[t] += unzigzag(Math.floor(m / 4) % 64);
+        lastDown += unzigzag(Math.floor(m / 256));
+        py[t] += lastDown;
         continue;
       }
       var flags = (v - 1) / 2, before = kind[t - 1], p;
@@ -193,7 +194,7 @@
   }
   var versus = games.length > 1;
   el("h1", null, app.getAttribute("data-title"));
-  el("p", "rules", data.rules.text + ", seed " + data.seed + (versus ? ", pace " + data.pace : ""));
+  el("p", "rules", data.rules.text + ", seed " + data.seed);
   var warn = el("p", "problem");
   var boards = el("div", "boards");
   var CELL = versus ? 20 : 24;

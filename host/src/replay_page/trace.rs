@@ -28,10 +28,16 @@ impl Varints {
         }
     }
 
-    /// Appends a signed `value` (zigzag: 0, -1, 1, -2 ... as 0, 1, 2, 3 ...).
+    /// Appends a signed `value` (see [`zigzag`]).
     pub fn push_signed(&mut self, value: i64) {
-        self.push(((value << 1) ^ (value >> 63)) as u64);
+        self.push(zigzag(value));
     }
+}
+
+/// A signed number as an unsigned one, small for small magnitudes: 0, -1, 1, -2 ... as
+/// 0, 1, 2, 3 ...
+pub fn zigzag(value: i64) -> u64 {
+    ((value << 1) ^ (value >> 63)) as u64
 }
 
 /// Decodes a [`Varints`] string (the page's decoder in Rust, for tests).
@@ -63,9 +69,11 @@ pub mod flag {
     pub const NONE: u64 = 8;
 }
 
-/// A piece's place packed in one number: `orientation + 4 * (x + 64) + 1024 * (y + 64)`.
+/// A piece's place packed in one number, `orientation + 4 * (x + 16) + 256 * (y + 16)`:
+/// three characters on a board up to 32 columns and 48 rows (a piece's position lies at
+/// most a few cells outside its board).
 fn place(orientation: u8, x: i8, y: i8) -> u64 {
-    u64::from(orientation) + 4 * (i64::from(x) + 64) as u64 + 1024 * (i64::from(y) + 64) as u64
+    u64::from(orientation) + 4 * (i64::from(x) + 16) as u64 + 256 * (i64::from(y) + 16).max(0) as u64
 }
 
 /// The board's checksum, which the page recomputes from its own cells after every lock:
@@ -91,8 +99,9 @@ pub struct SeatTrace {
     /// The pieces in the order they leave the queue, the first piece in play first, and
     /// those still previewed when the game ended last (piece indices).
     pub order: Varints,
-    /// Each tick's record: a plain move as `2 * m` (`m` packs the change of orientation,
-    /// column and row, see `moved`), anything else as `2 * flags + 1` followed by what the
+    /// Each tick's record: a plain move as `2 * m` (`m` packs the turns clockwise, the
+    /// zigzagged change of column, and the zigzagged change of the rows fallen from the
+    /// last plain move's: `turns + 4 * column + 256 * rows`), anything else as `2 * flags + 1` followed by what the
     /// flags say.
     pub ticks: Varints,
     /// Each lock's record: its place, the points it scored, the rows of garbage that rose
@@ -111,6 +120,8 @@ pub struct SeatTrace {
     pub times: Option<Varints>,
     /// Where the piece in play was after the last tick, to write moves as changes.
     last: Option<(u8, i8, i8)>,
+    /// The rows the last plain move fell.
+    last_down: i64,
     held: Option<PieceId>,
     score: u64,
     sent: u64,
@@ -238,12 +249,17 @@ impl Watcher for Trace {
         }
         match (flags, current, trace.last) {
             (0, Some(now), Some((orientation, x, y))) => {
-                // A plain move: the change of orientation, column and row in one number.
+                // A plain move: the change of orientation, column and row in one number,
+                // the row's as a change from the last plain move's (under gravity every
+                // tick falls a row, elsewhere none does), so most moves take a character.
                 let turned = u64::from((now.pos.orientation + 4 - orientation) % 4);
-                let across = (i64::from(now.pos.x) - i64::from(x)) as u64 & 63;
+                let across = i64::from(now.pos.x) - i64::from(x);
                 let down = i64::from(now.pos.y) - i64::from(y);
-                let down = ((down << 1) ^ (down >> 63)) as u64;
-                trace.ticks.push(2 * (turned + 4 * across + 256 * down));
+                let change = down - trace.last_down;
+                trace.last_down = down;
+                trace
+                    .ticks
+                    .push(2 * (turned + 4 * zigzag(across) + 256 * zigzag(change)));
             }
             _ => {
                 trace.ticks.push(2 * flags + 1);
