@@ -14,8 +14,14 @@ use std::path::{Path, PathBuf};
 use tetrad_plugin_api::PieceId;
 use trace::{SeatTrace, Trace};
 
-/// The page's script: it decodes the embedded data and draws it on canvases.
-const SCRIPT: &str = include_str!("page.js");
+/// The page's script: the decoder of the embedded data and the player that draws it on
+/// canvases, in one function so that they share its names and leave none behind.
+const SCRIPT: &str = concat!(
+    "\"use strict\";\n(function () {\n",
+    include_str!("decode.js"),
+    include_str!("view.js"),
+    "})();\n"
+);
 /// The page's style sheet.
 const STYLE: &str = include_str!("page.css");
 
