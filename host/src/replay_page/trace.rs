@@ -132,6 +132,21 @@ pub struct SeatTrace {
     seen: Vec<usize>,
 }
 
+impl SeatTrace {
+    /// Gives the page each tick's time, in milliseconds from the game's start (one a tick
+    /// played, in order), for a game played on the wall clock: the page then plays the
+    /// ticks at those times. Written as the change from the tick before.
+    pub fn set_times(&mut self, ms: &[u64]) {
+        let mut times = Varints::default();
+        let mut before = 0;
+        for &at in ms {
+            times.push(at.saturating_sub(before));
+            before = at.max(before);
+        }
+        self.times = Some(times);
+    }
+}
+
 /// The traces of every seat of a replay, and the order the seats' ticks were played in.
 #[derive(Clone, Debug, Default)]
 pub struct Trace {
@@ -344,6 +359,13 @@ mod tests {
             signed.push_signed(value);
         }
         assert_eq!(decode(&signed.0), [0, 1, 2, 3]);
+    }
+
+    #[test]
+    fn times_are_written_as_changes() {
+        let mut seat = SeatTrace::default();
+        seat.set_times(&[5, 5, 40, 1000]);
+        assert_eq!(decode(&seat.times.unwrap().0), [5, 0, 35, 960]);
     }
 
     #[test]
