@@ -66,7 +66,10 @@ fn chromium() -> Option<PathBuf> {
 /// standard output and its log.
 fn browse(chromium: &Path, url: &str, extra: &[&str]) -> (String, String) {
     let profile = tempfile::tempdir().unwrap();
-    let output = Command::new(chromium)
+    // A browser that hangs fails the test after a minute rather than holding up the run.
+    let output = Command::new("timeout")
+        .arg("60")
+        .arg(chromium)
         .args([
             "--headless",
             "--no-sandbox",
@@ -85,7 +88,12 @@ fn browse(chromium: &Path, url: &str, extra: &[&str]) -> (String, String) {
         .arg(url)
         .output()
         .expect("run chromium");
-    assert!(output.status.success(), "chromium failed: {}", stderr(&output));
+    assert!(
+        output.status.success(),
+        "chromium failed ({}): {}",
+        output.status,
+        stderr(&output)
+    );
     (stdout(&output), stderr(&output))
 }
 
