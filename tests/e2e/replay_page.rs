@@ -97,41 +97,52 @@ fn browse(chromium: &Path, url: &str, extra: &[&str]) -> (String, String) {
     (stdout(&output), stderr(&output))
 }
 
-/// Seat 0's game right after its `piece`th lock, as the engine re-simulates the replay:
-/// each shown row's cells, `#` for a locked cell, the falling piece's cells by its kind's
-/// index, `.` for an empty cell.
+/// Every seat's game right after seat 0's `piece`th lock, as the engine re-simulates the
+/// replay (the frame the page opens at with `#piece=N`).
 struct AtPiece {
     piece: u64,
-    rows: Option<Vec<Vec<char>>>,
+    latest: Vec<Vec<Vec<char>>>,
+    seats: Option<Vec<Vec<Vec<char>>>>,
+}
+
+/// A game's shown rows as the page should draw them: `#` for a locked cell, the falling
+/// piece's cells by its kind's index, `.` for an empty cell.
+fn drawn(game: &Game) -> Vec<Vec<char>> {
+    let rules = game.rules();
+    let board = game.board();
+    let mut rows: Vec<Vec<char>> = rules
+        .shown_rows()
+        .map(|y| {
+            (0..rules.width)
+                .map(|x| if board.filled(x, y) { '#' } else { '.' })
+                .collect()
+        })
+        .collect();
+    if let Some(falling) = game.current() {
+        let shape = game.pieces().kind(falling.piece).orientation(falling.pos.orientation);
+        for &(dx, dy) in shape.cells() {
+            let (x, y) = (i32::from(falling.pos.x + dx), i32::from(falling.pos.y + dy));
+            let row = y - rules.shown_rows().start as i32;
+            if (0..rules.width as i32).contains(&x) && (0..rows.len() as i32).contains(&row) {
+                rows[row as usize][x as usize] = char::from_digit(u32::from(falling.piece.0), 36).unwrap();
+            }
+        }
+    }
+    rows
 }
 
 impl Watcher for AtPiece {
-    fn start(&mut self, _: &[Game]) {}
+    fn start(&mut self, games: &[Game]) {
+        self.latest = games.iter().map(drawn).collect();
+    }
     fn tick(&mut self, seat: usize, _: Actions, report: &TickReport, game: &Game) {
-        if seat != 0 || self.rows.is_some() || report.locked.is_none() || game.stats().pieces != self.piece {
+        if self.seats.is_some() {
             return;
         }
-        let rules = game.rules();
-        let board = game.board();
-        let mut rows: Vec<Vec<char>> = rules
-            .shown_rows()
-            .map(|y| {
-                (0..rules.width)
-                    .map(|x| if board.filled(x, y) { '#' } else { '.' })
-                    .collect()
-            })
-            .collect();
-        if let Some(falling) = game.current() {
-            let shape = game.pieces().kind(falling.piece).orientation(falling.pos.orientation);
-            for &(dx, dy) in shape.cells() {
-                let (x, y) = (i32::from(falling.pos.x + dx), i32::from(falling.pos.y + dy));
-                let row = y - rules.shown_rows().start as i32;
-                if (0..rules.width as i32).contains(&x) && (0..rows.len() as i32).contains(&row) {
-                    rows[row as usize][x as usize] = char::from_digit(u32::from(falling.piece.0), 36).unwrap();
-                }
-            }
+        self.latest[seat] = drawn(game);
+        if seat == 0 && report.locked.is_some() && game.stats().pieces == self.piece {
+            self.seats = Some(self.latest.clone());
         }
-        self.rows = Some(rows);
     }
     fn round_over(&mut self, _: &[Game]) {}
 }
@@ -162,30 +173,20 @@ fn check_in_browser(chromium: &Path, dir: &Path, replay: &Path, piece: u64) {
         let rest = &body[at + name.len() + 2..];
         rest[..rest.find('"').unwrap()].to_string()
     };
-    let board: Vec<i64> = attribute("data-board-0")
-        .split(',')
-        .map(|n| n.parse().unwrap())
-        .collect();
     let ready_ms: f64 = attribute("data-ready-ms").parse().unwrap();
     assert!(ready_ms > 0.0);
 
     let loaded = Replay::load(replay).unwrap();
-    let mut watcher = AtPiece { piece, rows: None };
+    let mut watcher = AtPiece {
+        piece,
+        latest: Vec::new(),
+        seats: None,
+    };
     loaded.verify_watched(&mut watcher).unwrap();
-    let expected = watcher.rows.expect("the game reaches the piece");
+    let seats = watcher.seats.expect("the game reaches the piece");
 
     let shot = dir.join("shot.png");
     browse(chromium, &url, &[&format!("--screenshot={}", shot.display())]);
-    let script = crate::common::workspace().join("tests/e2e/fixtures/png_cells.py");
-    let width = expected[0].len();
-    let output = Command::new("python3")
-        .arg(&script)
-        .arg(&shot)
-        .args([board[0], board[1], board[2]].map(|n| n.to_string()))
-        .args([width.to_string(), expected.len().to_string()])
-        .output()
-        .expect("run python3");
-    assert!(output.status.success(), "{}", stderr(&output));
     let colours: Vec<String> = data["pieces"]
         .as_array()
         .unwrap()
@@ -193,23 +194,43 @@ fn check_in_browser(chromium: &Path, dir: &Path, replay: &Path, piece: u64) {
         .map(|p| p["colour"].as_str().unwrap().trim_start_matches('#').to_string())
         .collect();
     let garbage = data["colours"]["garbage"].as_str().unwrap().trim_start_matches('#');
-    let shown = stdout(&output);
     let mut lit = 0;
-    for (y, (want, got)) in expected.iter().zip(shown.lines()).enumerate() {
-        for (x, (&cell, pixel)) in want.iter().zip(got.split(' ')).enumerate() {
-            let at = format!("row {y} column {x} at piece {piece} of {}", replay.display());
-            match cell {
-                '.' => assert_eq!(pixel, "000000", "{at}: an empty cell drawn {pixel}"),
-                '#' => {
-                    assert!(
-                        colours.iter().any(|c| c == pixel) || pixel == garbage,
-                        "{at}: a locked cell drawn {pixel}, not a piece's colour"
-                    );
-                    lit += 1;
-                }
-                kind => {
-                    let kind = kind.to_digit(36).unwrap() as usize;
-                    assert_eq!(pixel, colours[kind], "{at}: the falling piece's cell");
+    for (seat, expected) in seats.iter().enumerate() {
+        let board: Vec<i64> = attribute(&format!("data-board-{seat}"))
+            .split(',')
+            .map(|n| n.parse().unwrap())
+            .collect();
+        let script = crate::common::workspace().join("tests/e2e/fixtures/png_cells.py");
+        let output = Command::new("python3")
+            .arg(&script)
+            .arg(&shot)
+            .args([board[0], board[1], board[2]].map(|n| n.to_string()))
+            .args([expected[0].len().to_string(), expected.len().to_string()])
+            .output()
+            .expect("run python3");
+        assert!(output.status.success(), "{}", stderr(&output));
+        let shown = stdout(&output);
+        assert_eq!(shown.lines().count(), expected.len());
+        for (y, (want, got)) in expected.iter().zip(shown.lines()).enumerate() {
+            for (x, (&cell, pixel)) in want.iter().zip(got.split(' ')).enumerate() {
+                let at = format!(
+                    "seat {} row {y} column {x} at piece {piece} of {}",
+                    seat + 1,
+                    replay.display()
+                );
+                match cell {
+                    '.' => assert_eq!(pixel, "000000", "{at}: an empty cell drawn {pixel}"),
+                    '#' => {
+                        assert!(
+                            colours.iter().any(|c| c == pixel) || pixel == garbage,
+                            "{at}: a locked cell drawn {pixel}, not a piece's colour"
+                        );
+                        lit += 1;
+                    }
+                    kind => {
+                        let kind = kind.to_digit(36).unwrap() as usize;
+                        assert_eq!(pixel, colours[kind], "{at}: the falling piece's cell");
+                    }
                 }
             }
         }
