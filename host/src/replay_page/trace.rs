@@ -96,8 +96,10 @@ pub const SUM_MODULUS: u64 = 32749;
 /// One seat's game as the page plays it back.
 #[derive(Clone, Debug, Default)]
 pub struct SeatTrace {
-    /// The pieces in the order they leave the queue, the first piece in play first, and
-    /// those still previewed when the game ended last (piece indices).
+    /// The pieces in the order they leave the queue, the first piece in play first, up to
+    /// the last previewed while a piece was in play (piece indices). The page shows the
+    /// preview from here: the pieces after those taken (the first, one a lock, and one for
+    /// the first hold).
     pub order: Varints,
     /// Each tick's record: a plain move as `2 * m` (`m` packs the turns clockwise, the
     /// zigzagged change of column, and the zigzagged change of the rows fallen from the
