@@ -62,7 +62,7 @@ fn game_pages<'a>(contents: &'a Contents, dir: &Path, out: &Path) -> Result<Vec<
     let mut links = Vec::new();
     for fixture in &contents.fixtures {
         let seats: Vec<usize> = fixture.seats.iter().map(|s| s.entrant).collect();
-        let file = replay_page::game_file(dir, fixture.game, &seats);
+        let file = tournament::game_file(dir, fixture.game, &seats);
         if !file.exists() {
             continue;
         }

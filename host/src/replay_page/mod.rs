@@ -10,7 +10,6 @@ use crate::replay::{Replay, ReplayError};
 use crate::tui::ui::colour;
 use ratatui::style::Color;
 use serde_json::{json, Value};
-use std::path::{Path, PathBuf};
 use tetrad_plugin_api::PieceId;
 use trace::{SeatTrace, Trace};
 
@@ -55,14 +54,6 @@ pub fn page(replay: &Replay, name: &str) -> Result<String, PageError> {
         escape(&title)
     );
     Ok(frame(&title, STYLE, &body))
-}
-
-/// Where `tournament --record-games DIR` keeps the replay of game `game` played by the
-/// entrants `seats` (by index, in seat order): `DIR/game-12-0.json` alone,
-/// `DIR/game-12-0-1.json` in versus.
-pub fn game_file(dir: &Path, game: u64, seats: &[usize]) -> PathBuf {
-    let seats: Vec<String> = seats.iter().map(usize::to_string).collect();
-    dir.join(format!("game-{game}-{}.json", seats.join("-")))
 }
 
 /// What the page's script reads: the rules, the pieces and their colours, and each seat's

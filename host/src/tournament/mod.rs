@@ -6,6 +6,7 @@ mod isolate;
 mod output;
 mod rated;
 pub mod record;
+mod recorded;
 mod sprt;
 mod standings;
 
@@ -16,6 +17,7 @@ pub use isolate::{
 pub use output::{csv, fixture_line, markdown, table, Report};
 pub use rated::{match_csv, match_report, match_table, rated, rated_table, GameOutcome, MatchReport, Rated};
 pub use record::{read, Config, EntrantConfig, FixtureRecord, GameRecord, Line, RecordError, Writer};
+pub use recorded::game_file;
 pub use sprt::{Sprt, SprtResult};
 pub use standings::{pairings, sign_test, sprt_bounds, sprt_llr, standings, versus_pairings, Pairing, Standing};
 
@@ -91,7 +93,7 @@ pub struct Tournament {
     /// In versus, save a replay of game 0 of the first pair here when it is played.
     pub record: Option<PathBuf>,
     /// Save a replay of every game played into this folder (named by
-    /// [`crate::replay_page::game_file`]).
+    /// [`game_file`]).
     pub record_games: Option<PathBuf>,
 }
 
@@ -260,7 +262,7 @@ impl Tournament {
             let every = self
                 .record_games
                 .as_ref()
-                .map(|dir| crate::replay_page::game_file(dir, game, seats));
+                .map(|dir| recorded::game_file(dir, game, seats));
             let paths: Vec<PathBuf> = first.into_iter().chain(every).collect();
             let (mut a_actions, mut b_actions) = (Vec::new(), Vec::new());
             let records = match paths.is_empty() {
@@ -305,8 +307,7 @@ impl Tournament {
             };
             let mut actions = Vec::new();
             let result = runner::play_game_recorded(&who.plugin, &spec, game, Some(&mut actions))?;
-            Replay::of_run_game(&who.plugin, &spec, &result, actions)
-                .save(&crate::replay_page::game_file(dir, game, seats))?;
+            Replay::of_run_game(&who.plugin, &spec, &result, actions).save(&recorded::game_file(dir, game, seats))?;
             return Ok(FixtureRecord::solo(GameRecord::new(entrant, &result)));
         };
         let worker = &mut workers[entrant];
