@@ -45,6 +45,7 @@ fn tournament(entrants: &[(&Arc<Plugin>, &str)], rules: Rules, games: u64, jobs:
         isolation: None,
         sprt: None,
         record: None,
+        record_games: None,
     }
 }
 

@@ -15,6 +15,7 @@ pub mod plugin;
 pub mod process;
 pub mod referee;
 pub mod replay;
+pub mod replay_page;
 pub mod report;
 pub mod runner;
 pub mod sandbox;

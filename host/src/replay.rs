@@ -448,6 +448,7 @@ impl Replay {
 pub mod ends;
 mod timed;
 mod verify;
+pub use verify::Watcher;
 
 #[cfg(test)]
 mod tests;

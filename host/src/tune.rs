@@ -84,6 +84,7 @@ pub fn tune(
             isolation: None,
             sprt: None,
             record: None,
+            record_games: None,
         };
         let (records, _) = tournament.play(Vec::new(), &mut Writer::none(), |_| {})?;
         let labels: Vec<String> = tournament.entrants.iter().map(|e| e.label.clone()).collect();

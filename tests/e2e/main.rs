@@ -13,6 +13,7 @@ mod pace;
 mod pinned;
 mod presets;
 mod realtime;
+mod replay_page;
 mod report;
 mod run;
 mod sandbox;

@@ -262,6 +262,11 @@ pub struct TournamentArgs {
     /// `tetrad replay` and `tetrad replay --verify`.
     #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,
+    /// Save a replay of every game this run plays into DIR (created if missing), one
+    /// file a game named `game-G-E.json` (versus `game-G-A-B.json`) by the game's index
+    /// and the entrants' (from 0); `tetrad report --html` links each game to its page.
+    #[arg(long, value_name = "DIR")]
+    pub record_games: Option<PathBuf>,
     /// In versus, the rows of garbage sent for clearing 1, 2, 3, 4 (...) lines at once;
     /// a larger clear sends the last entry [default: 0,1,2,4].
     #[arg(long, value_name = "ROWS,...")]
@@ -380,6 +385,11 @@ pub struct ReportArgs {
     /// Write the HTML page here (`-` for standard output).
     #[arg(long, value_name = "OUT", required = true)]
     pub html: PathBuf,
+    /// The folder of the games' replays (`--record-games DIR`): each game is drawn as a
+    /// page in OUT's folder `OUT-games/`, linked from the report [default: FILE's name
+    /// with `.games` for its extension, when that folder exists].
+    #[arg(long, value_name = "DIR")]
+    pub games: Option<PathBuf>,
 }
 
 /// Options of the hidden `tetrad worker`.

@@ -79,4 +79,8 @@ pub struct ReplayArgs {
     /// Re-simulate the game without a terminal and check it gives the recorded result.
     #[arg(long)]
     pub verify: bool,
+    /// Write the game as one self-contained HTML page that plays it back, drawn from the
+    /// engine's re-simulation (a replay that does not verify has no page).
+    #[arg(long, value_name = "OUT", conflicts_with = "verify")]
+    pub html: Option<std::path::PathBuf>,
 }

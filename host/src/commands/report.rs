@@ -1,10 +1,14 @@
-//! `tetrad report`: a results file drawn as one self-contained HTML page.
+//! `tetrad report` and `tetrad replay --html`: a results file, or a recorded game, drawn as
+//! one self-contained HTML page.
 
 use crate::cli::ReportArgs;
-use crate::html_report;
+use crate::html_report::{self, GameLink};
+use crate::replay::Replay;
+use crate::replay_page;
 use crate::report::plural;
 use crate::tournament;
-use anyhow::{Context, Result};
+use crate::tournament::record::Contents;
+use anyhow::{bail, Context, Result};
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
@@ -13,20 +17,96 @@ use std::process::ExitCode;
 /// and writes it to OUT (or to standard output for `-`), then says what it wrote.
 pub fn report(args: ReportArgs) -> Result<ExitCode> {
     let contents = tournament::read(&args.file)?;
-    let page = html_report::page(&contents).with_context(|| args.file.display().to_string())?;
-    if args.html == Path::new("-") {
+    if let Some(dir) = args.games.as_ref().filter(|dir| !dir.is_dir()) {
+        bail!("--games {}: not a folder", dir.display());
+    }
+    let beside = args.file.with_extension("games");
+    let folder = args.games.clone().or_else(|| beside.is_dir().then_some(beside));
+    let to_stdout = args.html == Path::new("-");
+    let links = match &folder {
+        Some(dir) if !to_stdout => game_pages(&contents, dir, &args.html)?,
+        _ => Vec::new(),
+    };
+    let page = html_report::page(&contents, &links).with_context(|| args.file.display().to_string())?;
+    if to_stdout {
         crate::output::reports().write_all(page.as_bytes())?;
         return Ok(ExitCode::SUCCESS);
     }
     std::fs::write(&args.html, &page).with_context(|| format!("writing {}", args.html.display()))?;
+    let drawn = links.iter().filter(|l| l.page.is_ok()).count() as u64;
+    let pages = match folder {
+        Some(_) => format!(", {} drawn", plural(drawn, "game page")),
+        None => String::new(),
+    };
     writeln!(
         crate::output::reports(),
-        "{}: {} from {} ({}, {})",
+        "{}: {} from {} ({}, {}{pages})",
         args.html.display(),
         plural(page.len() as u64, "byte"),
         args.file.display(),
         plural(contents.config.entrants.len() as u64, "entrant"),
         plural(contents.seats().len() as u64, "game")
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Draws the page of every game of `contents` recorded in `dir` into the folder
+/// `OUT-games` beside the report `out`; a replay that does not verify gets no page, and
+/// the report says why.
+fn game_pages<'a>(contents: &'a Contents, dir: &Path, out: &Path) -> Result<Vec<GameLink<'a>>> {
+    let stem = out
+        .file_stem()
+        .map_or_else(|| "report".into(), |s| s.to_string_lossy().into_owned());
+    let folder_name = format!("{stem}-games");
+    let folder = out.with_file_name(&folder_name);
+    let mut links = Vec::new();
+    for fixture in &contents.fixtures {
+        let seats: Vec<usize> = fixture.seats.iter().map(|s| s.entrant).collect();
+        let file = tournament::game_file(dir, fixture.game, &seats);
+        if !file.exists() {
+            continue;
+        }
+        let name = file.file_name().expect("a file name").to_string_lossy().into_owned();
+        let drawn = Replay::load(&file)
+            .map_err(replay_page::PageError::from)
+            .and_then(|replay| replay_page::page(&replay, &name));
+        let page = match drawn {
+            Ok(page) => {
+                std::fs::create_dir_all(&folder).with_context(|| format!("creating {}", folder.display()))?;
+                let html = Path::new(&name).with_extension("html");
+                let target = folder.join(&html);
+                std::fs::write(&target, page).with_context(|| format!("writing {}", target.display()))?;
+                Ok(format!("{folder_name}/{}", html.display()))
+            }
+            Err(err) => Err(err.to_string()),
+        };
+        links.push(GameLink { fixture, page });
+    }
+    Ok(links)
+}
+
+/// `tetrad replay FILE --html OUT`: verifies the replay by re-simulating it, draws the
+/// game's page from the re-simulation and writes it to OUT (or standard output for `-`);
+/// a replay that does not verify writes nothing.
+pub fn replay_page(file: &Path, out: &Path) -> Result<ExitCode> {
+    let replay = Replay::load(file)?;
+    let name = file
+        .file_name()
+        .map_or_else(|| file.display().to_string(), |n| n.to_string_lossy().into_owned());
+    let page = replay_page::page(&replay, &name).with_context(|| file.display().to_string())?;
+    if out == Path::new("-") {
+        crate::output::reports().write_all(page.as_bytes())?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    std::fs::write(out, &page).with_context(|| format!("writing {}", out.display()))?;
+    let pieces: u64 = replay.seats.iter().map(|s| s.result.pieces).sum();
+    writeln!(
+        crate::output::reports(),
+        "{}: {} from {} ({})",
+        out.display(),
+        plural(page.len() as u64, "byte"),
+        file.display(),
+        plural(pieces, "piece")
     )?;
     Ok(ExitCode::SUCCESS)
 }

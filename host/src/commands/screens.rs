@@ -83,6 +83,9 @@ pub fn play(mut args: PlayArgs) -> Result<ExitCode> {
 
 /// `tetrad replay`: plays a replay back, or with `--verify` re-simulates it headless.
 pub fn replay(args: ReplayArgs) -> Result<ExitCode> {
+    if let Some(out) = &args.html {
+        return super::report::replay_page(&args.file, out);
+    }
     if args.verify {
         let replay = Replay::load(&args.file)?;
         let outcomes = replay.verify().with_context(|| args.file.display().to_string())?;

@@ -129,6 +129,12 @@ fn play(args: &TournamentArgs, versus: bool) -> Result<Played> {
             "--record saves a versus game: add --versus (or use tetrad versus); tetrad run --record saves a solo game"
         );
     }
+    if args.record_games.is_some() && args.isolate && !versus {
+        bail!("--record-games cannot record solo games played in --isolate workers; record them without --isolate");
+    }
+    if let Some(dir) = &args.record_games {
+        std::fs::create_dir_all(dir).with_context(|| format!("--record-games {}", dir.display()))?;
+    }
     if versus && args.plugins.len() < 2 {
         bail!("versus needs at least two plugins; {} given", args.plugins.len());
     }
@@ -227,6 +233,7 @@ fn play(args: &TournamentArgs, versus: bool) -> Result<Played> {
         isolation,
         sprt: args.sprt.map(|(elo0, elo1)| Sprt { elo0, elo1 }),
         record: args.record.clone(),
+        record_games: args.record_games.clone(),
     };
     match tournament.isolation {
         None => probe_entrants(&tournament)?,

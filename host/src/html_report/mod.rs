@@ -4,12 +4,14 @@
 
 mod charts;
 pub mod data;
+mod versus;
 
 pub use charts::ChartError;
+pub use versus::GameLink;
 
 use crate::report::plural;
 use crate::setup::Setup;
-use crate::tournament::{pairings, record::Contents, standings, GameRecord, Standing};
+use crate::tournament::{pairings, record::Contents, standings, versus_pairings, GameRecord, Standing};
 use std::fmt::Write as _;
 
 /// Text made safe to put in HTML, as element content or as a quoted attribute value.
@@ -28,13 +30,19 @@ pub fn escape(text: &str) -> String {
     out
 }
 
-/// The page for the tournament in `contents`.
-pub fn page(contents: &Contents) -> Result<String, ChartError> {
+/// The page for the tournament in `contents`, with its recorded games in `games` (each
+/// linked to its replay page).
+pub fn page(contents: &Contents, games: &[GameLink]) -> Result<String, ChartError> {
     let config = &contents.config;
     let labels: Vec<String> = config.entrants.iter().map(|e| e.label.clone()).collect();
     let records = &contents.seats();
     let table = standings(&labels, records);
-    let matrix = data::matrix(&labels, &pairings(&labels, records));
+    let versus = config.setup.attack.is_some();
+    let pairs = match versus {
+        true => versus_pairings(&labels, &contents.fixtures),
+        false => pairings(&labels, records),
+    };
+    let matrix = data::matrix(&labels, &pairs);
     let mine = |entrant: usize| -> Vec<&GameRecord> { records.iter().filter(|r| r.entrant == entrant).collect() };
 
     let curves: Vec<(&str, Vec<(u64, f64)>)> = labels
@@ -64,15 +72,21 @@ pub fn page(contents: &Contents) -> Result<String, ChartError> {
 
     let mut html = String::new();
     let title = format!("tetrad tournament: {}", rules_text(&config.setup));
-    let _ = write!(
-        html,
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
-         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-         <title>{}</title>\n<style>\n{STYLE}</style>\n</head>\n<body>\n<h1>{}</h1>\n",
-        escape(&title),
-        escape(&title)
-    );
+    let _ = writeln!(html, "<h1>{}</h1>", escape(&title));
     let _ = writeln!(html, "<p class=\"size\">{}</p>", escape(&size_text(contents)));
+    if versus {
+        html.push_str(
+            "<h2>Ratings</h2>\n<p>Maximum-likelihood Elo from the versus games' winners, the \
+             entrants' mean 0, with 95% intervals; a win scores 1, a draw 1/2.</p>\n",
+        );
+        html.push_str(&versus::ratings(contents));
+        html.push_str(
+            "<h2>Garbage and time</h2>\n<p>Over each entrant's versus games: rows of garbage sent \
+             (after cancelling) and risen into its board, per piece it locked, and the time it \
+             used per move: its clock under a time control, else its <code>update</code> calls.</p>\n",
+        );
+        html.push_str(&versus::garbage_and_time(contents));
+    }
     html.push_str("<h2>Standings</h2>\n");
     html.push_str(&standings_table(&table));
     let _ = write!(
@@ -120,17 +134,37 @@ pub fn page(contents: &Contents) -> Result<String, ChartError> {
         html.push_str(&search_table(&searched));
     }
     if labels.len() > 1 {
+        let rule = match versus {
+            true => "The winner of each versus game wins its seed",
+            false => "More lines wins a seed; a forfeit loses to any game played out",
+        };
         let _ = write!(
             html,
             "<h2>Pairwise</h2>\n<p>Seeds won by the row's entrant against the column's: \
-             the large number is the seeds won, below it won-drawn-lost. More lines wins a \
-             seed; a forfeit loses to any game played out. Blue cells won more than they \
-             lost, red cells lost more.</p>\n<figure id=\"pairwise\">\n{}</figure>\n",
+             the large number is the seeds won, below it won-drawn-lost. {rule}. Blue cells \
+             won more than they lost, red cells lost more.</p>\n<figure id=\"pairwise\">\n{}</figure>\n",
             charts::pairwise(&labels, &matrix)?
         );
     }
-    html.push_str("</body>\n</html>\n");
-    Ok(html)
+    if !games.is_empty() {
+        html.push_str(
+            "<h2>Games</h2>\n<p>Every recorded game, each linked to a page that plays it back, \
+             drawn from the engine's re-simulation of its replay.</p>\n",
+        );
+        html.push_str(&versus::games(contents, games));
+    }
+    Ok(frame(&title, STYLE, &html))
+}
+
+/// A whole page: `body` under a head with `title` and the style sheet `style`, nothing
+/// loaded from elsewhere. Every page tetrad writes has this frame.
+pub fn frame(title: &str, style: &str, body: &str) -> String {
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <title>{}</title>\n<style>\n{style}</style>\n</head>\n<body>\n{body}</body>\n</html>\n",
+        escape(title)
+    )
 }
 
 /// The per-game `move_info` means of the games that have them, by entrant.

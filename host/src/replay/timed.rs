@@ -2,7 +2,7 @@
 //! recorded times, the garbage delivered as it was sent, and the times themselves checked
 //! against the setup's speed and against the game's one end.
 
-use super::{RecordedEnd, Replay, ReplayError};
+use super::{RecordedEnd, Replay, ReplayError, Watcher};
 use crate::engine::{Deliveries, Game};
 use crate::referee::ended;
 use tetrad_plugin_api::Actions;
@@ -12,7 +12,7 @@ impl Replay {
     /// microsecond), as the game loop played them. Each tick must come at least the move
     /// time after the seat's previous one (or the start), and each lock at least the lock
     /// gap of the pieces-per-second limit after the seat's previous lock.
-    pub(super) fn play_timed(&self, games: &mut [Game]) -> Result<(), ReplayError> {
+    pub(super) fn play_timed(&self, games: &mut [Game], watcher: &mut dyn Watcher) -> Result<(), ReplayError> {
         let setup = &self.setup;
         let speed = setup.speed;
         let mut times = Vec::with_capacity(self.seats.len());
@@ -71,7 +71,8 @@ impl Replay {
             }
             deliveries.before_tick(index, game, time);
             let pieces = game.stats().pieces;
-            game.tick(actions);
+            let report = game.tick(actions);
+            watcher.tick(index, actions, &report, game);
             if game.stats().pieces != pieces {
                 if let Some(last) = last_lock_us[index].filter(|&last| time < last.saturating_add(speed.lock_gap_us()))
                 {
@@ -92,6 +93,7 @@ impl Replay {
             let rows = game.take_outgoing();
             let to = deliveries.receiver(index);
             deliveries.deliver(to, &mut games[to], rows, time);
+            watcher.round_over(games);
         }
         Ok(())
     }

@@ -4,10 +4,29 @@
 
 use super::ends::{self, Played, SeatEnd};
 use super::{Outcome, RecordedEnd, Replay, ReplayError, SeatRecord};
-use crate::engine::{pass_garbage, Deliveries, Game, Pace};
+use crate::engine::{pass_garbage, Deliveries, Game, Pace, TickReport};
 use crate::plugin::Manifest;
 use crate::referee::{ended, Limits, Referee};
 use tetrad_plugin_api::Actions;
+
+/// What watches a replay being re-simulated (the replay page draws what it sees): the
+/// games before the first tick, every tick of every seat as it is played, and the games
+/// after the garbage passed at the end of each round.
+pub trait Watcher {
+    /// The games before the first tick.
+    fn start(&mut self, games: &[Game]);
+    /// Seat `seat` played `actions`, which did `report`, leaving `game`.
+    fn tick(&mut self, seat: usize, actions: Actions, report: &TickReport, game: &Game);
+    /// A round ended and the garbage passed between the seats.
+    fn round_over(&mut self, games: &[Game]);
+}
+
+/// Watching nothing: plain verification.
+impl Watcher for () {
+    fn start(&mut self, _: &[Game]) {}
+    fn tick(&mut self, _: usize, _: Actions, _: &TickReport, _: &Game) {}
+    fn round_over(&mut self, _: &[Game]) {}
+}
 
 impl Replay {
     /// Re-simulates every seat's game, round by round at the setup's pace (at the realtime
@@ -15,6 +34,11 @@ impl Replay {
     /// versus seats as they were played, and checks that each gives its recorded result.
     /// Returns each seat's re-simulated result.
     pub fn verify(&self) -> Result<Vec<Outcome>, ReplayError> {
+        self.verify_watched(&mut ())
+    }
+
+    /// [`Replay::verify`], showing `watcher` every tick as it is re-simulated.
+    pub fn verify_watched(&self, watcher: &mut dyn Watcher) -> Result<Vec<Outcome>, ReplayError> {
         let setup = &self.setup;
         let seats = self.seats.len();
         let pace = if seats > 1 && setup.attack.is_some() {
@@ -36,16 +60,17 @@ impl Replay {
                 game
             })
             .collect();
+        watcher.start(&games);
         match pace {
-            Pace::Realtime => self.play_timed(&mut games)?,
-            _ => self.play_rounds(&mut games, pace)?,
+            Pace::Realtime => self.play_timed(&mut games, watcher)?,
+            _ => self.play_rounds(&mut games, pace, watcher)?,
         }
         self.check_results(&games, pace)
     }
 
     /// Plays every seat's recorded ticks round by round as the game loop plays them: each
     /// seat's part as long as the pace says, then the garbage passes.
-    fn play_rounds(&self, games: &mut [Game], pace: Pace) -> Result<(), ReplayError> {
+    fn play_rounds(&self, games: &mut [Game], pace: Pace, watcher: &mut dyn Watcher) -> Result<(), ReplayError> {
         let setup = &self.setup;
         let seats = self.seats.len();
         if let Some(index) = self
@@ -82,7 +107,8 @@ impl Replay {
                             format!("tick {tick} holds {actions:?}, which no player can have applied"),
                         ));
                     }
-                    game.tick(actions);
+                    let report = game.tick(actions);
+                    watcher.tick(index, actions, &report, game);
                     played[index] += 1;
                     if pace.turn_over(pieces_before, game) {
                         break;
@@ -92,6 +118,7 @@ impl Replay {
             if seats > 1 {
                 pass_garbage(games.iter_mut());
             }
+            watcher.round_over(games);
         }
         Ok(())
     }

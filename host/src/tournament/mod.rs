@@ -6,6 +6,7 @@ mod isolate;
 mod output;
 mod rated;
 pub mod record;
+mod recorded;
 mod sprt;
 mod standings;
 
@@ -16,6 +17,7 @@ pub use isolate::{
 pub use output::{csv, fixture_line, markdown, table, Report};
 pub use rated::{match_csv, match_report, match_table, rated, rated_table, GameOutcome, MatchReport, Rated};
 pub use record::{read, Config, EntrantConfig, FixtureRecord, GameRecord, Line, RecordError, Writer};
+pub use recorded::game_file;
 pub use sprt::{Sprt, SprtResult};
 pub use standings::{pairings, sign_test, sprt_bounds, sprt_llr, standings, versus_pairings, Pairing, Standing};
 
@@ -90,6 +92,9 @@ pub struct Tournament {
     pub sprt: Option<Sprt>,
     /// In versus, save a replay of game 0 of the first pair here when it is played.
     pub record: Option<PathBuf>,
+    /// Save a replay of every game played into this folder (named by
+    /// [`game_file`]).
+    pub record_games: Option<PathBuf>,
 }
 
 /// What a fixture's completion looks like to whoever watches progress.
@@ -253,14 +258,19 @@ impl Tournament {
             let (a_plugin, b_plugin) = (seat(a), seat(b));
             let options = |entrant: usize| self.entrants[entrant].options.as_str();
             let entrants = [(&*a_plugin, options(a)), (&*b_plugin, options(b))];
-            let record = self.record.as_ref().filter(|_| game == 0 && seats == [0, 1]);
+            let first = self.record.clone().filter(|_| game == 0 && seats == [0, 1]);
+            let every = self
+                .record_games
+                .as_ref()
+                .map(|dir| recorded::game_file(dir, game, seats));
+            let paths: Vec<PathBuf> = first.into_iter().chain(every).collect();
             let (mut a_actions, mut b_actions) = (Vec::new(), Vec::new());
-            let records = match record {
-                Some(_) => [Some(&mut a_actions), Some(&mut b_actions)],
-                None => [None, None],
+            let records = match paths.is_empty() {
+                false => [Some(&mut a_actions), Some(&mut b_actions)],
+                true => [None, None],
             };
             let [a_result, b_result] = runner::play_fixture(entrants, &self.spec, game, records)?;
-            if let Some(path) = record {
+            if !paths.is_empty() {
                 let player = |plugin: &Plugin, entrant: usize| PlayerRecord::plugin(plugin, options(entrant), 0);
                 let played = vec![
                     (player(&a_plugin, a), a_actions, &a_result),
@@ -273,7 +283,10 @@ impl Tournament {
                     let default_ns = crate::player::DEFAULT_BOT_THINK_LIMIT.as_nanos() as u64;
                     setup.limits.think_limit_ns = Some(setup.limits.think_limit_ns.unwrap_or(default_ns));
                 }
-                Replay::of_played(&setup, seed, played).save(path)?;
+                let replay = Replay::of_played(&setup, seed, played);
+                for path in &paths {
+                    replay.save(path)?;
+                }
             }
             return Ok(FixtureRecord {
                 game,
@@ -288,7 +301,13 @@ impl Tournament {
             ..self.spec.clone()
         };
         let Some(isolation) = &self.isolation else {
-            let result = runner::play_game(&who.plugin, &spec, game)?;
+            let Some(dir) = &self.record_games else {
+                let result = runner::play_game(&who.plugin, &spec, game)?;
+                return Ok(FixtureRecord::solo(GameRecord::new(entrant, &result)));
+            };
+            let mut actions = Vec::new();
+            let result = runner::play_game_recorded(&who.plugin, &spec, game, Some(&mut actions))?;
+            Replay::of_run_game(&who.plugin, &spec, &result, actions).save(&recorded::game_file(dir, game, seats))?;
             return Ok(FixtureRecord::solo(GameRecord::new(entrant, &result)));
         };
         let worker = &mut workers[entrant];

@@ -42,7 +42,8 @@ const PALETTE: [Color; 12] = [
     Color::LightBlue,
 ];
 
-fn colour(piece: PieceId) -> Color {
+/// The colour a piece of this kind is drawn in (the replay page uses the same).
+pub(crate) fn colour(piece: PieceId) -> Color {
     PALETTE[piece.index() % PALETTE.len()]
 }
 
