@@ -478,7 +478,7 @@ impl Context<'_> {
     }
 
     /// [`Context::follow_up_within`] for the drops of one orientation, `W` columns wide:
-    /// each rated as [`Rater::visit_drops`] rates it, into the running best `value`.
+    /// each rated as [`Rater::visit_all_drops`] rates it, into the running best `value`.
     #[inline(always)]
     fn follow_up_of<const W: usize, const DETAIL: bool>(
         &self,
@@ -494,7 +494,7 @@ impl Context<'_> {
         let piece_height = shape.height as u32;
         for &x in reach.xs() {
             let so_far = *value;
-            let skip = |top: u32| {
+            let skip = |top: u32, _: &BoardFeatures| {
                 let limit = bound.landing(height - (top + piece_height), piece_height) + rest;
                 limit <= so_far || beaten(second.best, limit, second.index)
             };
@@ -574,7 +574,7 @@ impl Context<'_> {
         let mut best = f64::NEG_INFINITY;
         if let Some(reaches) = self.drops.and_then(|drops| drops.from(next, spawn)) {
             for reach in reaches {
-                rater.visit_drops(next, reach, spawn, |value, _| best = best.max(value));
+                rater.visit_all_drops(next, reach, spawn, |value, _| best = best.max(value));
             }
         } else {
             placements_into(self.rules, board, self.pieces.kind(next), spawn, second);
