@@ -453,16 +453,15 @@ impl Context<'_> {
     /// The follow-up of a first placement by the drops of the second piece, when it
     /// matters: exactly [`Context::follow_up`] when that beats the best so far, else a
     /// value that does not beat it either. A drop that clears no row is rated only when
-    /// its bound, with its exact landing height, beats both the best value of this
-    /// follow-up so far and the best follow-up so far; the others are skipped, since
-    /// their values could change neither.
+    /// its value with the cumulative wells at their floor (every other feature exact)
+    /// beats both the best value of this follow-up so far and the best follow-up so far;
+    /// the others are skipped, since their values could change neither.
     fn follow_up_within(&self, second: &Second, bound: &Bound, reaches: &[Reach]) -> f64 {
         let totals = second.columns.totals();
         let mut value = f64::NEG_INFINITY;
         for reach in reaches {
             let shape = &self.shapes[second.next.index()][usize::from(reach.orientation())];
-            let rest = bound.rest(&totals, second.next, reach.orientation());
-            let drops = (second, bound, (shape, reach), (&totals, rest), &mut value);
+            let drops = (second, bound, (shape, reach), &totals, &mut value);
             match (shape.columns.width, self.weights.detail()) {
                 (1, false) => self.follow_up_of::<1, false>(drops),
                 (2, false) => self.follow_up_of::<2, false>(drops),
@@ -482,20 +481,23 @@ impl Context<'_> {
     #[inline(always)]
     fn follow_up_of<const W: usize, const DETAIL: bool>(
         &self,
-        (second, bound, (shape, reach), (totals, rest), value): (
-            &Second,
-            &Bound,
-            (&Shape, &Reach),
-            (&BoardFeatures, f64),
-            &mut f64,
-        ),
+        (second, bound, (shape, reach), totals, value): (&Second, &Bound, (&Shape, &Reach), &BoardFeatures, &mut f64),
     ) {
         let height = second.columns.height();
         let piece_height = shape.height as u32;
         for &x in reach.xs() {
             let so_far = *value;
-            let skip = |top: u32, _: &BoardFeatures| {
-                let limit = bound.landing(height - (top + piece_height), piece_height) + rest;
+            // The drop's value with the cumulative wells at their floor: at least its
+            // value, since the bound's weights are at most 0 but eroded cells' (0 here),
+            // and rounding never reverses an order.
+            let skip = |top: u32, floor: &BoardFeatures| {
+                let landing = Landing {
+                    bottom: height - (top + piece_height),
+                    piece_height,
+                    lines: 0,
+                    piece_cells_cleared: 0,
+                };
+                let limit = self.weights.value(floor, &landing);
                 limit <= so_far || beaten(second.best, limit, second.index)
             };
             let rated = match second
