@@ -24,11 +24,13 @@
 //!
 //! With every weight but eroded cells' at most 0, the weighted sum of those lower bounds
 //! (0 for the wells) is at least every second placement's exact value that clears no row
-//! ([`Bound::follow_up`]). For one drop that clears no row the search goes further: every
-//! feature but the cumulative wells is computed exactly and the wells held at their floor
-//! (the board's less the piece's columns'; see `Columns::drop_unless`), and the
-//! controller's own weighted sum of those is at least the drop's computed value, with no
-//! margin (rounding never reverses an order). A second placement that clears rows can lower every feature, so it is bounded apart ([`Bound::clearing`],
+//! ([`Bound::follow_up`]). For one drop the landing height is known exactly and the runs
+//! are its own orientation's ([`Bound::rest`] plus [`Bound::landing`]); a drop that passes
+//! that is bounded once more by its own features, every one exact but the cumulative
+//! wells, held at their floor (the board's less the piece's columns'; see
+//! `Columns::drop_unless`): the controller's own weighted sum of those is at least the
+//! drop's computed value, with no margin (rounding never reverses an order). A second
+//! placement that clears rows can lower every feature, so it is bounded apart ([`Bound::clearing`],
 //! by what survives a clear); the search finds those drops (they must fill a row of `B1`
 //! that lacks at most as many cells as the piece has in one row) and rates the ones still
 //! in play as the follow-up itself rates them.
@@ -136,9 +138,23 @@ impl Bound {
         value + self.margin
     }
 
-    /// The most a drop of `next` in `orientation` that clears `lines` rows holding `cells`
-    /// of its cells, on a board `(width, height)`, can be worth, less the landing height's
-    /// term (add [`Bound::landing`]). Clearing can lower every feature, so this keeps only
+    /// [`Bound::follow_up`] for the drops of one orientation of `next`, less the landing
+    /// height's term: add [`Bound::landing`] of a drop to bound its value, when it clears
+    /// no row. (The two sums group the same terms differently; the margin covers either.)
+    #[inline]
+    pub fn rest(&self, after: &BoardFeatures, next: PieceId, orientation: u8) -> f64 {
+        let (w, piece) = (&self.weights, &self.pieces[next.index()]);
+        let runs = 2 * piece.runs_of[usize::from(orientation)];
+        let value = w[2] * f64::from(after.row_transitions.saturating_sub(runs))
+            + w[3] * f64::from(after.column_transitions)
+            + w[4] * f64::from(after.holes)
+            + w[6] * f64::from(after.hole_depth)
+            + w[7] * f64::from(after.rows_with_holes);
+        value + self.margin
+    }
+
+    /// [`Bound::rest`] for a drop that clears `lines` rows holding `cells` of its cells,
+    /// on a board `(width, height)`. Clearing can lower every feature, so this keeps only
     /// what survives it: the eroded cells exactly; the row transitions of the rows the
     /// piece leaves, less at most two per run of its cells, plus two for each new empty
     /// row at the top, and never fewer than two per row (no row is full after the

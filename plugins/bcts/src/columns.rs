@@ -339,19 +339,20 @@ impl Columns {
     /// the piece's and, after the drop, in each of the piece's.
     #[inline(always)]
     pub fn drop_of<const W: usize, const DETAIL: bool>(&self, piece: &PieceColumns, left: usize) -> Dropped {
-        let dropped = self.drop_unless::<W, DETAIL>(piece, left, |_, _| false);
+        let dropped = self.drop_unless::<W, DETAIL>(piece, left, |_| false, |_, _| false);
         dropped.expect("a drop is left unrated only when asked")
     }
 
     /// [`Columns::drop_of`], but a drop that fills no row is left unrated (`None`) when
-    /// `skip` says so given the row of its box's top and its features with the
-    /// cumulative wells at a floor ([`Columns::features_but_wells`]): the wells are the
-    /// costliest feature.
+    /// `early` says so given the row of its box's top, before any feature is computed, or
+    /// when `skip` says so given that row and its features with the cumulative wells at a
+    /// floor ([`Columns::features_but_wells`]): the wells are the costliest feature.
     #[inline(always)]
     pub fn drop_unless<const W: usize, const DETAIL: bool>(
         &self,
         piece: &PieceColumns,
         left: usize,
+        early: impl FnOnce(u32) -> bool,
         skip: impl FnOnce(u32, &BoardFeatures) -> bool,
     ) -> Option<Dropped> {
         let slots = self.window(left);
@@ -370,6 +371,9 @@ impl Columns {
         }
         if full != 0 {
             return Some(Dropped::Clears { top });
+        }
+        if early(top) {
+            return None;
         }
         let mut features = self.features_but_wells::<W, DETAIL>(slots, &cells, piece, top);
         if skip(top, &features) {

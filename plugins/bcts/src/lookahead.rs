@@ -453,15 +453,17 @@ impl Context<'_> {
     /// The follow-up of a first placement by the drops of the second piece, when it
     /// matters: exactly [`Context::follow_up`] when that beats the best so far, else a
     /// value that does not beat it either. A drop that clears no row is rated only when
-    /// its value with the cumulative wells at their floor (every other feature exact)
-    /// beats both the best value of this follow-up so far and the best follow-up so far;
-    /// the others are skipped, since their values could change neither.
+    /// its bound, with its exact landing height, and then its value with the cumulative
+    /// wells at their floor (every other feature exact) beat both the best value of this
+    /// follow-up so far and the best follow-up so far; the others are skipped, since
+    /// their values could change neither.
     fn follow_up_within(&self, second: &Second, bound: &Bound, reaches: &[Reach]) -> f64 {
         let totals = second.columns.totals();
         let mut value = f64::NEG_INFINITY;
         for reach in reaches {
             let shape = &self.shapes[second.next.index()][usize::from(reach.orientation())];
-            let drops = (second, bound, (shape, reach), &totals, &mut value);
+            let rest = bound.rest(&totals, second.next, reach.orientation());
+            let drops = (second, bound, (shape, reach), (&totals, rest), &mut value);
             match (shape.columns.width, self.weights.detail()) {
                 (1, false) => self.follow_up_of::<1, false>(drops),
                 (2, false) => self.follow_up_of::<2, false>(drops),
@@ -481,15 +483,27 @@ impl Context<'_> {
     #[inline(always)]
     fn follow_up_of<const W: usize, const DETAIL: bool>(
         &self,
-        (second, bound, (shape, reach), totals, value): (&Second, &Bound, (&Shape, &Reach), &BoardFeatures, &mut f64),
+        (second, bound, (shape, reach), (totals, rest), value): (
+            &Second,
+            &Bound,
+            (&Shape, &Reach),
+            (&BoardFeatures, f64),
+            &mut f64,
+        ),
     ) {
         let height = second.columns.height();
         let piece_height = shape.height as u32;
         for &x in reach.xs() {
             let so_far = *value;
-            // The drop's value with the cumulative wells at their floor: at least its
-            // value, since the bound's weights are at most 0 but eroded cells' (0 here),
-            // and rounding never reverses an order.
+            // First the bound from the board's features and the drop's landing height
+            // alone, which costs no feature of the drop; then the drop's value with the
+            // cumulative wells at their floor: at least its value, since the bound's
+            // weights are at most 0 but eroded cells' (0 here), and rounding never
+            // reverses an order.
+            let early = |top: u32| {
+                let limit = bound.landing(height - (top + piece_height), piece_height) + rest;
+                limit <= so_far || beaten(second.best, limit, second.index)
+            };
             let skip = |top: u32, floor: &BoardFeatures| {
                 let landing = Landing {
                     bottom: height - (top + piece_height),
@@ -502,7 +516,7 @@ impl Context<'_> {
             };
             let rated = match second
                 .columns
-                .drop_unless::<W, DETAIL>(&shape.columns, reach.box_left(x), skip)
+                .drop_unless::<W, DETAIL>(&shape.columns, reach.box_left(x), early, skip)
             {
                 None | Some(Dropped::Over { .. }) => continue,
                 Some(Dropped::Clears { top }) => {

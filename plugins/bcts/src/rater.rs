@@ -248,11 +248,12 @@ impl<'a> Rater<'a> {
         mut visit: impl Visitor,
     ) {
         for &x in reach.xs() {
-            let drop = self
-                .columns
-                .drop_unless::<W, DETAIL>(&shape.columns, reach.box_left(x), |top, features| {
-                    visit.skips(top, features)
-                });
+            let drop = self.columns.drop_unless::<W, DETAIL>(
+                &shape.columns,
+                reach.box_left(x),
+                |_| false,
+                |top, features| visit.skips(top, features),
+            );
             let Some(drop) = drop else {
                 continue;
             };
