@@ -25,8 +25,12 @@
 //! With every weight but eroded cells' at most 0, the weighted sum of those lower bounds
 //! (0 for the wells) is at least every second placement's exact value that clears no row
 //! ([`Bound::follow_up`]). For one drop the landing height is known exactly and the runs
-//! are its own orientation's ([`Bound::rest`] plus [`Bound::landing`]). A second placement
-//! that clears rows can lower every feature, so it is bounded apart ([`Bound::clearing`],
+//! are its own orientation's ([`Bound::rest`] plus [`Bound::landing`]); a drop that passes
+//! that is bounded once more by its own features, every one exact but the cumulative
+//! wells, held at their floor (the board's less the piece's columns'; see
+//! `Columns::drop_unless`): the controller's own weighted sum of those is at least the
+//! drop's computed value, with no margin (rounding never reverses an order). A second
+//! placement that clears rows can lower every feature, so it is bounded apart ([`Bound::clearing`],
 //! by what survives a clear); the search finds those drops (they must fill a row of `B1`
 //! that lacks at most as many cells as the piece has in one row) and rates the ones still
 //! in play as the follow-up itself rates them.

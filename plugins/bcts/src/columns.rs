@@ -339,18 +339,21 @@ impl Columns {
     /// the piece's and, after the drop, in each of the piece's.
     #[inline(always)]
     pub fn drop_of<const W: usize, const DETAIL: bool>(&self, piece: &PieceColumns, left: usize) -> Dropped {
-        let dropped = self.drop_unless::<W, DETAIL>(piece, left, |_| false);
+        let dropped = self.drop_unless::<W, DETAIL>(piece, left, |_| false, |_, _| false);
         dropped.expect("a drop is left unrated only when asked")
     }
 
     /// [`Columns::drop_of`], but a drop that fills no row is left unrated (`None`) when
-    /// `skip` says so given the row of its box's top: the features are most of the cost.
+    /// `early` says so given the row of its box's top, before any feature is computed, or
+    /// when `skip` says so given that row and its features with the cumulative wells at a
+    /// floor ([`Columns::features_but_wells`]): the wells are the costliest feature.
     #[inline(always)]
     pub fn drop_unless<const W: usize, const DETAIL: bool>(
         &self,
         piece: &PieceColumns,
         left: usize,
-        skip: impl FnOnce(u32) -> bool,
+        early: impl FnOnce(u32) -> bool,
+        skip: impl FnOnce(u32, &BoardFeatures) -> bool,
     ) -> Option<Dropped> {
         let slots = self.window(left);
         let mut top = i32::MAX;
@@ -369,10 +372,14 @@ impl Columns {
         if full != 0 {
             return Some(Dropped::Clears { top });
         }
-        if skip(top) {
+        if early(top) {
             return None;
         }
-        let features = self.features_after::<W, DETAIL>(slots, &cells, piece, top);
+        let mut features = self.features_but_wells::<W, DETAIL>(slots, &cells, piece, top);
+        if skip(top, &features) {
+            return None;
+        }
+        self.add_wells::<W>(slots, &cells, &mut features);
         Some(Dropped::Open { top, features })
     }
 
@@ -387,6 +394,23 @@ impl Columns {
     /// `slots` into `cells`, when no row is full.
     #[inline(always)]
     fn features_after<const W: usize, const DETAIL: bool>(
+        &self,
+        slots: &[Slot; WINDOW],
+        cells: &[u64; WINDOW],
+        piece: &PieceColumns,
+        top: u32,
+    ) -> BoardFeatures {
+        let mut f = self.features_but_wells::<W, DETAIL>(slots, cells, piece, top);
+        self.add_wells::<W>(slots, cells, &mut f);
+        f
+    }
+
+    /// [`Columns::features_after`] with the cumulative wells at a floor: the board's, less
+    /// the wells of the piece's columns. (Only those can lose wells: a column beside the
+    /// piece only gains filled neighbours, and its own cells are unchanged.)
+    /// [`Columns::add_wells`] makes them exact.
+    #[inline(always)]
+    fn features_but_wells<const W: usize, const DETAIL: bool>(
         &self,
         slots: &[Slot; WINDOW],
         cells: &[u64; WINDOW],
@@ -433,10 +457,20 @@ impl Columns {
             let now = ((cells[PAD - 1 + p] ^ cells[PAD + p]) & rows).count_ones();
             f.row_transitions = f.row_transitions - slots[PAD + p].pair + now;
         }
+        for j in 0..W {
+            f.cumulative_wells -= slots[PAD + j].wells;
+        }
+        f
+    }
+
+    /// Adds to `f`, as [`Columns::features_but_wells`] left it, the wells the piece's
+    /// columns have after it and the wells the columns beside it gain.
+    #[inline(always)]
+    fn add_wells<const W: usize>(&self, slots: &[Slot; WINDOW], cells: &[u64; WINDOW], f: &mut BoardFeatures) {
+        let (rows, height) = (self.rows, self.height);
         // Wells change in the piece's columns and in the board columns next to them.
         for j in 0..W {
-            let now = wells(cells[PAD + j - 1], cells[PAD + j], cells[PAD + j + 1], rows, height);
-            f.cumulative_wells = f.cumulative_wells - slots[PAD + j].wells + now;
+            f.cumulative_wells += wells(cells[PAD + j - 1], cells[PAD + j], cells[PAD + j + 1], rows, height);
         }
         // A neighbour's wells change only where it gained a filled neighbour beside an
         // empty cell of its own whose other neighbour is filled. (A wall has no wells, and
@@ -450,7 +484,6 @@ impl Columns {
             let now = wells(cells[PAD + W - 1], cells[PAD + W], cells[PAD + W + 1], rows, height);
             f.cumulative_wells = f.cumulative_wells - slots[PAD + W].wells + now;
         }
-        f
     }
 }
 

@@ -144,10 +144,12 @@ pub struct Controller {
     scratch: lookahead::Scratch,
     /// The bound that lets the two-piece search skip first placements, when it holds.
     bound: Option<Bound>,
-    /// The last decision's board with the chosen piece added, when it cleared no row,
-    /// and where the piece went: a decision on that board adds the piece to `columns`
-    /// (which still hold the last board) instead of rebuilding them.
+    /// Where the last decision's chosen piece went, when it cleared no row: a decision on
+    /// the board after it ([`Controller::foreseen`]) adds the piece to `columns` (which
+    /// still hold the last board) instead of rebuilding them.
     carried: Option<Carried>,
+    /// The last decision's board with its chosen piece added, when it cleared no row.
+    foreseen: Board,
     path: Option<Path>,
     first: Vec<Placement>,
 }
@@ -250,6 +252,7 @@ impl Solver for Controller {
             scratch: lookahead::Scratch::new(),
             bound,
             carried: None,
+            foreseen: Board::new(setup.rules.width, setup.rules.height),
             path: None,
             first: Vec::new(),
         })
@@ -304,7 +307,8 @@ impl Controller {
     #[inline]
     fn prepare(&mut self, board: &Board) {
         match self.carried.take() {
-            Some(carried) if carried.board == *board => {
+            // The boards are of one size: their rows say whether they are the same.
+            Some(carried) if self.foreseen.rows() == board.rows() => {
                 let shape = &self.shapes[carried.piece.index()][usize::from(carried.orientation)];
                 self.columns.place(&shape.columns, carried.left, carried.top);
             }
@@ -352,7 +356,7 @@ impl Controller {
         // Under `simplified`: rated as the drops are enumerated, with no list.
         if let Some(reaches) = drops.as_ref().and_then(|d| d.from(piece, start)) {
             for reach in reaches {
-                rater.rate_drops(piece, reach, start, best);
+                rater.rate_drops(piece, reach, start, best, bound.is_some());
             }
             return;
         }
@@ -372,17 +376,18 @@ impl Controller {
     fn carry(&mut self, board: &Board, piece: PieceId, pos: PiecePos) {
         let shape = &self.shapes[piece.index()][usize::from(pos.orientation)];
         let top = i32::from(pos.y) + i32::from(shape.top);
-        let mut after = board.clone();
         let orientation = self.setup.pieces.kind(piece).orientation(pos.orientation);
-        if top < 0 || !after.place(orientation, pos.x, pos.y) {
+        // In place, not a new board: the board is a few hundred bytes, and this is once
+        // per decision.
+        self.foreseen.clone_from(board);
+        if top < 0 || !self.foreseen.place(orientation, pos.x, pos.y) {
             return;
         }
-        let full = after.full_row();
-        if after.rows()[top as usize..top as usize + shape.height].contains(&full) {
+        let full = self.foreseen.full_row();
+        if self.foreseen.rows()[top as usize..top as usize + shape.height].contains(&full) {
             return;
         }
         self.carried = Some(Carried {
-            board: after,
             piece,
             orientation: pos.orientation,
             left: (i32::from(pos.x) + i32::from(shape.left)) as usize,
@@ -391,9 +396,9 @@ impl Controller {
     }
 }
 
-/// A decision's board with its chosen piece added, and where the piece's box went.
+/// Where a decision's chosen piece went (the board after it is
+/// [`Controller::foreseen`]'s).
 struct Carried {
-    board: Board,
     piece: PieceId,
     orientation: u8,
     left: usize,

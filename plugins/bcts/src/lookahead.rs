@@ -47,6 +47,8 @@ pub(crate) struct Scratch {
     first: Vec<Placement>,
     second: Vec<Placement>,
     candidates: Vec<Candidate>,
+    /// The candidates' search order, as [`rank`]s.
+    ranks: Vec<u128>,
 }
 
 /// A first placement as the pruned search holds it.
@@ -132,6 +134,18 @@ fn beaten(best: &Best, bound: f64, index: u32) -> bool {
     best.is_some_and(|(value, at, _)| bound < value || (bound <= value && index > at))
 }
 
+/// A first placement's place in the search: ordered as its one-piece `value` from the
+/// highest (in [`f64::total_cmp`]'s order), then its `index` from the lowest, which it
+/// holds in its low 32 bits.
+#[inline]
+fn rank(value: f64, index: u32) -> u128 {
+    // `total_cmp`'s key: the bits as a signed integer, the magnitude flipped for negative
+    // values; offset to unsigned, then flipped again for the highest first.
+    let bits = value.to_bits() as i64;
+    let ordered = (bits ^ (((bits >> 63) as u64) >> 1) as i64) as u64 ^ (1 << 63);
+    (u128::from(!ordered) << 32) | u128::from(index)
+}
+
 /// Keeps the follow-up `value` of the first placement at `index` if it is better than the
 /// best so far, or as good and earlier in the enumeration order.
 #[inline]
@@ -149,6 +163,7 @@ impl Scratch {
             first: Vec::new(),
             second: Vec::new(),
             candidates: Vec::new(),
+            ranks: Vec::new(),
         }
     }
 }
@@ -217,6 +232,7 @@ impl Context<'_> {
             board: after,
             columns: after_columns,
             candidates,
+            ranks,
             ..
         } = scratch;
         candidates.clear();
@@ -224,11 +240,16 @@ impl Context<'_> {
             self.drop_firsts(columns, piece, reach, start, candidates);
         }
         // Best first; the index breaks ties so the order is the same on every platform.
-        candidates.sort_unstable_by(|a, b| b.first_value.total_cmp(&a.first_value).then(a.index.cmp(&b.index)));
+        // Sorted as plain integers, not the candidates themselves (a few times the cost).
+        ranks.clear();
+        ranks.extend(candidates.iter().map(|c| rank(c.first_value, c.index)));
+        ranks.sort_unstable();
         let height = board.height() as u32;
         let lowest = (0..board.width()).map(|x| height - columns.top(x)).min().unwrap_or(0);
         let mut best: Best = None;
-        for candidate in candidates.iter() {
+        for &rank in ranks.iter() {
+            // The low 32 bits of a rank are its candidate's index, its place in the list.
+            let candidate = &candidates[rank as u32 as usize];
             let Candidate { index, placement, .. } = *candidate;
             let value = match candidate.drop {
                 FirstDrop::Over => f64::NEG_INFINITY,
@@ -453,7 +474,8 @@ impl Context<'_> {
     /// The follow-up of a first placement by the drops of the second piece, when it
     /// matters: exactly [`Context::follow_up`] when that beats the best so far, else a
     /// value that does not beat it either. A drop that clears no row is rated only when
-    /// its bound, with its exact landing height, beats both the best value of this
+    /// its bound, with its exact landing height, and then its value with the cumulative
+    /// wells at their floor (every other feature exact) beat both the best value of this
     /// follow-up so far and the best follow-up so far; the others are skipped, since
     /// their values could change neither.
     fn follow_up_within(&self, second: &Second, bound: &Bound, reaches: &[Reach]) -> f64 {
@@ -478,7 +500,7 @@ impl Context<'_> {
     }
 
     /// [`Context::follow_up_within`] for the drops of one orientation, `W` columns wide:
-    /// each rated as [`Rater::visit_drops`] rates it, into the running best `value`.
+    /// each rated as [`Rater::visit_all_drops`] rates it, into the running best `value`.
     #[inline(always)]
     fn follow_up_of<const W: usize, const DETAIL: bool>(
         &self,
@@ -494,13 +516,28 @@ impl Context<'_> {
         let piece_height = shape.height as u32;
         for &x in reach.xs() {
             let so_far = *value;
-            let skip = |top: u32| {
+            // First the bound from the board's features and the drop's landing height
+            // alone, which costs no feature of the drop; then the drop's value with the
+            // cumulative wells at their floor: at least its value, since the bound's
+            // weights are at most 0 but eroded cells' (0 here), and rounding never
+            // reverses an order.
+            let early = |top: u32| {
                 let limit = bound.landing(height - (top + piece_height), piece_height) + rest;
+                limit <= so_far || beaten(second.best, limit, second.index)
+            };
+            let skip = |top: u32, floor: &BoardFeatures| {
+                let landing = Landing {
+                    bottom: height - (top + piece_height),
+                    piece_height,
+                    lines: 0,
+                    piece_cells_cleared: 0,
+                };
+                let limit = self.weights.value(floor, &landing);
                 limit <= so_far || beaten(second.best, limit, second.index)
             };
             let rated = match second
                 .columns
-                .drop_unless::<W, DETAIL>(&shape.columns, reach.box_left(x), skip)
+                .drop_unless::<W, DETAIL>(&shape.columns, reach.box_left(x), early, skip)
             {
                 None | Some(Dropped::Over { .. }) => continue,
                 Some(Dropped::Clears { top }) => {
@@ -574,7 +611,7 @@ impl Context<'_> {
         let mut best = f64::NEG_INFINITY;
         if let Some(reaches) = self.drops.and_then(|drops| drops.from(next, spawn)) {
             for reach in reaches {
-                rater.visit_drops(next, reach, spawn, |value, _| best = best.max(value));
+                rater.visit_all_drops(next, reach, spawn, |value, _| best = best.max(value));
             }
         } else {
             placements_into(self.rules, board, self.pieces.kind(next), spawn, second);

@@ -5,7 +5,7 @@
 use crate::columns::{Columns, Dropped, PieceColumns};
 use crate::drops::Reach;
 use crate::evaluate;
-use crate::features::{Landing, Weights};
+use crate::features::{BoardFeatures, Landing, Weights};
 use crate::surface::Surface;
 use tetrad_plugin_api::{Board, PieceId, PiecePos, PieceSet, Placement, Preset, Rules, MAX_PIECE_SIZE};
 
@@ -158,7 +158,13 @@ impl<'a> Rater<'a> {
     }
 
     /// Rates every drop of one orientation of `piece` from `start`, keeping the first
-    /// strictly best in `best`.
+    /// strictly best in `best`. With `bounded` (every weight but eroded cells' at most
+    /// 0 and no surface features, as [`crate::bound::Bound::new`] asks), a drop that fills
+    /// no row is left unrated when its value with the cumulative wells at their floor
+    /// ([`Columns::drop_unless`]) is no better than the best so far: its exact value is
+    /// at most that (the same sum, with a feature whose weight is at most 0 no smaller,
+    /// and rounding never reverses an order), so it could not replace the best, and the
+    /// choice is the same.
     #[inline(always)]
     pub(crate) fn rate_drops(
         &self,
@@ -166,22 +172,36 @@ impl<'a> Rater<'a> {
         reach: &Reach,
         start: PiecePos,
         best: &mut Option<(f64, Placement)>,
+        bounded: bool,
     ) {
-        self.visit_drops(piece, reach, start, |value, placement| {
-            keep_best(best, value, placement)
+        let limit = bounded.then(|| {
+            let shape = &self.shapes[piece.index()][usize::from(reach.orientation())];
+            Limit {
+                weights: self.weights,
+                height: self.board.height() as u32,
+                piece_height: shape.height as u32,
+            }
         });
+        self.visit_drops(piece, reach, start, KeepBest { best, limit });
     }
 
     /// Gives `visit` every drop of one orientation of `piece` from `start`, left to right,
     /// with its value.
     #[inline(always)]
-    pub(crate) fn visit_drops(
+    pub(crate) fn visit_all_drops(
         &self,
         piece: PieceId,
         reach: &Reach,
         start: PiecePos,
         visit: impl FnMut(f64, Placement),
     ) {
+        self.visit_drops(piece, reach, start, Every(visit));
+    }
+
+    /// Gives `visitor` the drops of one orientation of `piece` from `start` it does not
+    /// skip, left to right, with their values.
+    #[inline(always)]
+    fn visit_drops(&self, piece: PieceId, reach: &Reach, start: PiecePos, visit: impl Visitor) {
         // Once per orientation, not per placement: whether the surface features count, the
         // piece's width and whether the detail features count, as constants the feature
         // loops unroll on (so the published controllers' loops carry no surface code).
@@ -195,25 +215,13 @@ impl<'a> Rater<'a> {
     /// [`Rater::visit_drops`] with the surface features, out of line: the published
     /// controllers' search keeps its size.
     #[inline(never)]
-    fn visit_drops_with_surface(
-        &self,
-        piece: PieceId,
-        reach: &Reach,
-        start: PiecePos,
-        visit: impl FnMut(f64, Placement),
-    ) {
+    fn visit_drops_with_surface(&self, piece: PieceId, reach: &Reach, start: PiecePos, visit: impl Visitor) {
         self.visit_drops_by::<true>(piece, reach, start, visit);
     }
 
     /// [`Rater::visit_drops`], the surface features counted or not.
     #[inline(always)]
-    fn visit_drops_by<const SURFACE: bool>(
-        &self,
-        piece: PieceId,
-        reach: &Reach,
-        start: PiecePos,
-        visit: impl FnMut(f64, Placement),
-    ) {
+    fn visit_drops_by<const SURFACE: bool>(&self, piece: PieceId, reach: &Reach, start: PiecePos, visit: impl Visitor) {
         let shape = &self.shapes[piece.index()][usize::from(reach.orientation())];
         match (shape.columns.width, self.detail) {
             (1, false) => self.visit_drops_of::<1, false, SURFACE>(piece, shape, reach, start, visit),
@@ -237,10 +245,18 @@ impl<'a> Rater<'a> {
         shape: &Shape,
         reach: &Reach,
         start: PiecePos,
-        mut visit: impl FnMut(f64, Placement),
+        mut visit: impl Visitor,
     ) {
         for &x in reach.xs() {
-            let drop = self.columns.drop_of::<W, DETAIL>(&shape.columns, reach.box_left(x));
+            let drop = self.columns.drop_unless::<W, DETAIL>(
+                &shape.columns,
+                reach.box_left(x),
+                |_| false,
+                |top, features| visit.skips(top, features),
+            );
+            let Some(drop) = drop else {
+                continue;
+            };
             let placement = reach.placement(x, (drop.top() - i32::from(shape.top)) as i8, start);
             let value = match drop {
                 Dropped::Over { .. } => f64::NEG_INFINITY,
@@ -266,23 +282,80 @@ impl<'a> Rater<'a> {
                     }
                 }
             };
-            visit(value, placement);
+            visit.visit(value, placement);
         }
     }
 
     /// [`Rater::visit_drops`] for wider orientations: each drop landed, then rated as any
     /// placement.
-    pub(crate) fn visit_landed(
-        &self,
-        piece: PieceId,
-        reach: &Reach,
-        start: PiecePos,
-        mut visit: impl FnMut(f64, Placement),
-    ) {
+    fn visit_landed(&self, piece: PieceId, reach: &Reach, start: PiecePos, mut visit: impl Visitor) {
         for &x in reach.xs() {
             let placement = reach.land(x, start, |x| self.columns.top(x));
-            visit(self.value(piece, placement.pos).unwrap_or(f64::NEG_INFINITY), placement);
+            visit.visit(self.value(piece, placement.pos).unwrap_or(f64::NEG_INFINITY), placement);
         }
+    }
+}
+
+/// What the drop loops do with each drop: whether to rate it, and what to do with its
+/// value.
+trait Visitor {
+    /// Whether a drop that fills no row, its box's top at row `top`, may be left unrated,
+    /// given its features with the cumulative wells at their floor.
+    fn skips(&self, top: u32, features: &BoardFeatures) -> bool;
+    /// Takes a drop's value.
+    fn visit(&mut self, value: f64, placement: Placement);
+}
+
+/// Every drop rated, each given to the function.
+struct Every<F>(F);
+
+impl<F: FnMut(f64, Placement)> Visitor for Every<F> {
+    #[inline(always)]
+    fn skips(&self, _: u32, _: &BoardFeatures) -> bool {
+        false
+    }
+
+    #[inline(always)]
+    fn visit(&mut self, value: f64, placement: Placement) {
+        (self.0)(value, placement);
+    }
+}
+
+/// The first strictly best drop kept, the drops that cannot beat it skipped.
+struct KeepBest<'b> {
+    best: &'b mut Option<(f64, Placement)>,
+    limit: Option<Limit<'b>>,
+}
+
+/// What the floor of one orientation's drops' values needs.
+#[derive(Clone, Copy)]
+struct Limit<'b> {
+    weights: &'b Weights,
+    height: u32,
+    piece_height: u32,
+}
+
+impl Visitor for KeepBest<'_> {
+    #[inline(always)]
+    fn skips(&self, top: u32, features: &BoardFeatures) -> bool {
+        match (&self.limit, &*self.best) {
+            (Some(limit), Some((score, _))) => {
+                let landing = Landing {
+                    bottom: limit.height - (top + limit.piece_height),
+                    piece_height: limit.piece_height,
+                    lines: 0,
+                    piece_cells_cleared: 0,
+                };
+                // At most the best so far: `keep_best` would not take it.
+                limit.weights.value(features, &landing) <= *score
+            }
+            _ => false,
+        }
+    }
+
+    #[inline(always)]
+    fn visit(&mut self, value: f64, placement: Placement) {
+        keep_best(self.best, value, placement);
     }
 }
 

@@ -156,7 +156,7 @@ proptest::proptest! {
                 let (piece, start) = (PieceId(index as u8), rules.spawn(kind));
                 for reach in drops.from(piece, start).unwrap() {
                     let mut rated = Vec::new();
-                    rater.visit_drops(piece, reach, start, |value, placement| rated.push((value.to_bits(), placement)));
+                    rater.visit_all_drops(piece, reach, start, |value, placement| rated.push((value.to_bits(), placement)));
                     let reference: Vec<_> = reach
                         .xs()
                         .iter()
@@ -191,16 +191,19 @@ proptest::proptest! {
             let mut columns = Columns::empty();
             columns.rebuild(&board);
             let rater = Rater::new(&rules, &pieces, &shapes, &weights, &board, &columns);
-            let mut by_drops = None;
-            for reach in drops.from(piece, start).unwrap() {
-                rater.rate_drops(piece, reach, start, &mut by_drops);
-            }
             let mut listed = None;
             for p in tetrad_plugin_api::placements(&rules, &board, pieces.kind(piece), start) {
                 keep_best(&mut listed, rater.value(piece, p.pos).unwrap_or(f64::NEG_INFINITY), p);
             }
             let bits = |best: Option<(f64, Placement)>| best.map(|(v, p)| (v.to_bits(), p));
-            proptest::prop_assert_eq!(bits(by_drops), bits(listed));
+            // Every drop rated, and the drops the bound leaves rated: the same choice.
+            for bounded in [false, crate::Bound::new(&weights, &pieces).is_some()] {
+                let mut by_drops = None;
+                for reach in drops.from(piece, start).unwrap() {
+                    rater.rate_drops(piece, reach, start, &mut by_drops, bounded);
+                }
+                proptest::prop_assert_eq!(bits(by_drops), bits(listed));
+            }
         }
     }
 

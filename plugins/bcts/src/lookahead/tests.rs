@@ -212,3 +212,26 @@ fn the_search_chooses_as_the_exhaustive_search_along_games() {
         }
     }
 }
+
+proptest::proptest! {
+    /// The ranks put the candidates in the order of their values, highest first (in
+    /// `total_cmp`'s order, infinities and signed zeros included), ties by index.
+    #[test]
+    fn ranks_order_as_the_values_then_the_indices(
+        picks in proptest::collection::vec((0usize..8, proptest::prelude::any::<f64>()), 1..40),
+    ) {
+        const SPECIAL: [f64; 7] = [f64::NEG_INFINITY, f64::INFINITY, -0.0, 0.0, -1.5, 2.25, -1e300];
+        // Few distinct values, so ties are common; some drawn at random.
+        let values: Vec<f64> = picks
+            .iter()
+            .map(|&(k, random)| if k < SPECIAL.len() { SPECIAL[k] } else { random })
+            .collect();
+        let mut expected: Vec<(f64, u32)> = values.iter().enumerate().map(|(i, &v)| (v, i as u32)).collect();
+        expected.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        let mut ranks: Vec<u128> = values.iter().enumerate().map(|(i, &v)| rank(v, i as u32)).collect();
+        ranks.sort_unstable();
+        let got: Vec<u32> = ranks.iter().map(|&r| r as u32).collect();
+        let want: Vec<u32> = expected.iter().map(|&(_, i)| i).collect();
+        proptest::prop_assert_eq!(got, want);
+    }
+}
