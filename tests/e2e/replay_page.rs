@@ -268,6 +268,30 @@ fn a_page_in_chromium_shows_the_engines_board() {
         ],
     );
     check_in_browser(&chromium, dir.path(), &guideline, 41);
+    // On the wall clock the seats' ticks interleave as their times fell.
+    let realtime = record(
+        dir.path(),
+        "realtime.json",
+        &[
+            "versus",
+            "--plugins",
+            "bcts@hold=true",
+            "tree-search@depth=1",
+            "--preset",
+            "guideline",
+            "--pace",
+            "realtime",
+            "--pps",
+            "50",
+            "--move-ms",
+            "1",
+            "--games",
+            "1",
+            "--max-pieces",
+            "60",
+        ],
+    );
+    check_in_browser(&chromium, dir.path(), &realtime, 33);
 }
 
 #[test]
