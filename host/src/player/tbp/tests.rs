@@ -1,11 +1,12 @@
 //! The TBP player's placement legality on boards drawn by hand.
 
-use super::{covered, legal, told_randomizer, Reach, Searched};
+use super::{answer_reserve, covered, legal, told_randomizer, Reach, Searched};
 use crate::engine::{Falling, Game};
 use crate::plugin::tbp::location::{to_tbp, to_tetrad};
 use crate::plugin::tbp::messages::{Location, Move, Orientation, Spin};
 use crate::plugin::tbp::messages::{MoveInfo, RandomizerKind};
 use std::sync::Arc;
+use std::time::Duration;
 use tetrad_plugin_api::{reachable, Board, PieceId, PiecePos, PieceSet, Preset, Rules};
 
 #[test]
@@ -198,4 +199,14 @@ fn a_spin_is_played_as_the_spin_the_bot_names() {
         suggest(Spin::None).is_ok(),
         "a move named without a spin is legal however it scores"
     );
+}
+
+#[test]
+fn a_tbp_bot_is_left_a_tenth_of_its_share_to_answer_but_never_under_ten_ms_nor_over_half() {
+    let ms = Duration::from_millis;
+    assert_eq!(answer_reserve(ms(1000)), ms(100));
+    assert_eq!(answer_reserve(ms(50)), ms(10));
+    assert_eq!(answer_reserve(ms(20)), ms(10));
+    assert_eq!(answer_reserve(ms(5)), Duration::from_micros(2500));
+    assert_eq!(answer_reserve(Duration::ZERO), Duration::ZERO);
 }
