@@ -9,6 +9,7 @@ use crate::setup::Setup;
 use crate::watch::Watch;
 use hdrhistogram::Histogram;
 use std::sync::atomic::{AtomicU64, Ordering};
+use tetrad_plugin_api::Actions;
 
 mod timed;
 
@@ -56,8 +57,18 @@ impl<'r> Seat<'r> {
         watch: Option<&Watch>,
         pieces_played: Option<&AtomicU64>,
     ) -> Option<Ending> {
+        match self.next_actions(clock, watch).0 {
+            Ok(actions) => self.play(actions, watch, pieces_played),
+            Err(ending) => Some(ending),
+        }
+    }
+
+    /// The next tick's actions, from the path in flight or the player, judged by the
+    /// referee (or how the game ends instead), and the nanoseconds spent deciding them.
+    #[inline(always)]
+    pub fn next_actions(&mut self, clock: &quanta::Clock, watch: Option<&Watch>) -> (Result<Actions, Ending>, u64) {
         if let Some(end) = self.referee.game_over(&self.game) {
-            return Some(Ending { end, error: None });
+            return (Err(Ending { end, error: None }), 0);
         }
         let answer = match self.pilot.next(&self.game) {
             Some(flown) => flown,
@@ -72,10 +83,14 @@ impl<'r> Seat<'r> {
                 self.pilot.steer(reply, &self.game, self.player.accepted_actions())
             }
         };
-        let actions = match self.referee.judge(answer) {
-            Ok(actions) => actions,
-            Err(ending) => return Some(ending),
-        };
+        let elapsed_ns = answer.elapsed_ns;
+        (self.referee.judge(answer), elapsed_ns)
+    }
+
+    /// Plays `actions`, already judged, on the seat's game: recorded, ticked, counted and
+    /// shown; returns how the game ended with the tick under the referee's limits.
+    #[inline(always)]
+    fn play(&mut self, actions: Actions, watch: Option<&Watch>, pieces_played: Option<&AtomicU64>) -> Option<Ending> {
         if let Some(record) = self.record.as_deref_mut() {
             record.push(actions.0);
         }
