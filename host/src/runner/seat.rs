@@ -1,17 +1,19 @@
 //! One seat of a fixture: its game, its player, the pilot that turns decisions into
 //! actions, and the referee; and what the seat records while it plays.
 
-use super::{new_histogram, GameResult};
+use super::GameResult;
 use crate::engine::Game;
 use crate::player::{Observation, Pilot, Player};
 use crate::referee::{Ending, Referee};
 use crate::setup::Setup;
 use crate::watch::Watch;
-use hdrhistogram::Histogram;
 use std::sync::atomic::{AtomicU64, Ordering};
 use tetrad_plugin_api::Actions;
 
 mod timed;
+mod update_times;
+
+use update_times::UpdateTimes;
 
 /// A seat in play.
 pub struct Seat<'r> {
@@ -20,7 +22,7 @@ pub struct Seat<'r> {
     pilot: Pilot,
     referee: Referee,
     /// Every decision's duration, in nanoseconds.
-    update_ns: Histogram<u64>,
+    update_ns: UpdateTimes,
     total_ns: u128,
     /// Pieces already added to the run's count.
     pieces_counted: u64,
@@ -38,7 +40,7 @@ impl<'r> Seat<'r> {
             game,
             player,
             pilot: Pilot::default(),
-            update_ns: new_histogram(),
+            update_ns: UpdateTimes::default(),
             total_ns: 0,
             pieces_counted: 0,
             record,
@@ -78,8 +80,7 @@ impl<'r> Seat<'r> {
                 }
                 let reply = self.player.decide(&Observation::of(&self.game, false), clock, watch);
                 self.total_ns += u128::from(reply.elapsed_ns);
-                // The histogram grows to fit any value.
-                let _ = self.update_ns.record(reply.elapsed_ns);
+                self.update_ns.record(reply.elapsed_ns);
                 self.pilot.steer(reply, &self.game, self.player.accepted_actions())
             }
         };
@@ -132,7 +133,8 @@ impl<'r> Seat<'r> {
     pub fn result(self, index: u64, seed: u64) -> GameResult {
         let Ending { end, error } = self.ending.expect("the seat's game has ended");
         let stats = self.game.stats();
-        let updates = self.update_ns.len();
+        let update_ns = self.update_ns.into_histogram();
+        let updates = update_ns.len();
         let (sent, received) = self.game.garbage().map_or((0, 0), |g| (g.sent, g.received));
         GameResult {
             index,
@@ -149,11 +151,11 @@ impl<'r> Seat<'r> {
             t_spins: stats.t_spins,
             updates,
             update_us_mean: self.total_ns as f64 / updates.max(1) as f64 / 1000.0,
-            update_us_p99: self.update_ns.value_at_quantile(0.99) as f64 / 1000.0,
-            update_us_max: self.update_ns.max() as f64 / 1000.0,
+            update_us_p99: update_ns.value_at_quantile(0.99) as f64 / 1000.0,
+            update_us_max: update_ns.max() as f64 / 1000.0,
             move_info: self.player.move_info(),
             time_used_ms: self.referee.clock().map(|clock| clock.used_ns() as f64 / 1e6),
-            update_ns: self.update_ns,
+            update_ns,
             timeline: None,
         }
     }
