@@ -357,4 +357,31 @@ fn every_game_is_recorded_and_the_report_links_its_page() {
         let verified = run(&["replay", "--verify", file.to_str().unwrap()]);
         assert!(verified.status.success(), "{name}: {}", stderr(&verified));
     }
+    // Isolated, a library's games are recorded as it plays them as a bot process: the
+    // same games as in process.
+    let isolated = dir.path().join("isolated");
+    let output = run(&[
+        "tournament",
+        "--isolate",
+        "--plugins",
+        "random",
+        "bcts",
+        "--games",
+        "2",
+        "--max-pieces",
+        "20",
+        "--record-games",
+        isolated.to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    for name in ["game-0-0", "game-0-1", "game-1-0", "game-1-1"] {
+        let file = isolated.join(format!("{name}.json"));
+        let verified = run(&["replay", "--verify", file.to_str().unwrap()]);
+        assert!(verified.status.success(), "{name}: {}", stderr(&verified));
+        let actions = |path: &std::path::Path| -> serde_json::Value {
+            let replay: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+            replay["seats"][0]["actions"].clone()
+        };
+        assert_eq!(actions(&file), actions(&solo.join(format!("{name}.json"))), "{name}");
+    }
 }

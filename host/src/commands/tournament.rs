@@ -129,9 +129,6 @@ fn play(args: &TournamentArgs, versus: bool) -> Result<Played> {
             "--record saves a versus game: add --versus (or use tetrad versus); tetrad run --record saves a solo game"
         );
     }
-    if args.record_games.is_some() && args.isolate && !versus {
-        bail!("--record-games cannot record solo games played in --isolate workers; record them without --isolate");
-    }
     if let Some(dir) = &args.record_games {
         std::fs::create_dir_all(dir).with_context(|| format!("--record-games {}", dir.display()))?;
     }

@@ -310,6 +310,25 @@ impl Tournament {
             Replay::of_run_game(&who.plugin, &spec, &result, actions).save(&recorded::game_file(dir, game, seats))?;
             return Ok(FixtureRecord::solo(GameRecord::new(entrant, &result)));
         };
+        if let Some(dir) = &self.record_games {
+            // A worker reports a game's result, not its ticks: recorded, an isolated library
+            // plays as a bot process that serves it (as a versus seat does), so the host
+            // sees every tick and a crash or a hang still forfeits one game.
+            let plugin = match who.plugin.manifest() {
+                None => Arc::new(seated(&who.plugin, &isolation.exe)),
+                Some(_) => Arc::clone(&who.plugin),
+            };
+            let mut actions = Vec::new();
+            let result = runner::play_game_recorded(&plugin, &spec, game, Some(&mut actions))?;
+            // A bot process plays under the think limit a bot has when the setup gives none:
+            // the replay says so, as a timeout needs one.
+            let mut recorded = spec;
+            let default_ns = crate::player::DEFAULT_BOT_THINK_LIMIT.as_nanos() as u64;
+            let limit = &mut recorded.setup.limits.think_limit_ns;
+            *limit = Some(limit.unwrap_or(default_ns));
+            Replay::of_run_game(&plugin, &recorded, &result, actions).save(&recorded::game_file(dir, game, seats))?;
+            return Ok(FixtureRecord::solo(GameRecord::new(entrant, &result)));
+        }
         let worker = &mut workers[entrant];
         if worker.is_none() {
             let mut args = isolation.args.clone();
