@@ -337,51 +337,41 @@ fn every_game_is_recorded_and_the_report_links_its_page() {
     assert!(!report.contains("href=\"report-games/game-1-0-1.html\""));
     assert!(dir.path().join("report-games/game-2-0-1.html").exists());
     assert!(!dir.path().join("report-games/game-1-0-1.html").exists());
-    // A solo tournament records every game too.
-    let solo = dir.path().join("solo");
-    let output = run(&[
-        "tournament",
-        "--plugins",
-        "random",
-        "bcts",
-        "--games",
-        "2",
-        "--max-pieces",
-        "20",
-        "--record-games",
-        solo.to_str().unwrap(),
-    ]);
-    assert!(output.status.success(), "{}", stderr(&output));
-    for name in ["game-0-0", "game-0-1", "game-1-0", "game-1-1"] {
-        let file = solo.join(format!("{name}.json"));
-        let verified = run(&["replay", "--verify", file.to_str().unwrap()]);
-        assert!(verified.status.success(), "{name}: {}", stderr(&verified));
-    }
-    // Isolated, a library's games are recorded as it plays them as a bot process: the
-    // same games as in process.
-    let isolated = dir.path().join("isolated");
-    let output = run(&[
-        "tournament",
-        "--isolate",
-        "--plugins",
-        "random",
-        "bcts",
-        "--games",
-        "2",
-        "--max-pieces",
-        "20",
-        "--record-games",
-        isolated.to_str().unwrap(),
-    ]);
-    assert!(output.status.success(), "{}", stderr(&output));
-    for name in ["game-0-0", "game-0-1", "game-1-0", "game-1-1"] {
-        let file = isolated.join(format!("{name}.json"));
-        let verified = run(&["replay", "--verify", file.to_str().unwrap()]);
-        assert!(verified.status.success(), "{name}: {}", stderr(&verified));
-        let actions = |path: &std::path::Path| -> serde_json::Value {
-            let replay: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-            replay["seats"][0]["actions"].clone()
-        };
-        assert_eq!(actions(&file), actions(&solo.join(format!("{name}.json"))), "{name}");
+    // A solo tournament records every game too, and isolated, a library's games are
+    // recorded as it plays them as a bot process: the same games as in process.
+    let games = ["game-0-0", "game-0-1", "game-1-0", "game-1-1"];
+    let record_solo = |folder: &str, extra: &[&str]| -> std::path::PathBuf {
+        let out = dir.path().join(folder);
+        let mut args = vec!["tournament"];
+        args.extend_from_slice(extra);
+        args.extend([
+            "--plugins",
+            "random",
+            "bcts",
+            "--games",
+            "2",
+            "--max-pieces",
+            "20",
+            "--record-games",
+        ]);
+        args.push(out.to_str().unwrap());
+        let output = run(&args);
+        assert!(output.status.success(), "{}", stderr(&output));
+        for name in games {
+            let file = out.join(format!("{name}.json"));
+            let verified = run(&["replay", "--verify", file.to_str().unwrap()]);
+            assert!(verified.status.success(), "{name}: {}", stderr(&verified));
+        }
+        out
+    };
+    let solo = record_solo("solo", &[]);
+    let isolated = record_solo("isolated", &["--isolate"]);
+    let actions = |path: std::path::PathBuf| -> serde_json::Value {
+        let replay: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        replay["seats"][0]["actions"].clone()
+    };
+    for name in games {
+        let file = format!("{name}.json");
+        assert_eq!(actions(isolated.join(&file)), actions(solo.join(&file)), "{name}");
     }
 }
