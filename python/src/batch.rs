@@ -1,6 +1,7 @@
 //! `BatchGames`: many games stepped by placement in one call, in Rust, with the
 //! interpreter's lock released, their observations returned as numpy arrays.
 
+use crate::choices::NO_PLACEMENT;
 use crate::game::{slots_of, PyGame};
 use crate::play::{write_cells, Cand, Play, Slots};
 use crate::setup::{self, refused, Deal};
@@ -13,9 +14,6 @@ use std::sync::Arc;
 use tetrad::referee::End;
 use tetrad::setup::Setup;
 use tetrad_plugin_api::{PieceId, Placement, Preset};
-
-/// A slot without a placement in `Batch::slot_cand`.
-const NO_PLACEMENT: u32 = u32::MAX;
 
 /// The fewest games worth a thread of their own.
 const MIN_PART: usize = 32;

@@ -1,6 +1,8 @@
 //! `Game`: one game of the host's engine, with its placements, for Python.
 
-use crate::play::{outcome, Cand, Play, Slots};
+use crate::choices::{Choices, NO_PLACEMENT};
+use crate::placement::PyPlacement;
+use crate::play::{outcome, Play, Slots};
 use crate::setup::{self, refused, Deal, ProtocolPieces};
 use crate::GameOver;
 use numpy::ndarray::{Array1, Array2, Array3};
@@ -8,12 +10,12 @@ use numpy::{IntoPyArray, PyArray1, PyArray2, PyArray3};
 use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
 use std::path::PathBuf;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 use tetrad::engine::{Game, PieceQueue};
 use tetrad::player::Violation;
 use tetrad::setup::Setup;
 use tetrad_plugin_api::abi::ACTION_MASK_V2;
-use tetrad_plugin_api::{Actions, Board, PieceId, Placement, Preset};
+use tetrad_plugin_api::{Actions, Board, PieceId, Preset};
 
 /// One game under the host's rules: the board, the falling, previewed and held pieces,
 /// every reachable placement, and moves by placement or by tick.
@@ -27,40 +29,8 @@ pub struct PyGame {
     pub(crate) deal: Deal,
     /// Totals carried over from before the game was rebuilt from an observation.
     pub(crate) carried: [u64; 3],
-    choices: Option<Arc<Choices>>,
+    pub(crate) choices: Option<Arc<Choices>>,
 }
-
-/// The falling piece's placements, and per action slot the index of the first placement
-/// in it (`NO_PLACEMENT` for none), worked out once per piece. Outside `guideline` the
-/// move generator's placements are kept as they come (`plans`), and made `Cand`s only if
-/// asked: an environment step needs no more than the plans.
-pub(crate) struct Choices {
-    plans: Vec<Placement>,
-    cands: OnceLock<Vec<Cand>>,
-    pub slot_first: Vec<u32>,
-}
-
-impl Choices {
-    /// The placements as `Cand`s, in the host's order.
-    pub fn list(&self, play: &Play) -> &[Cand] {
-        self.cands.get_or_init(|| {
-            let mut list = Vec::new();
-            play.candidates_into(&mut Vec::new(), &mut list);
-            list
-        })
-    }
-
-    /// How many placements there are.
-    pub fn len(&self, play: &Play) -> usize {
-        match play.game.rules().preset {
-            Preset::Guideline => self.list(play).len(),
-            _ => self.plans.len(),
-        }
-    }
-}
-
-/// A slot without a placement in `Choices::slot_first`.
-pub(crate) const NO_PLACEMENT: u32 = u32::MAX;
 
 /// The board as cells, 1 where filled, row 0 at the top.
 pub(crate) fn board_array(board: &Board) -> Array2<u8> {
@@ -93,51 +63,6 @@ impl PyGame {
 
     fn name(&self, piece: PieceId) -> String {
         self.setup.pieces.kind(piece).name().to_string()
-    }
-
-    /// The falling piece's placements (enumerated once per piece).
-    pub(crate) fn choices(&mut self) -> Arc<Choices> {
-        if let Some(choices) = &self.choices {
-            return choices.clone();
-        }
-        let mut slot_first = vec![NO_PLACEMENT; self.slots.count()];
-        let mut mark = |slot: usize, index: usize| {
-            let first = &mut slot_first[slot];
-            if *first == NO_PLACEMENT {
-                *first = index as u32;
-            }
-        };
-        let choices = if self.setup.rules.preset == Preset::Guideline {
-            let mut list = Vec::new();
-            self.play.candidates_into(&mut Vec::new(), &mut list);
-            for (index, cand) in list.iter().enumerate() {
-                mark(self.slots.of(cand), index);
-            }
-            Choices {
-                plans: Vec::new(),
-                cands: OnceLock::from(list),
-                slot_first,
-            }
-        } else {
-            let mut plans = Vec::new();
-            self.play.plans_into(&mut plans);
-            for (index, placement) in plans.iter().enumerate() {
-                mark(self.slots.of_plan(placement), index);
-            }
-            Choices {
-                plans,
-                cands: OnceLock::new(),
-                slot_first,
-            }
-        };
-        let choices = Arc::new(choices);
-        self.choices = Some(choices.clone());
-        choices
-    }
-
-    /// Forgets the placements: the falling piece moved or the game changed.
-    pub(crate) fn moved(&mut self) {
-        self.choices = None;
     }
 
     fn live(&self) -> PyResult<()> {
@@ -670,79 +595,4 @@ fn protocol_setup(
         return Err(refused(tetrad_plugin_api::RulesError::GuidelinePieces));
     }
     Setup::new(rules, Arc::new(set)).map_err(refused)
-}
-
-/// One placement: where the piece locks, how, and the board it leaves.
-#[pyclass(module = "tetrad._tetrad", name = "Placement", frozen)]
-pub struct PyPlacement {
-    /// Its index in `Game.placements()`, for `Game.place`.
-    #[pyo3(get)]
-    index: usize,
-    /// The piece that locks (another than the falling one after a hold).
-    #[pyo3(get)]
-    piece: String,
-    /// The orientation it locks in.
-    #[pyo3(get)]
-    orientation: u8,
-    /// Its rotation box's column.
-    #[pyo3(get)]
-    x: i8,
-    /// Its rotation box's row (row 0 at the top).
-    #[pyo3(get)]
-    y: i8,
-    /// The one-column slide after the drop (`classic`).
-    #[pyo3(get)]
-    slide: i8,
-    /// Reached through a hold.
-    #[pyo3(get)]
-    hold: bool,
-    /// The last move into rest was a turn (a spin candidate under `guideline`).
-    #[pyo3(get)]
-    spin: bool,
-    /// That turn's kick (its index in the SRS list; 4 is the fifth kick), if it was one.
-    #[pyo3(get)]
-    kick: Option<u8>,
-    /// Rows it clears.
-    #[pyo3(get)]
-    lines: u32,
-    /// The rows it fills, numbered before they are cleared.
-    #[pyo3(get)]
-    cleared_rows: Vec<usize>,
-    /// The piece's cells (column, row) on the board, before the clear.
-    #[pyo3(get)]
-    cells: Vec<(i32, i32)>,
-    /// The lock ends the game.
-    #[pyo3(get)]
-    ends_game: bool,
-    /// Its action slot in the placement environment.
-    #[pyo3(get)]
-    slot: usize,
-    /// The action bits, tick by tick, that lock it.
-    #[pyo3(get)]
-    actions: Vec<u32>,
-    after: Board,
-}
-
-#[pymethods]
-impl PyPlacement {
-    /// The board after the lock and its clears (height x width, row 0 at the top).
-    #[getter]
-    fn board<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<u8>> {
-        board_array(&self.after).into_pyarray(py)
-    }
-
-    fn __repr__(&self) -> String {
-        format!(
-            "Placement(index={}, piece={:?}, orientation={}, x={}, y={}, slide={}, hold={}, spin={}, lines={})",
-            self.index,
-            self.piece,
-            self.orientation,
-            self.x,
-            self.y,
-            self.slide,
-            if self.hold { "True" } else { "False" },
-            if self.spin { "True" } else { "False" },
-            self.lines
-        )
-    }
 }

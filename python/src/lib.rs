@@ -4,8 +4,10 @@
 //! lock released.
 
 mod batch;
+mod choices;
 mod env;
 mod game;
+mod placement;
 mod play;
 mod setup;
 
@@ -25,7 +27,7 @@ fn _tetrad(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("TetradError", m.py().get_type::<TetradError>())?;
     m.add("GameOver", m.py().get_type::<GameOver>())?;
     m.add_class::<game::PyGame>()?;
-    m.add_class::<game::PyPlacement>()?;
+    m.add_class::<placement::PyPlacement>()?;
     m.add_class::<batch::PyBatch>()?;
     m.add("ACTION_BITS", tetrad_plugin_api::abi::ACTION_MASK_V2)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
