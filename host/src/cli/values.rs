@@ -124,3 +124,25 @@ pub(super) fn parse_preset(text: &str) -> Result<Preset, String> {
 pub(super) fn parse_randomizer(text: &str) -> Result<Randomizer, String> {
     text.parse().map_err(|e: tetrad_plugin_api::RulesError| e.to_string())
 }
+
+/// A size in bytes: a number, with `K`, `M` or `G` (powers of 1024) after it if wanted.
+pub(super) fn parse_size(text: &str) -> Result<u64, String> {
+    let (number, unit) = match text.trim().char_indices().last() {
+        Some((at, c)) if c.is_ascii_alphabetic() => (&text.trim()[..at], c.to_ascii_uppercase()),
+        _ => (text.trim(), 'B'),
+    };
+    let shift = match unit {
+        'B' => 0,
+        'K' => 10,
+        'M' => 20,
+        'G' => 30,
+        _ => return Err(format!("`{text}` is not a size (a number, then K, M or G)")),
+    };
+    let value: u64 = number
+        .parse()
+        .map_err(|_| format!("`{text}` is not a size (a number, then K, M or G)"))?;
+    value
+        .checked_shl(shift)
+        .filter(|bytes| bytes >> shift == value && *bytes >= 16 << 20)
+        .ok_or_else(|| format!("`{text}` is out of range (16M and up)"))
+}

@@ -5,12 +5,9 @@
 //! the host finds through SRS. When the board is not the one the bot expects (garbage rose, in versus),
 //! the bot is stopped and started again from the board as it is.
 
-use super::process::answer_limit;
 use super::{Budget, CreateError, Decision, Observation, Reply, DEFAULT_BOT_THINK_LIMIT};
 use crate::plugin::bot::{Failure, FailureKind, IdleBot, Lease, HELLO_LIMIT};
-use crate::plugin::tbp::messages::{
-    BotMessage, FrontendMessage, Move, MoveInfo, RandomizerKind, RandomizerState, Start,
-};
+use crate::plugin::tbp::messages::{BotMessage, FrontendMessage, Move, RandomizerKind, RandomizerState, Start};
 use crate::plugin::tbp::start;
 use crate::plugin::{printable, Manifest, Plugin};
 use crate::watch::Watch;
@@ -227,113 +224,6 @@ impl Tbp {
         Reply { decision, elapsed_ns }
     }
 
-    /// Brings the bot to the position `seen`, asks it, and plays its first legal move.
-    fn choose(&mut self, seen: &Observation<'_>) -> Result<Vec<Actions>, Failure> {
-        let Some(current) = seen.current else {
-            return Ok(vec![Actions::NONE]);
-        };
-        let state = seen.state();
-        let hold = u8::try_from(state.hold).ok().map(PieceId);
-        let queue: VecDeque<PieceId> = std::iter::once(current.piece)
-            .chain(
-                state.queue[..state.queue_len as usize]
-                    .iter()
-                    .map(|&kind| PieceId(kind as u8)),
-            )
-            .collect();
-        let bag = seen.bag_left();
-        // Under a time control the bot thinks for the piece's share of its clock, less what
-        // is left for its answer, and the answer is awaited as long as the clock lasts.
-        let budget = self.budget.take();
-        let think = budget.map_or(self.think, |budget| budget.share - answer_reserve(budget.share));
-        let think_limit = answer_limit(self.limit_given, budget.map(|budget| budget.limit));
-        self.catch_up(seen.board, hold, &queue, bag, state.combo, state.back_to_back != 0)?;
-        // The clock runs from here: the think time is part of the bot's time.
-        let asked = Instant::now();
-        self.await_thinking(think)?;
-        loop {
-            while let Some(line) = self.bot.spare_line() {
-                self.unasked(&line)?;
-            }
-            self.bot.send_json(&FrontendMessage::Suggest)?;
-            let (moves, move_info) = loop {
-                // Messages it may send and tetrad ignores still count against its time.
-                let left = think_limit.saturating_sub(asked.elapsed());
-                match self.bot.receive_json(left, "a `suggestion`")? {
-                    BotMessage::Suggestion { moves, move_info } => break (moves, move_info),
-                    BotMessage::Unknown => {}
-                    BotMessage::Error { reason } => {
-                        return Err(self.bot.broke(&format!("error: {}", printable(reason))));
-                    }
-                    BotMessage::Info { .. } => return Err(self.bot.unexpected_kind("info", "a `suggestion`")),
-                    BotMessage::Ready => return Err(self.bot.unexpected_kind("ready", "a `suggestion`")),
-                }
-            };
-            if moves.is_empty() {
-                if asked.elapsed() + ASK_AGAIN_AFTER >= think_limit {
-                    let message = self.bot.broke("suggested no move within its think limit").message;
-                    return Err(Failure::new(FailureKind::Timeout, message));
-                }
-                std::thread::sleep(ASK_AGAIN_AFTER);
-                continue;
-            }
-            let mut why_not = String::new();
-            let mut reach = Reach::default();
-            for suggested in moves.iter().take(MOVES_TRIED) {
-                match self.legal(seen, hold, state.hold_available != 0, suggested, &mut reach) {
-                    Ok((path, played)) => {
-                        self.bot.send_json(&FrontendMessage::Play {
-                            played: suggested.clone(),
-                        })?;
-                        self.played(seen.board, played);
-                        if let Some(info) = move_info.as_ref().and_then(MoveInfo::read) {
-                            self.searched.add(info);
-                        }
-                        return Ok(path);
-                    }
-                    Err(why) if why_not.is_empty() => why_not = why,
-                    Err(_) => {}
-                }
-            }
-            let first = serde_json::to_string(&moves[0]).unwrap_or_default();
-            let tried = match moves.len() > MOVES_TRIED {
-                true => format!("{} suggested, the first {MOVES_TRIED} tried", moves.len()),
-                false => format!("{} suggested", moves.len()),
-            };
-            return Err(self.bot.broke(&format!(
-                "suggested no legal move ({tried}; the first, {}, {why_not})",
-                printable(first)
-            )));
-        }
-    }
-
-    /// Waits out the bot's think time, reading what it sends meanwhile: an error or an end
-    /// is seen when it happens, not after the wait.
-    fn await_thinking(&mut self, think: Duration) -> Result<(), Failure> {
-        let until = Instant::now() + think;
-        loop {
-            let left = until.saturating_duration_since(Instant::now());
-            if left.is_zero() {
-                return Ok(());
-            }
-            match self.bot.line_within(left, "a `suggest` (it was thinking)")? {
-                Some(line) => self.unasked(&line)?,
-                None => return Ok(()),
-            }
-        }
-    }
-
-    /// A message the bot sent when nothing was asked: one of a type tetrad does not know is
-    /// ignored, as the protocol says; an error ends the game; anything else would be taken
-    /// for the answer to the next question, so it breaks the protocol.
-    fn unasked(&self, line: &str) -> Result<(), Failure> {
-        match self.bot.read_as::<BotMessage>(line, "nothing")? {
-            BotMessage::Unknown => Ok(()),
-            BotMessage::Error { reason } => Err(self.bot.broke(&format!("error: {}", printable(reason)))),
-            _ => Err(self.bot.spare(line, "its last answer")),
-        }
-    }
-
     /// Tells the bot the position: the pieces that joined the queue since the last move, or
     /// else (the first piece, or a board it does not expect) a fresh `start`.
     fn catch_up(
@@ -454,6 +344,7 @@ impl From<Failure> for Refusal {
     }
 }
 
+mod ask;
 mod legal;
 mod searched;
 

@@ -1,6 +1,7 @@
 //! Replay files: round trips through the file, verification, and refusals.
 
 use super::*;
+use crate::engine::Game;
 use crate::referee::{ended, stall_limit};
 use std::sync::Arc;
 use tetrad_plugin_api::{Actions, PieceSet, Preset, Rules};
