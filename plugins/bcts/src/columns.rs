@@ -28,64 +28,17 @@
 //! neighbours alone, instead of a rebuild.
 
 use crate::features::BoardFeatures;
+use terms::{column, wells, Column};
 use tetrad_plugin_api::{Board, MAX_PIECE_SIZE, MAX_WIDTH};
 
-/// One column's share of the features.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct Column {
-    transitions: u32,
-    holes: u32,
-    hole_depth: u32,
-    /// The rows where this column has a hole.
-    hole_rows: u64,
-}
+pub use drop::Dropped;
+pub use terms::PieceColumns;
 
 /// Wall columns kept on each side of the board, so a piece's neighbourhood is one slice.
 const PAD: usize = 2;
 
 /// Slots one placement reads: the widest piece's columns, their neighbours and theirs.
 const WINDOW: usize = MAX_PIECE_SIZE + 2 * PAD;
-
-/// One orientation of a piece by columns, with what the surface shortcut needs.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct PieceColumns {
-    /// Columns of the bounding box.
-    pub width: usize,
-    /// For each column, left to right, bit `i` set when row `i` of the box (from its top)
-    /// holds a cell.
-    pub cells: [u64; MAX_PIECE_SIZE],
-    /// Cells in each column.
-    count: [u32; MAX_PIECE_SIZE],
-    /// Whether each column's cells are one vertical run.
-    solid: [bool; MAX_PIECE_SIZE],
-    /// The box row of each column's lowest cell: where a drop meets the column's top.
-    lowest: [u32; MAX_PIECE_SIZE],
-}
-
-impl PieceColumns {
-    /// The columns of an orientation given by its row masks (bit 0 the leftmost column).
-    pub fn new(row_masks: &[u32], width: usize) -> PieceColumns {
-        let mut piece = PieceColumns {
-            width,
-            ..PieceColumns::default()
-        };
-        for (i, &mask) in row_masks.iter().enumerate() {
-            for (j, column) in piece.cells.iter_mut().enumerate() {
-                *column |= u64::from(mask >> j & 1) << i;
-            }
-        }
-        for j in 0..MAX_PIECE_SIZE {
-            let cells = piece.cells[j];
-            piece.count[j] = cells.count_ones();
-            // Every column of a connected piece's box holds a cell.
-            piece.lowest[j] = 63u32.saturating_sub(cells.leading_zeros());
-            // One run: shifted down to bit 0, the cells are a mask of ones.
-            let run = cells.checked_shr(cells.trailing_zeros()).unwrap_or(0);
-            piece.solid[j] = run != 0 && run & (run + 1) == 0;
-        }
-        piece
-    }
-}
 
 /// Everything a placement reads of one column (or wall), side by side, so a placement's
 /// neighbourhood is one slice, bounds-checked once.
@@ -108,28 +61,6 @@ struct Slot {
     /// the rows a piece covering just the columns between two slots can fill.
     filled_left: u64,
     filled_from: u64,
-}
-
-/// Where a piece dropped into some columns lands, and what it leaves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Dropped {
-    /// A cell stays above the board: the game ends. `top` is negative.
-    Over { top: i32 },
-    /// Rows fill, so the features need the full pass.
-    Clears { top: u32 },
-    /// No row fills: the board's features after it.
-    Open { top: u32, features: BoardFeatures },
-}
-
-impl Dropped {
-    /// The row of the piece's box top.
-    #[inline(always)]
-    pub fn top(&self) -> i32 {
-        match *self {
-            Dropped::Over { top } => top,
-            Dropped::Clears { top } | Dropped::Open { top, .. } => top as i32,
-        }
-    }
 }
 
 /// A board in columns, with its features split by column.
@@ -332,57 +263,6 @@ impl Columns {
         self.features_after::<W, DETAIL>(slots, &cells, piece, top)
     }
 
-    /// `piece`, `W` columns wide, dropped straight down into columns `left` on: where it
-    /// lands on the column tops, and, unless it ends the game or fills a row, the features
-    /// after it (without `DETAIL`, as [`Columns::with_piece`] leaves them). Rows that fill
-    /// are found in the columns: a row fills when it is filled in every column outside
-    /// the piece's and, after the drop, in each of the piece's.
-    #[inline(always)]
-    pub fn drop_of<const W: usize, const DETAIL: bool>(&self, piece: &PieceColumns, left: usize) -> Dropped {
-        let dropped = self.drop_unless::<W, DETAIL>(piece, left, |_| false, |_, _| false);
-        dropped.expect("a drop is left unrated only when asked")
-    }
-
-    /// [`Columns::drop_of`], but a drop that fills no row is left unrated (`None`) when
-    /// `early` says so given the row of its box's top, before any feature is computed, or
-    /// when `skip` says so given that row and its features with the cumulative wells at a
-    /// floor ([`Columns::features_but_wells`]): the wells are the costliest feature.
-    #[inline(always)]
-    pub fn drop_unless<const W: usize, const DETAIL: bool>(
-        &self,
-        piece: &PieceColumns,
-        left: usize,
-        early: impl FnOnce(u32) -> bool,
-        skip: impl FnOnce(u32, &BoardFeatures) -> bool,
-    ) -> Option<Dropped> {
-        let slots = self.window(left);
-        let mut top = i32::MAX;
-        for j in 0..W {
-            top = top.min(slots[PAD + j].top as i32 - 1 - piece.lowest[j] as i32);
-        }
-        if top < 0 {
-            return Some(Dropped::Over { top });
-        }
-        let top = top as u32;
-        let cells = cells_after::<W>(slots, piece, top);
-        let mut full = slots[PAD].filled_left & slots[PAD + W].filled_from;
-        for &column in &cells[PAD..PAD + W] {
-            full &= column;
-        }
-        if full != 0 {
-            return Some(Dropped::Clears { top });
-        }
-        if early(top) {
-            return None;
-        }
-        let mut features = self.features_but_wells::<W, DETAIL>(slots, &cells, piece, top);
-        if skip(top, &features) {
-            return None;
-        }
-        self.add_wells::<W>(slots, &cells, &mut features);
-        Some(Dropped::Open { top, features })
-    }
-
     /// The slots of board columns `left - PAD` to `left + WINDOW - PAD - 1` (and walls): a
     /// piece at `left` has its column `j` at `PAD + j`.
     #[inline(always)]
@@ -500,49 +380,8 @@ fn cells_after<const W: usize>(slots: &[Slot; WINDOW], piece: &PieceColumns, top
     cells
 }
 
-/// One column's terms. `rows` is the mask of the board's rows; `height` their number.
-#[inline]
-fn column(cells: u64, rows: u64, height: u32) -> Column {
-    // Changes down the column: the space above the board is empty, the floor filled.
-    let floor = (!cells >> (height - 1)) & 1;
-    let transitions = ((cells ^ (cells << 1)) & rows).count_ones() + floor as u32;
-    if cells == 0 {
-        return Column {
-            transitions,
-            ..Column::default()
-        };
-    }
-    // Rows below the column's top cell.
-    let below = (u64::MAX << cells.trailing_zeros()) << 1;
-    let hole_rows = !cells & below & rows;
-    // The cells above the lowest hole (whose row is the highest bit).
-    let above_lowest = u64::MAX.checked_shr(hole_rows.leading_zeros()).unwrap_or(0);
-    let hole_depth = (cells & above_lowest).count_ones();
-    Column {
-        transitions,
-        holes: hole_rows.count_ones(),
-        hole_depth,
-        hole_rows,
-    }
-}
-
-/// Cumulative wells of column `cells` between `left` and `right`: for every empty cell
-/// whose neighbours are both filled, 1 plus the empty cells directly below it.
-#[inline]
-fn wells(left: u64, cells: u64, right: u64, rows: u64, height: u32) -> u32 {
-    let mut well = !cells & left & right & rows;
-    let mut sum = 0;
-    while well != 0 {
-        let y = well.trailing_zeros();
-        // Empty cells below y: up to the next filled cell, or the floor. (Two shifts,
-        // because y + 1 may be 64.)
-        let below = (cells >> y) >> 1;
-        let run = below.trailing_zeros().min(height - 1 - y);
-        sum += 1 + run;
-        well &= well - 1;
-    }
-    sum
-}
+mod drop;
+mod terms;
 
 #[cfg(test)]
 mod tests;

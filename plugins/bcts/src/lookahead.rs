@@ -21,10 +21,9 @@
 use crate::bound::Bound;
 use crate::columns::{Columns, Dropped};
 use crate::drops::{Drops, Reach};
-use crate::evaluate;
 use crate::features::{BoardFeatures, Landing, Weights};
 use crate::order::Order;
-use crate::rater::{keep_best, Rater, Shape, Shapes};
+use crate::rater::{keep_best, Shape, Shapes};
 use tetrad_plugin_api::{placements_into, Board, PieceId, PiecePos, PieceSet, Placement, Rules};
 
 /// What a two-piece search reads: the game's rules and pieces and the controller's tables.
@@ -357,214 +356,6 @@ impl Context<'_> {
         }
     }
 
-    /// `limit` raised to the value of each placement of the second piece that clears
-    /// rows on the board after the first and could matter (as the follow-up computes it);
-    /// a placement whose own bound is no more than `limit`, or cannot beat the best
-    /// follow-up so far, could not, and is not rated.
-    fn clearing_limit(&self, first: &First, second: &Second, bound: &Bound, reaches: &[Reach], limit: f64) -> f64 {
-        let (after, columns, shape, left, top) = (second.board, first.columns, first.shape, first.left, first.top);
-        let next = second.next;
-        let full = after.full_row();
-        let widest = self.bound.map_or(u32::MAX, |b| b.widest_row(next));
-        let top_of = |x: usize| {
-            let own = columns.top(x);
-            match x.checked_sub(left).filter(|&j| j < shape.columns.width) {
-                Some(j) => own.min(top + shape.columns.cells[j].trailing_zeros()),
-                None => own,
-            }
-        };
-        // The rows a drop of `next` could fill: few enough cells missing, each open to
-        // the sky. A drop fills one only if its box spans the row's gap.
-        let mut gaps = [(0u32, 0usize); GAPS];
-        let (mut count, mut every) = (0, false);
-        // Rows above the surface are empty: only a piece as wide as the board fills one.
-        let from = if full.count_ones() <= widest {
-            0
-        } else {
-            after.surface()
-        };
-        for (y, &row) in after.rows().iter().enumerate().skip(from) {
-            let gap = full & !row;
-            let mut open = gap.count_ones() <= widest;
-            let mut cells = gap;
-            while open && cells != 0 {
-                open = top_of(cells.trailing_zeros() as usize) as usize > y;
-                cells &= cells - 1;
-            }
-            if open {
-                if count == GAPS {
-                    // More rows than kept: any drop may fill one.
-                    every = true;
-                } else {
-                    gaps[count] = (gap, y);
-                    count += 1;
-                }
-            }
-        }
-        if count == 0 {
-            return limit;
-        }
-        let gaps = &gaps[..count];
-        let spawn = second.spawn;
-        let mut limit = limit;
-        for reach in reaches {
-            let shape2 = &self.shapes[next.index()][usize::from(reach.orientation())];
-            let span = (1u32 << shape2.columns.width) - 1;
-            for &x in reach.xs() {
-                let box_left = reach.box_left(x);
-                let spans = |&(gap, _): &(u32, usize)| gap & !(span << box_left) == 0;
-                if !every && !gaps.iter().any(spans) {
-                    continue;
-                }
-                let placement = reach.land(x, spawn, top_of);
-                let box_top = i32::from(placement.pos.y) + i32::from(shape2.top);
-                if box_top < 0 {
-                    continue;
-                }
-                let box_top = box_top as usize;
-                let rows = box_top..box_top + shape2.height;
-                if !every && !gaps.iter().any(|gap| spans(gap) && rows.contains(&gap.1)) {
-                    continue;
-                }
-                let Some(most) = self.clearing_bound(bound, second, first.features, reach, box_top, box_left) else {
-                    continue;
-                };
-                if most <= limit || beaten(second.best, most, second.index) {
-                    continue;
-                }
-                if let Some((_, value)) = evaluate(self.rules, self.pieces, after, next, placement.pos, self.weights) {
-                    limit = limit.max(value);
-                }
-            }
-        }
-        limit
-    }
-
-    /// The bound on the value of the drop of `next` in `reach`'s orientation whose box
-    /// lands at row `top`, column `left` on the board after the first placement (whose
-    /// features are `after`), when it clears rows; `None` when it clears none.
-    fn clearing_bound(
-        &self,
-        bound: &Bound,
-        second: &Second,
-        after: &BoardFeatures,
-        reach: &Reach,
-        top: usize,
-        left: usize,
-    ) -> Option<f64> {
-        let shape = &self.shapes[second.next.index()][usize::from(reach.orientation())];
-        let full = second.board.full_row();
-        let (mut lines, mut cells) = (0, 0);
-        let rows = &second.board.rows()[top..top + shape.height];
-        for (&row, &mask) in rows.iter().zip(&shape.rows) {
-            if row | mask << left == full {
-                lines += 1;
-                cells += mask.count_ones();
-            }
-        }
-        if lines == 0 {
-            return None;
-        }
-        let board = (second.board.width() as u32, second.board.height() as u32);
-        let bottom = board.1 - (top + shape.height) as u32;
-        let rest = bound.clearing(after, second.next, reach.orientation(), (lines, cells), board);
-        Some(bound.landing(bottom, shape.height as u32) + rest)
-    }
-
-    /// The follow-up of a first placement by the drops of the second piece, when it
-    /// matters: exactly [`Context::follow_up`] when that beats the best so far, else a
-    /// value that does not beat it either. A drop that clears no row is rated only when
-    /// its bound, with its exact landing height, and then its value with the cumulative
-    /// wells at their floor (every other feature exact) beat both the best value of this
-    /// follow-up so far and the best follow-up so far; the others are skipped, since
-    /// their values could change neither.
-    fn follow_up_within(&self, second: &Second, bound: &Bound, reaches: &[Reach]) -> f64 {
-        let totals = second.columns.totals();
-        let mut value = f64::NEG_INFINITY;
-        for reach in reaches {
-            let shape = &self.shapes[second.next.index()][usize::from(reach.orientation())];
-            let rest = bound.rest(&totals, second.next, reach.orientation());
-            let drops = (second, bound, (shape, reach), (&totals, rest), &mut value);
-            match (shape.columns.width, self.weights.detail()) {
-                (1, false) => self.follow_up_of::<1, false>(drops),
-                (2, false) => self.follow_up_of::<2, false>(drops),
-                (3, false) => self.follow_up_of::<3, false>(drops),
-                (4, false) => self.follow_up_of::<4, false>(drops),
-                (1, true) => self.follow_up_of::<1, true>(drops),
-                (2, true) => self.follow_up_of::<2, true>(drops),
-                (3, true) => self.follow_up_of::<3, true>(drops),
-                _ => self.follow_up_of::<4, true>(drops),
-            }
-        }
-        value
-    }
-
-    /// [`Context::follow_up_within`] for the drops of one orientation, `W` columns wide:
-    /// each rated as [`Rater::visit_all_drops`] rates it, into the running best `value`.
-    #[inline(always)]
-    fn follow_up_of<const W: usize, const DETAIL: bool>(
-        &self,
-        (second, bound, (shape, reach), (totals, rest), value): (
-            &Second,
-            &Bound,
-            (&Shape, &Reach),
-            (&BoardFeatures, f64),
-            &mut f64,
-        ),
-    ) {
-        let height = second.columns.height();
-        let piece_height = shape.height as u32;
-        for &x in reach.xs() {
-            let so_far = *value;
-            // First the bound from the board's features and the drop's landing height
-            // alone, which costs no feature of the drop; then the drop's value with the
-            // cumulative wells at their floor: at least its value, since the bound's
-            // weights are at most 0 but eroded cells' (0 here), and rounding never
-            // reverses an order.
-            let early = |top: u32| {
-                let limit = bound.landing(height - (top + piece_height), piece_height) + rest;
-                limit <= so_far || beaten(second.best, limit, second.index)
-            };
-            let skip = |top: u32, floor: &BoardFeatures| {
-                let landing = Landing {
-                    bottom: height - (top + piece_height),
-                    piece_height,
-                    lines: 0,
-                    piece_cells_cleared: 0,
-                };
-                let limit = self.weights.value(floor, &landing);
-                limit <= so_far || beaten(second.best, limit, second.index)
-            };
-            let rated = match second
-                .columns
-                .drop_unless::<W, DETAIL>(&shape.columns, reach.box_left(x), early, skip)
-            {
-                None | Some(Dropped::Over { .. }) => continue,
-                Some(Dropped::Clears { top }) => {
-                    let (box_top, box_left) = (top as usize, reach.box_left(x));
-                    let most = self.clearing_bound(bound, second, totals, reach, box_top, box_left);
-                    if most.is_some_and(|most| most <= so_far || beaten(second.best, most, second.index)) {
-                        continue;
-                    }
-                    let placement = reach.placement(x, (top as i32 - i32::from(shape.top)) as i8, second.spawn);
-                    let (rules, pieces, weights) = (self.rules, self.pieces, self.weights);
-                    let outcome = evaluate(rules, pieces, second.board, second.next, placement.pos, weights);
-                    outcome.map_or(f64::NEG_INFINITY, |(_, v)| v)
-                }
-                Some(Dropped::Open { top, features }) => {
-                    let landing = Landing {
-                        bottom: height - (top + piece_height),
-                        piece_height,
-                        lines: 0,
-                        piece_cells_cleared: 0,
-                    };
-                    self.weights.value(&features, &landing)
-                }
-            };
-            *value = value.max(rated);
-        }
-    }
-
     /// Whether the game goes on after `piece` at `pos` on `board`; if so, the board after
     /// it is in `after` and its columns in `into`: the board's `columns` with the piece
     /// added when it clears no row, else a rebuild.
@@ -602,28 +393,10 @@ impl Context<'_> {
         }
         true
     }
-
-    /// The best value of a placement of `next` from where it enters `board` (whose columns
-    /// `columns` holds); minus infinity when every one ends the game.
-    fn follow_up(&self, board: &Board, columns: &Columns, next: PieceId, second: &mut Vec<Placement>) -> f64 {
-        let rater = Rater::new(self.rules, self.pieces, self.shapes, self.weights, board, columns);
-        let spawn = self.rules.enter(board, self.pieces.kind(next));
-        let mut best = f64::NEG_INFINITY;
-        if let Some(reaches) = self.drops.and_then(|drops| drops.from(next, spawn)) {
-            for reach in reaches {
-                rater.visit_all_drops(next, reach, spawn, |value, _| best = best.max(value));
-            }
-        } else {
-            placements_into(self.rules, board, self.pieces.kind(next), spawn, second);
-            for p in second.iter() {
-                if let Some(value) = rater.value(next, p.pos) {
-                    best = best.max(value);
-                }
-            }
-        }
-        best
-    }
 }
+
+mod clearing;
+mod follow;
 
 #[cfg(test)]
 mod tests;

@@ -3,7 +3,7 @@
 //! games, under `simplified` and `classic`, both weight sets and both orders.
 
 use super::*;
-use crate::rater::shapes;
+use crate::rater::{shapes, Rater};
 use crate::{evaluate, BCTS, DELLACHERIE};
 use proptest::prelude::*;
 use tetrad_plugin_api::{PieceSet, Preset, SeededRng};

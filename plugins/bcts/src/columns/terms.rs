@@ -1,0 +1,99 @@
+//! The pieces of the columns' bookkeeping that know one column at a time: a column's
+//! share of the features, its cumulative wells, and a piece's orientation by columns.
+
+use tetrad_plugin_api::MAX_PIECE_SIZE;
+
+/// One column's share of the features.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Column {
+    pub(super) transitions: u32,
+    pub(super) holes: u32,
+    pub(super) hole_depth: u32,
+    /// The rows where this column has a hole.
+    pub(super) hole_rows: u64,
+}
+
+/// One orientation of a piece by columns, with what the surface shortcut needs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PieceColumns {
+    /// Columns of the bounding box.
+    pub width: usize,
+    /// For each column, left to right, bit `i` set when row `i` of the box (from its top)
+    /// holds a cell.
+    pub cells: [u64; MAX_PIECE_SIZE],
+    /// Cells in each column.
+    pub(super) count: [u32; MAX_PIECE_SIZE],
+    /// Whether each column's cells are one vertical run.
+    pub(super) solid: [bool; MAX_PIECE_SIZE],
+    /// The box row of each column's lowest cell: where a drop meets the column's top.
+    pub(super) lowest: [u32; MAX_PIECE_SIZE],
+}
+
+impl PieceColumns {
+    /// The columns of an orientation given by its row masks (bit 0 the leftmost column).
+    pub fn new(row_masks: &[u32], width: usize) -> PieceColumns {
+        let mut piece = PieceColumns {
+            width,
+            ..PieceColumns::default()
+        };
+        for (i, &mask) in row_masks.iter().enumerate() {
+            for (j, column) in piece.cells.iter_mut().enumerate() {
+                *column |= u64::from(mask >> j & 1) << i;
+            }
+        }
+        for j in 0..MAX_PIECE_SIZE {
+            let cells = piece.cells[j];
+            piece.count[j] = cells.count_ones();
+            // Every column of a connected piece's box holds a cell.
+            piece.lowest[j] = 63u32.saturating_sub(cells.leading_zeros());
+            // One run: shifted down to bit 0, the cells are a mask of ones.
+            let run = cells.checked_shr(cells.trailing_zeros()).unwrap_or(0);
+            piece.solid[j] = run != 0 && run & (run + 1) == 0;
+        }
+        piece
+    }
+}
+
+/// One column's terms. `rows` is the mask of the board's rows; `height` their number.
+#[inline]
+pub(super) fn column(cells: u64, rows: u64, height: u32) -> Column {
+    // Changes down the column: the space above the board is empty, the floor filled.
+    let floor = (!cells >> (height - 1)) & 1;
+    let transitions = ((cells ^ (cells << 1)) & rows).count_ones() + floor as u32;
+    if cells == 0 {
+        return Column {
+            transitions,
+            ..Column::default()
+        };
+    }
+    // Rows below the column's top cell.
+    let below = (u64::MAX << cells.trailing_zeros()) << 1;
+    let hole_rows = !cells & below & rows;
+    // The cells above the lowest hole (whose row is the highest bit).
+    let above_lowest = u64::MAX.checked_shr(hole_rows.leading_zeros()).unwrap_or(0);
+    let hole_depth = (cells & above_lowest).count_ones();
+    Column {
+        transitions,
+        holes: hole_rows.count_ones(),
+        hole_depth,
+        hole_rows,
+    }
+}
+
+/// Cumulative wells of column `cells` between `left` and `right`: for every empty cell
+/// whose neighbours are both filled, 1 plus the empty cells directly below it.
+#[inline]
+pub(super) fn wells(left: u64, cells: u64, right: u64, rows: u64, height: u32) -> u32 {
+    let mut well = !cells & left & right & rows;
+    let mut sum = 0;
+    while well != 0 {
+        let y = well.trailing_zeros();
+        // Empty cells below y: up to the next filled cell, or the floor. (Two shifts,
+        // because y + 1 may be 64.)
+        let below = (cells >> y) >> 1;
+        let run = below.trailing_zeros().min(height - 1 - y);
+        sum += 1 + run;
+        well &= well - 1;
+    }
+    sum
+}

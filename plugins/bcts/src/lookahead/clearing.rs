@@ -1,0 +1,132 @@
+//! The second placements that clear rows: bounded apart from the others (a clear can lower
+//! every feature), found on the board after the first placement and rated exactly when
+//! they could still matter.
+
+use super::{beaten, Context, First, Second, GAPS};
+use crate::bound::Bound;
+use crate::drops::Reach;
+use crate::evaluate;
+use crate::features::BoardFeatures;
+
+impl Context<'_> {
+    /// `limit` raised to the value of each placement of the second piece that clears
+    /// rows on the board after the first and could matter (as the follow-up computes it);
+    /// a placement whose own bound is no more than `limit`, or cannot beat the best
+    /// follow-up so far, could not, and is not rated.
+    pub(super) fn clearing_limit(
+        &self,
+        first: &First,
+        second: &Second,
+        bound: &Bound,
+        reaches: &[Reach],
+        limit: f64,
+    ) -> f64 {
+        let (after, columns, shape, left, top) = (second.board, first.columns, first.shape, first.left, first.top);
+        let next = second.next;
+        let full = after.full_row();
+        let widest = self.bound.map_or(u32::MAX, |b| b.widest_row(next));
+        let top_of = |x: usize| {
+            let own = columns.top(x);
+            match x.checked_sub(left).filter(|&j| j < shape.columns.width) {
+                Some(j) => own.min(top + shape.columns.cells[j].trailing_zeros()),
+                None => own,
+            }
+        };
+        // The rows a drop of `next` could fill: few enough cells missing, each open to
+        // the sky. A drop fills one only if its box spans the row's gap.
+        let mut gaps = [(0u32, 0usize); GAPS];
+        let (mut count, mut every) = (0, false);
+        // Rows above the surface are empty: only a piece as wide as the board fills one.
+        let from = if full.count_ones() <= widest {
+            0
+        } else {
+            after.surface()
+        };
+        for (y, &row) in after.rows().iter().enumerate().skip(from) {
+            let gap = full & !row;
+            let mut open = gap.count_ones() <= widest;
+            let mut cells = gap;
+            while open && cells != 0 {
+                open = top_of(cells.trailing_zeros() as usize) as usize > y;
+                cells &= cells - 1;
+            }
+            if open {
+                if count == GAPS {
+                    // More rows than kept: any drop may fill one.
+                    every = true;
+                } else {
+                    gaps[count] = (gap, y);
+                    count += 1;
+                }
+            }
+        }
+        if count == 0 {
+            return limit;
+        }
+        let gaps = &gaps[..count];
+        let spawn = second.spawn;
+        let mut limit = limit;
+        for reach in reaches {
+            let shape2 = &self.shapes[next.index()][usize::from(reach.orientation())];
+            let span = (1u32 << shape2.columns.width) - 1;
+            for &x in reach.xs() {
+                let box_left = reach.box_left(x);
+                let spans = |&(gap, _): &(u32, usize)| gap & !(span << box_left) == 0;
+                if !every && !gaps.iter().any(spans) {
+                    continue;
+                }
+                let placement = reach.land(x, spawn, top_of);
+                let box_top = i32::from(placement.pos.y) + i32::from(shape2.top);
+                if box_top < 0 {
+                    continue;
+                }
+                let box_top = box_top as usize;
+                let rows = box_top..box_top + shape2.height;
+                if !every && !gaps.iter().any(|gap| spans(gap) && rows.contains(&gap.1)) {
+                    continue;
+                }
+                let Some(most) = self.clearing_bound(bound, second, first.features, reach, box_top, box_left) else {
+                    continue;
+                };
+                if most <= limit || beaten(second.best, most, second.index) {
+                    continue;
+                }
+                if let Some((_, value)) = evaluate(self.rules, self.pieces, after, next, placement.pos, self.weights) {
+                    limit = limit.max(value);
+                }
+            }
+        }
+        limit
+    }
+
+    /// The bound on the value of the drop of `next` in `reach`'s orientation whose box
+    /// lands at row `top`, column `left` on the board after the first placement (whose
+    /// features are `after`), when it clears rows; `None` when it clears none.
+    pub(super) fn clearing_bound(
+        &self,
+        bound: &Bound,
+        second: &Second,
+        after: &BoardFeatures,
+        reach: &Reach,
+        top: usize,
+        left: usize,
+    ) -> Option<f64> {
+        let shape = &self.shapes[second.next.index()][usize::from(reach.orientation())];
+        let full = second.board.full_row();
+        let (mut lines, mut cells) = (0, 0);
+        let rows = &second.board.rows()[top..top + shape.height];
+        for (&row, &mask) in rows.iter().zip(&shape.rows) {
+            if row | mask << left == full {
+                lines += 1;
+                cells += mask.count_ones();
+            }
+        }
+        if lines == 0 {
+            return None;
+        }
+        let board = (second.board.width() as u32, second.board.height() as u32);
+        let bottom = board.1 - (top + shape.height) as u32;
+        let rest = bound.clearing(after, second.next, reach.orientation(), (lines, cells), board);
+        Some(bound.landing(bottom, shape.height as u32) + rest)
+    }
+}

@@ -1,0 +1,135 @@
+//! The follow-up of a first placement: the best value of a placement of the previewed
+//! piece on the board it leaves, by the drops under `simplified`, else by the list of
+//! placements.
+
+use super::{beaten, Context, Second};
+use crate::bound::Bound;
+use crate::columns::{Columns, Dropped};
+use crate::drops::Reach;
+use crate::evaluate;
+use crate::features::{BoardFeatures, Landing};
+use crate::rater::{Rater, Shape};
+use tetrad_plugin_api::{placements_into, Board, PieceId, Placement};
+
+impl Context<'_> {
+    /// The follow-up of a first placement by the drops of the second piece, when it
+    /// matters: exactly [`Context::follow_up`] when that beats the best so far, else a
+    /// value that does not beat it either. A drop that clears no row is rated only when
+    /// its bound, with its exact landing height, and then its value with the cumulative
+    /// wells at their floor (every other feature exact) beat both the best value of this
+    /// follow-up so far and the best follow-up so far; the others are skipped, since
+    /// their values could change neither.
+    pub(super) fn follow_up_within(&self, second: &Second, bound: &Bound, reaches: &[Reach]) -> f64 {
+        let totals = second.columns.totals();
+        let mut value = f64::NEG_INFINITY;
+        for reach in reaches {
+            let shape = &self.shapes[second.next.index()][usize::from(reach.orientation())];
+            let rest = bound.rest(&totals, second.next, reach.orientation());
+            let drops = (second, bound, (shape, reach), (&totals, rest), &mut value);
+            match (shape.columns.width, self.weights.detail()) {
+                (1, false) => self.follow_up_of::<1, false>(drops),
+                (2, false) => self.follow_up_of::<2, false>(drops),
+                (3, false) => self.follow_up_of::<3, false>(drops),
+                (4, false) => self.follow_up_of::<4, false>(drops),
+                (1, true) => self.follow_up_of::<1, true>(drops),
+                (2, true) => self.follow_up_of::<2, true>(drops),
+                (3, true) => self.follow_up_of::<3, true>(drops),
+                _ => self.follow_up_of::<4, true>(drops),
+            }
+        }
+        value
+    }
+
+    /// [`Context::follow_up_within`] for the drops of one orientation, `W` columns wide:
+    /// each rated as [`Rater::visit_all_drops`] rates it, into the running best `value`.
+    #[inline(always)]
+    pub(super) fn follow_up_of<const W: usize, const DETAIL: bool>(
+        &self,
+        (second, bound, (shape, reach), (totals, rest), value): (
+            &Second,
+            &Bound,
+            (&Shape, &Reach),
+            (&BoardFeatures, f64),
+            &mut f64,
+        ),
+    ) {
+        let height = second.columns.height();
+        let piece_height = shape.height as u32;
+        for &x in reach.xs() {
+            let so_far = *value;
+            // First the bound from the board's features and the drop's landing height
+            // alone, which costs no feature of the drop; then the drop's value with the
+            // cumulative wells at their floor: at least its value, since the bound's
+            // weights are at most 0 but eroded cells' (0 here), and rounding never
+            // reverses an order.
+            let early = |top: u32| {
+                let limit = bound.landing(height - (top + piece_height), piece_height) + rest;
+                limit <= so_far || beaten(second.best, limit, second.index)
+            };
+            let skip = |top: u32, floor: &BoardFeatures| {
+                let landing = Landing {
+                    bottom: height - (top + piece_height),
+                    piece_height,
+                    lines: 0,
+                    piece_cells_cleared: 0,
+                };
+                let limit = self.weights.value(floor, &landing);
+                limit <= so_far || beaten(second.best, limit, second.index)
+            };
+            let rated = match second
+                .columns
+                .drop_unless::<W, DETAIL>(&shape.columns, reach.box_left(x), early, skip)
+            {
+                None | Some(Dropped::Over { .. }) => continue,
+                Some(Dropped::Clears { top }) => {
+                    let (box_top, box_left) = (top as usize, reach.box_left(x));
+                    let most = self.clearing_bound(bound, second, totals, reach, box_top, box_left);
+                    if most.is_some_and(|most| most <= so_far || beaten(second.best, most, second.index)) {
+                        continue;
+                    }
+                    let placement = reach.placement(x, (top as i32 - i32::from(shape.top)) as i8, second.spawn);
+                    let (rules, pieces, weights) = (self.rules, self.pieces, self.weights);
+                    let outcome = evaluate(rules, pieces, second.board, second.next, placement.pos, weights);
+                    outcome.map_or(f64::NEG_INFINITY, |(_, v)| v)
+                }
+                Some(Dropped::Open { top, features }) => {
+                    let landing = Landing {
+                        bottom: height - (top + piece_height),
+                        piece_height,
+                        lines: 0,
+                        piece_cells_cleared: 0,
+                    };
+                    self.weights.value(&features, &landing)
+                }
+            };
+            *value = value.max(rated);
+        }
+    }
+
+    /// The best value of a placement of `next` from where it enters `board` (whose columns
+    /// `columns` holds); minus infinity when every one ends the game.
+    pub(super) fn follow_up(
+        &self,
+        board: &Board,
+        columns: &Columns,
+        next: PieceId,
+        second: &mut Vec<Placement>,
+    ) -> f64 {
+        let rater = Rater::new(self.rules, self.pieces, self.shapes, self.weights, board, columns);
+        let spawn = self.rules.enter(board, self.pieces.kind(next));
+        let mut best = f64::NEG_INFINITY;
+        if let Some(reaches) = self.drops.and_then(|drops| drops.from(next, spawn)) {
+            for reach in reaches {
+                rater.visit_all_drops(next, reach, spawn, |value, _| best = best.max(value));
+            }
+        } else {
+            placements_into(self.rules, board, self.pieces.kind(next), spawn, second);
+            for p in second.iter() {
+                if let Some(value) = rater.value(next, p.pos) {
+                    best = best.max(value);
+                }
+            }
+        }
+        best
+    }
+}
