@@ -38,10 +38,22 @@ impl Choices {
 pub(crate) const NO_PLACEMENT: u32 = u32::MAX;
 
 impl PyGame {
-    /// The falling piece's placements (enumerated once per piece).
+    /// The falling piece's placements (enumerated once per piece, or looked up where a
+    /// table of the setup's holds them).
     pub(crate) fn choices(&mut self) -> Arc<Choices> {
         if let Some(choices) = &self.choices {
             return choices.clone();
+        }
+        if let Some((_, table)) = self.drops.table(&self.play) {
+            let mut plans = Vec::new();
+            table.drops.land_into(self.play.game.board(), &mut plans);
+            let choices = Arc::new(Choices {
+                plans,
+                cands: OnceLock::new(),
+                slot_first: table.slot_first.clone(),
+            });
+            self.choices = Some(choices.clone());
+            return choices;
         }
         let mut slot_first = vec![NO_PLACEMENT; self.slots.count()];
         let mut mark = |slot: usize, index: usize| {

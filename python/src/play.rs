@@ -5,6 +5,7 @@
 
 use tetrad::engine::Game;
 use tetrad::referee::{ended, stall_limit, End};
+use tetrad::setup::Setup;
 use tetrad_plugin_api::{
     placements_into, reachable_with_hold, Actions, Board, Lock, Movement, PieceId, PiecePos, Placement, Preset, Rules,
 };
@@ -313,6 +314,14 @@ impl Slots {
         let variant = usize::from(cand.hold) * 3 + way;
         ((variant * self.orientations + orientation) * self.rows + y) * self.columns + x
     }
+}
+
+/// The slots of a setup.
+pub fn slots_of(setup: &Setup) -> Slots {
+    let kinds = setup.pieces.kinds();
+    let orientations = kinds.iter().map(|k| k.orientations().len()).max().unwrap_or(1);
+    let box_size = kinds.iter().map(|k| usize::from(k.box_size())).max().unwrap_or(1);
+    Slots::new(&setup.rules, orientations, box_size)
 }
 
 /// Each byte's eight bits as eight cells, bit 0 first.

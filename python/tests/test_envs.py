@@ -57,11 +57,13 @@ def test_ticks_env_plays_ticks():
     assert truncated and info["pieces"] == 5 and steps >= 10
 
 
-def test_batch_env_steps_every_game_as_single_games_do():
+@pytest.mark.parametrize("preset", ["simplified", "leiden"])
+def test_batch_env_steps_every_game_as_single_games_do(preset):
+    # Both drop-only presets: their placements come from the per-piece tables.
     n = 8
-    vec = envs.BatchPlacementEnv(n, preset="simplified", width=10, height=10)
+    vec = envs.BatchPlacementEnv(n, preset=preset, width=10, height=10)
     obs, _ = vec.reset(seed=100)
-    games = [tetrad.Game("simplified", width=10, height=10, seed=100 + k) for k in range(n)]
+    games = [tetrad.Game(preset, width=10, height=10, seed=100 + k) for k in range(n)]
     next_seed = 100 + n
     ended = 0
     rng = np.random.default_rng(0)
@@ -73,7 +75,7 @@ def test_batch_env_steps_every_game_as_single_games_do():
             assert rewards[k] == lines
             if games[k].done:
                 assert terminated[k] and infos["final_lines"][k] == games[k].lines
-                games[k] = tetrad.Game("simplified", width=10, height=10, seed=next_seed)
+                games[k] = tetrad.Game(preset, width=10, height=10, seed=next_seed)
                 next_seed += 1
                 ended += 1
             assert (obs["board"][k] == games[k].board).all()
