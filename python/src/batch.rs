@@ -9,7 +9,7 @@ use crate::seats::{Layout, Moves, Seats};
 use crate::setup::{self, refused, Deal};
 use numpy::ndarray::{Array1, Array2, Array3};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArray3, PyReadonlyArray1};
-use pyo3::exceptions::{PyIndexError, PyValueError};
+use pyo3::exceptions::{PyIndexError, PyMemoryError, PyValueError};
 use pyo3::prelude::*;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -210,6 +210,18 @@ impl Batch {
     }
 }
 
+/// `per_game` copies of `value` for each of `n` games, or a `MemoryError` where they do
+/// not fit: the size is the caller's, and an allocation that failed would abort the
+/// interpreter (and one whose size overflows would panic).
+fn filled<T: Clone>(n: usize, per_game: usize, value: T) -> PyResult<Vec<T>> {
+    let too_many = || PyMemoryError::new_err(format!("a batch of {n} games does not fit in memory"));
+    let len = n.checked_mul(per_game).ok_or_else(too_many)?;
+    let mut out = Vec::new();
+    out.try_reserve_exact(len).map_err(|_| too_many())?;
+    out.resize(len, value);
+    Ok(out)
+}
+
 /// Many games stepped by placement at once: one call plays a placement in every game,
 /// with the interpreter's lock released, and returns numpy arrays. A game that ends is
 /// replaced at once by the run's next game (its final lines and pieces are returned).
@@ -287,26 +299,26 @@ impl PyBatch {
             deal,
             max_pieces,
             slots,
-            plays: vec![Play::new(first, max_pieces); n],
-            index: vec![0; n],
+            plays: filled(n, 1, Play::new(first, max_pieces))?,
+            index: filled(n, 1, 0)?,
             next_index: seed,
             drops: Drops::new(&setup, &slots),
-            tables: vec![None; n],
-            cands: vec![Vec::new(); n],
-            plans: vec![Vec::new(); n],
-            rows_seen: vec![0; n * h],
-            slot_cand: vec![NO_PLACEMENT; n * slots.count()],
+            tables: filled(n, 1, None)?,
+            cands: filled(n, 1, Vec::new())?,
+            plans: filled(n, 1, Vec::new())?,
+            rows_seen: filled(n, h, 0)?,
+            slot_cand: filled(n, slots.count(), NO_PLACEMENT)?,
             threads: threads
                 .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
                 .clamp(1, n.div_ceil(MIN_PART)),
-            boards: vec![0; n * h * w],
-            pieces: vec![0; n * (2 + rules.preview)],
-            masks: vec![false; n * slots.count()],
-            rewards: vec![0.0; n],
-            terminated: vec![false; n],
-            truncated: vec![false; n],
-            final_lines: vec![-1; n],
-            final_pieces: vec![-1; n],
+            boards: filled(n, h * w, 0)?,
+            pieces: filled(n, 2 + rules.preview, 0)?,
+            masks: filled(n, slots.count(), false)?,
+            rewards: filled(n, 1, 0.0)?,
+            terminated: filled(n, 1, false)?,
+            truncated: filled(n, 1, false)?,
+            final_lines: filled(n, 1, -1)?,
+            final_pieces: filled(n, 1, -1)?,
             setup,
         };
         batch.reset(seed).map_err(refused)?;

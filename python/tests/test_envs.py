@@ -93,6 +93,14 @@ def test_batch_refuses_an_action_outside_the_mask():
         batch.step(np.array([0]))
 
 
+@pytest.mark.parametrize("n", [2**40, 2**63, 2**64 - 1])
+def test_a_batch_too_big_for_memory_raises_memory_error(n):
+    # Issue 35: nothing aborts the interpreter. Allocating 2**40 games failed and aborted
+    # it; 2**63 overflowed the size and panicked (a `PanicException`, not an `Exception`).
+    with pytest.raises(MemoryError, match=f"a batch of {n} games does not fit in memory"):
+        tetrad.BatchGames(n, "simplified")
+
+
 def test_a_batch_plays_the_same_games_on_any_number_of_threads():
     batches = [tetrad.BatchGames(100, "simplified", width=8, height=8, threads=t) for t in (1, 3)]
     assert [b.threads for b in batches] == [1, 3]
