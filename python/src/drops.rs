@@ -64,10 +64,23 @@ impl Drops {
             .then_some((falling.piece, table))
     }
 
-    /// Placement `index` of piece `piece`'s table, its row as on an empty board (a path
-    /// to play needs no more).
+    /// The placements of piece `piece`'s table (none if it has none), their rows as on
+    /// an empty board: a path to play needs no more.
     #[inline]
-    pub fn path(&self, piece: PieceId, index: usize) -> Option<&Placement> {
-        self.tables.get(piece.index())?.as_ref()?.drops.placements().get(index)
+    pub fn paths(&self, piece: PieceId) -> &[Placement] {
+        self.tables
+            .get(piece.index())
+            .and_then(Option::as_ref)
+            .map_or(&[], |table| table.drops.placements())
+    }
+
+    /// Per action slot of piece `piece`'s table, the index of its first placement in the
+    /// slot (none if it has no table).
+    #[inline]
+    pub fn slot_first(&self, piece: PieceId) -> &[u32] {
+        self.tables
+            .get(piece.index())
+            .and_then(Option::as_ref)
+            .map_or(&[], |table| &table.slot_first)
     }
 }

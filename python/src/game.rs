@@ -79,7 +79,7 @@ impl PyGame {
             )));
         }
         self.moved();
-        let lines = match choices.plans.get(index) {
+        let lines = match choices.path(index) {
             Some(placement) => self.play.place_plan(placement),
             None => self.play.place(&choices.list(&self.play)[index]),
         };
@@ -92,14 +92,14 @@ impl PyGame {
 
     /// The placement index of action slot `slot`, if a placement has it.
     pub(crate) fn slot_index(&mut self, slot: usize) -> Option<usize> {
-        let first = *self.choices().slot_first.get(slot)?;
+        let first = *self.choices().slot_first().get(slot)?;
         (first != NO_PLACEMENT).then_some(first as usize)
     }
 
     /// 1 at each placement's slot, 0 elsewhere.
     pub(crate) fn mask_vec(&mut self) -> Vec<i8> {
         self.choices()
-            .slot_first
+            .slot_first()
             .iter()
             .map(|&first| i8::from(first != NO_PLACEMENT))
             .collect()

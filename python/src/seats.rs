@@ -37,7 +37,7 @@ impl Moves<'_> {
         for (k, play) in self.plays.iter_mut().enumerate() {
             let chosen = self.chosen[k];
             let plan = match self.tables[k] {
-                Some(piece) => self.drops.path(piece, chosen),
+                Some(piece) => self.drops.paths(piece).get(chosen),
                 None => self.plans[k].get(chosen),
             };
             let lines = match plan {
