@@ -39,7 +39,7 @@ pub mod sdk;
 
 pub use model::board::{Board, Lock, PiecePos, MAX_HEIGHT, MAX_WIDTH};
 pub use model::motion::{step, Actions, Step};
-pub use model::movegen::{placements, placements_into, Path, Placement};
+pub use model::movegen::{placements, placements_into, OpenSkyDrops, Path, Placement};
 pub use model::piece::{Orientation, PieceId, PieceKind, PieceSet, MAX_PIECE_SIZE};
 pub use model::reach::{reachable, reachable_with_hold, HoldReached, Reached};
 pub use model::rng::{derive_seed, splitmix64, SeededRng};

@@ -2,12 +2,14 @@
 //! interpreter's lock released, their observations returned as numpy arrays.
 
 use crate::choices::NO_PLACEMENT;
-use crate::game::{slots_of, PyGame};
-use crate::play::{write_cells, Cand, Play, Slots};
+use crate::drops::Drops;
+use crate::game::PyGame;
+use crate::play::{slots_of, Cand, Play, Slots};
+use crate::seats::{Layout, Moves, Seats};
 use crate::setup::{self, refused, Deal};
 use numpy::ndarray::{Array1, Array2, Array3};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArray3, PyReadonlyArray1};
-use pyo3::exceptions::{PyIndexError, PyValueError};
+use pyo3::exceptions::{PyIndexError, PyMemoryError, PyValueError};
 use pyo3::prelude::*;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -31,8 +33,12 @@ struct Batch {
     next_index: u64,
     /// Threads a step or a reset plays its games on.
     threads: usize,
-    /// Per game, the guideline search's placements; under the other presets, the move
-    /// generator's in `plans` (plain values: no path to build or drop).
+    /// Per piece kind, its placements over boards where it hovers in open sky.
+    drops: Drops,
+    /// Per game, the piece whose table holds its placements, if one does; else the
+    /// guideline search's placements are in `cands`, and under the other presets the
+    /// move generator's in `plans` (plain values: no path to build or drop).
+    tables: Vec<Option<PieceId>>,
     cands: Vec<Vec<Cand>>,
     plans: Vec<Vec<Placement>>,
     /// Per game, the board's rows as last written to `boards`: only rows that changed
@@ -98,9 +104,11 @@ impl Batch {
         };
         let size = self.part_size();
         let (cells, columns, count) = (layout.height * layout.width, layout.columns, layout.slots.count());
+        let drops = &self.drops;
         let mut parts: Vec<Seats> = self
             .plays
             .chunks(size)
+            .zip(self.tables.chunks_mut(size))
             .zip(self.cands.chunks_mut(size))
             .zip(self.plans.chunks_mut(size))
             .zip(self.rows_seen.chunks_mut(size * layout.height))
@@ -109,8 +117,10 @@ impl Batch {
             .zip(self.masks.chunks_mut(size * count))
             .zip(self.slot_cand.chunks_mut(size * count))
             .map(
-                |(((((((plays, cands), plans), rows_seen), boards), pieces), masks), slot_cand)| Seats {
+                |((((((((plays, tables), cands), plans), rows_seen), boards), pieces), masks), slot_cand)| Seats {
                     plays,
+                    drops,
+                    tables,
                     cands,
                     plans,
                     rows_seen,
@@ -146,16 +156,20 @@ impl Batch {
     fn step(&mut self, chosen: &[usize]) -> Result<(), String> {
         let size = self.part_size();
         let mut ends: Vec<Option<End>> = vec![None; self.plays.len()];
+        let drops = &self.drops;
         let mut parts: Vec<Moves> = self
             .plays
             .chunks_mut(size)
+            .zip(self.tables.chunks(size))
             .zip(self.cands.chunks(size))
             .zip(self.plans.chunks(size))
             .zip(chosen.chunks(size))
             .zip(self.rewards.chunks_mut(size))
             .zip(ends.chunks_mut(size))
-            .map(|(((((plays, cands), plans), chosen), rewards), ends)| Moves {
+            .map(|((((((plays, tables), cands), plans), chosen), rewards), ends)| Moves {
                 plays,
+                drops,
+                tables,
                 cands,
                 plans,
                 chosen,
@@ -196,101 +210,16 @@ impl Batch {
     }
 }
 
-/// What a game's observation needs of the setup.
-#[derive(Clone, Copy)]
-struct Layout {
-    height: usize,
-    width: usize,
-    columns: usize,
-    none: i64,
-    slots: Slots,
-    guideline: bool,
-}
-
-/// Some of the games, the placements chosen in them, and their parts of the rewards and
-/// ends.
-struct Moves<'a> {
-    plays: &'a mut [Play],
-    cands: &'a [Vec<Cand>],
-    plans: &'a [Vec<Placement>],
-    chosen: &'a [usize],
-    rewards: &'a mut [f32],
-    ends: &'a mut [Option<End>],
-}
-
-impl Moves<'_> {
-    /// Plays each game's chosen placement.
-    fn play(self) {
-        for (k, play) in self.plays.iter_mut().enumerate() {
-            let chosen = self.chosen[k];
-            let lines = match self.plans[k].get(chosen) {
-                Some(placement) => play.place_plan(placement),
-                None => play.place(&self.cands[k][chosen]),
-            };
-            self.rewards[k] = lines.unwrap_or(0) as f32;
-            self.ends[k] = play.end();
-        }
-    }
-}
-
-/// Some of the games, and their parts of the buffers.
-struct Seats<'a> {
-    plays: &'a [Play],
-    cands: &'a mut [Vec<Cand>],
-    plans: &'a mut [Vec<Placement>],
-    rows_seen: &'a mut [u32],
-    boards: &'a mut [u8],
-    pieces: &'a mut [i64],
-    masks: &'a mut [bool],
-    slot_cand: &'a mut [u32],
-}
-
-impl Seats<'_> {
-    /// Writes each game's observation and enumerates its placements.
-    fn observe(self, layout: &Layout) {
-        let mut scratch = Vec::<Placement>::new();
-        let (cells, count, width) = (layout.height * layout.width, layout.slots.count(), layout.width);
-        let id = |p: Option<PieceId>| p.map_or(layout.none, |p| i64::from(p.0));
-        for (k, play) in self.plays.iter().enumerate() {
-            let rows = &play.game.board().rows()[..layout.height];
-            let seen = &mut self.rows_seen[k * layout.height..(k + 1) * layout.height];
-            let board = &mut self.boards[k * cells..(k + 1) * cells];
-            for (y, (&row, last)) in rows.iter().zip(seen.iter_mut()).enumerate() {
-                if row != *last {
-                    write_cells(&[row], width, &mut board[y * width..(y + 1) * width]);
-                    *last = row;
-                }
-            }
-            let pieces = &mut self.pieces[k * layout.columns..(k + 1) * layout.columns];
-            pieces[0] = id(play.game.current().map(|f| f.piece));
-            pieces[1] = id(play.game.held());
-            let mut queue = play.game.queue();
-            for slot in &mut pieces[2..] {
-                *slot = id(queue.next());
-            }
-            let mask = &mut self.masks[k * count..(k + 1) * count];
-            let slot_cand = &mut self.slot_cand[k * count..(k + 1) * count];
-            mask.fill(false);
-            slot_cand.fill(NO_PLACEMENT);
-            let mut mark = |slot: usize, i: usize| {
-                if !mask[slot] {
-                    mask[slot] = true;
-                    slot_cand[slot] = i as u32;
-                }
-            };
-            if layout.guideline {
-                play.candidates_into(&mut scratch, &mut self.cands[k]);
-                for (i, cand) in self.cands[k].iter().enumerate() {
-                    mark(layout.slots.of(cand), i);
-                }
-            } else {
-                play.plans_into(&mut self.plans[k]);
-                for (i, placement) in self.plans[k].iter().enumerate() {
-                    mark(layout.slots.of_plan(placement), i);
-                }
-            }
-        }
-    }
+/// `per_game` copies of `value` for each of `n` games, or a `MemoryError` where they do
+/// not fit: the size is the caller's, and an allocation that failed would abort the
+/// interpreter (and one whose size overflows would panic).
+fn filled<T: Clone>(n: usize, per_game: usize, value: T) -> PyResult<Vec<T>> {
+    let too_many = || PyMemoryError::new_err(format!("a batch of {n} games does not fit in memory"));
+    let len = n.checked_mul(per_game).ok_or_else(too_many)?;
+    let mut out = Vec::new();
+    out.try_reserve_exact(len).map_err(|_| too_many())?;
+    out.resize(len, value);
+    Ok(out)
 }
 
 /// Many games stepped by placement at once: one call plays a placement in every game,
@@ -370,24 +299,26 @@ impl PyBatch {
             deal,
             max_pieces,
             slots,
-            plays: vec![Play::new(first, max_pieces); n],
-            index: vec![0; n],
+            plays: filled(n, 1, Play::new(first, max_pieces))?,
+            index: filled(n, 1, 0)?,
             next_index: seed,
-            cands: vec![Vec::new(); n],
-            plans: vec![Vec::new(); n],
-            rows_seen: vec![0; n * h],
-            slot_cand: vec![NO_PLACEMENT; n * slots.count()],
+            drops: Drops::new(&setup, &slots),
+            tables: filled(n, 1, None)?,
+            cands: filled(n, 1, Vec::new())?,
+            plans: filled(n, 1, Vec::new())?,
+            rows_seen: filled(n, h, 0)?,
+            slot_cand: filled(n, slots.count(), NO_PLACEMENT)?,
             threads: threads
                 .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
                 .clamp(1, n.div_ceil(MIN_PART)),
-            boards: vec![0; n * h * w],
-            pieces: vec![0; n * (2 + rules.preview)],
-            masks: vec![false; n * slots.count()],
-            rewards: vec![0.0; n],
-            terminated: vec![false; n],
-            truncated: vec![false; n],
-            final_lines: vec![-1; n],
-            final_pieces: vec![-1; n],
+            boards: filled(n, h * w, 0)?,
+            pieces: filled(n, 2 + rules.preview, 0)?,
+            masks: filled(n, slots.count(), false)?,
+            rewards: filled(n, 1, 0.0)?,
+            terminated: filled(n, 1, false)?,
+            truncated: filled(n, 1, false)?,
+            final_lines: filled(n, 1, -1)?,
+            final_pieces: filled(n, 1, -1)?,
             setup,
         };
         batch.reset(seed).map_err(refused)?;

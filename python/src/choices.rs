@@ -1,18 +1,31 @@
 //! The falling piece's placements, worked out once per piece and kept until the game moves.
 
+use crate::drops::Drops;
 use crate::game::PyGame;
 use crate::play::{Cand, Play};
 use std::sync::{Arc, OnceLock};
-use tetrad_plugin_api::{Placement, Preset};
+use tetrad_plugin_api::{PieceId, Placement, Preset};
 
 /// The falling piece's placements, and per action slot the index of the first placement
 /// in it (`NO_PLACEMENT` for none), worked out once per piece. Outside `guideline` the
-/// move generator's placements are kept as they come (`plans`), and made `Cand`s only if
-/// asked: an environment step needs no more than the plans.
+/// move generator's placements are kept as they come, as paths to play, or looked up in
+/// the setup's table for the piece where one holds them; they are made `Cand`s only if
+/// asked: an environment step needs no more than the paths.
 pub(crate) struct Choices {
-    pub(crate) plans: Vec<Placement>,
+    source: Source,
     cands: OnceLock<Vec<Cand>>,
-    pub slot_first: Vec<u32>,
+}
+
+/// Where the paths and the slot table come from.
+enum Source {
+    /// A table of the setup's: its placements are the move generator's, in its order,
+    /// but for their rows (those of an empty board), which playing a path does not need.
+    Table(Arc<Drops>, PieceId),
+    /// Worked out for this piece (no paths under `guideline`).
+    Own {
+        plans: Vec<Placement>,
+        slot_first: Vec<u32>,
+    },
 }
 
 impl Choices {
@@ -27,9 +40,26 @@ impl Choices {
 
     /// How many placements there are.
     pub fn len(&self, play: &Play) -> usize {
-        match play.game.rules().preset {
-            Preset::Guideline => self.list(play).len(),
-            _ => self.plans.len(),
+        match (&self.source, play.game.rules().preset) {
+            (_, Preset::Guideline) => self.list(play).len(),
+            (Source::Table(drops, piece), _) => drops.paths(*piece).len(),
+            (Source::Own { plans, .. }, _) => plans.len(),
+        }
+    }
+
+    /// The path of placement `index` (outside `guideline`).
+    pub fn path(&self, index: usize) -> Option<&Placement> {
+        match &self.source {
+            Source::Table(drops, piece) => drops.paths(*piece).get(index),
+            Source::Own { plans, .. } => plans.get(index),
+        }
+    }
+
+    /// Per action slot, the index of the first placement in it.
+    pub fn slot_first(&self) -> &[u32] {
+        match &self.source {
+            Source::Table(drops, piece) => drops.slot_first(*piece),
+            Source::Own { slot_first, .. } => slot_first,
         }
     }
 }
@@ -38,11 +68,27 @@ impl Choices {
 pub(crate) const NO_PLACEMENT: u32 = u32::MAX;
 
 impl PyGame {
-    /// The falling piece's placements (enumerated once per piece).
+    /// The falling piece's placements (enumerated once per piece, or looked up where a
+    /// table of the setup's holds them).
     pub(crate) fn choices(&mut self) -> Arc<Choices> {
         if let Some(choices) = &self.choices {
             return choices.clone();
         }
+        let choices = match self.drops.table(&self.play) {
+            Some((piece, _)) => Choices {
+                source: Source::Table(self.drops.clone(), piece),
+                cands: OnceLock::new(),
+            },
+            None => self.enumerate(),
+        };
+        let choices = Arc::new(choices);
+        self.choices = Some(choices.clone());
+        choices
+    }
+
+    /// The placements of the falling piece by the move generator (or the guideline's
+    /// search), and their slots.
+    fn enumerate(&self) -> Choices {
         let mut slot_first = vec![NO_PLACEMENT; self.slots.count()];
         let mut mark = |slot: usize, index: usize| {
             let first = &mut slot_first[slot];
@@ -50,32 +96,25 @@ impl PyGame {
                 *first = index as u32;
             }
         };
-        let choices = if self.setup.rules.preset == Preset::Guideline {
+        let mut plans = Vec::new();
+        let cands = if self.setup.rules.preset == Preset::Guideline {
             let mut list = Vec::new();
             self.play.candidates_into(&mut Vec::new(), &mut list);
             for (index, cand) in list.iter().enumerate() {
                 mark(self.slots.of(cand), index);
             }
-            Choices {
-                plans: Vec::new(),
-                cands: OnceLock::from(list),
-                slot_first,
-            }
+            OnceLock::from(list)
         } else {
-            let mut plans = Vec::new();
             self.play.plans_into(&mut plans);
             for (index, placement) in plans.iter().enumerate() {
                 mark(self.slots.of_plan(placement), index);
             }
-            Choices {
-                plans,
-                cands: OnceLock::new(),
-                slot_first,
-            }
+            OnceLock::new()
         };
-        let choices = Arc::new(choices);
-        self.choices = Some(choices.clone());
-        choices
+        Choices {
+            source: Source::Own { plans, slot_first },
+            cands,
+        }
     }
 
     /// Forgets the placements: the falling piece moved or the game changed.

@@ -1,8 +1,9 @@
 //! `Game`: one game of the host's engine, with its placements, for Python.
 
 use crate::choices::{Choices, NO_PLACEMENT};
+use crate::drops::Drops;
 use crate::placement::PyPlacement;
-use crate::play::{outcome, Play, Slots};
+use crate::play::{outcome, slots_of, Play, Slots};
 use crate::setup::{self, refused, Deal, ProtocolPieces};
 use crate::GameOver;
 use numpy::ndarray::{Array1, Array2, Array3};
@@ -25,6 +26,7 @@ pub struct PyGame {
     pub(crate) setup: Arc<Setup>,
     pub(crate) play: Play,
     pub(crate) slots: Slots,
+    pub(crate) drops: Arc<Drops>,
     pub(crate) seed: u64,
     pub(crate) deal: Deal,
     /// Totals carried over from before the game was rebuilt from an observation.
@@ -40,18 +42,12 @@ pub(crate) fn board_array(board: &Board) -> Array2<u8> {
     Array2::from_shape_vec((height, width), cells).expect("height x width cells")
 }
 
-/// The slots of a setup.
-pub fn slots_of(setup: &Setup) -> Slots {
-    let kinds = setup.pieces.kinds();
-    let orientations = kinds.iter().map(|k| k.orientations().len()).max().unwrap_or(1);
-    let box_size = kinds.iter().map(|k| usize::from(k.box_size())).max().unwrap_or(1);
-    Slots::new(&setup.rules, orientations, box_size)
-}
-
 impl PyGame {
     pub(crate) fn from_parts(setup: Arc<Setup>, game: Game, max_pieces: Option<u64>, seed: u64, deal: Deal) -> PyGame {
+        let slots = slots_of(&setup);
         PyGame {
-            slots: slots_of(&setup),
+            drops: Arc::new(Drops::new(&setup, &slots)),
+            slots,
             setup,
             play: Play::new(game, max_pieces),
             seed,
@@ -83,7 +79,7 @@ impl PyGame {
             )));
         }
         self.moved();
-        let lines = match choices.plans.get(index) {
+        let lines = match choices.path(index) {
             Some(placement) => self.play.place_plan(placement),
             None => self.play.place(&choices.list(&self.play)[index]),
         };
@@ -96,14 +92,14 @@ impl PyGame {
 
     /// The placement index of action slot `slot`, if a placement has it.
     pub(crate) fn slot_index(&mut self, slot: usize) -> Option<usize> {
-        let first = *self.choices().slot_first.get(slot)?;
+        let first = *self.choices().slot_first().get(slot)?;
         (first != NO_PLACEMENT).then_some(first as usize)
     }
 
     /// 1 at each placement's slot, 0 elsewhere.
     pub(crate) fn mask_vec(&mut self) -> Vec<i8> {
         self.choices()
-            .slot_first
+            .slot_first()
             .iter()
             .map(|&first| i8::from(first != NO_PLACEMENT))
             .collect()

@@ -5,10 +5,12 @@
 
 mod batch;
 mod choices;
+mod drops;
 mod env;
 mod game;
 mod placement;
 mod play;
+mod seats;
 mod setup;
 
 use pyo3::prelude::*;

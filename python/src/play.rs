@@ -5,6 +5,7 @@
 
 use tetrad::engine::Game;
 use tetrad::referee::{ended, stall_limit, End};
+use tetrad::setup::Setup;
 use tetrad_plugin_api::{
     placements_into, reachable_with_hold, Actions, Board, Lock, Movement, PieceId, PiecePos, Placement, Preset, Rules,
 };
@@ -315,6 +316,14 @@ impl Slots {
     }
 }
 
+/// The slots of a setup.
+pub fn slots_of(setup: &Setup) -> Slots {
+    let kinds = setup.pieces.kinds();
+    let orientations = kinds.iter().map(|k| k.orientations().len()).max().unwrap_or(1);
+    let box_size = kinds.iter().map(|k| usize::from(k.box_size())).max().unwrap_or(1);
+    Slots::new(&setup.rules, orientations, box_size)
+}
+
 /// Each byte's eight bits as eight cells, bit 0 first.
 const SPREAD: [[u8; 8]; 256] = {
     let mut table = [[0u8; 8]; 256];
@@ -331,13 +340,20 @@ const SPREAD: [[u8; 8]; 256] = {
 };
 
 /// Writes `rows` (bit x set where column x is filled) as cells, 1 where filled, `width`
-/// a row: eight cells a table lookup, as observations are written once a step.
+/// a row: eight cells a table lookup, as observations are written once a step. Whole
+/// groups of eight are copied at a fixed size and the rest cell by cell, so that no copy
+/// is a call to `memcpy`.
 #[inline]
 pub fn write_cells(rows: &[u32], width: usize, out: &mut [u8]) {
     for (cells, &row) in out.chunks_exact_mut(width).zip(rows) {
-        for (k, chunk) in cells.chunks_mut(8).enumerate() {
-            let byte = (row >> (8 * k)) as u8;
-            chunk.copy_from_slice(&SPREAD[usize::from(byte)][..chunk.len()]);
+        let mut bits = row;
+        let mut groups = cells.chunks_exact_mut(8);
+        for group in &mut groups {
+            group.copy_from_slice(&SPREAD[(bits & 0xFF) as usize]);
+            bits >>= 8;
+        }
+        for (cell, &value) in groups.into_remainder().iter_mut().zip(&SPREAD[(bits & 0xFF) as usize]) {
+            *cell = value;
         }
     }
 }

@@ -57,11 +57,13 @@ def test_ticks_env_plays_ticks():
     assert truncated and info["pieces"] == 5 and steps >= 10
 
 
-def test_batch_env_steps_every_game_as_single_games_do():
+@pytest.mark.parametrize("preset", ["simplified", "leiden"])
+def test_batch_env_steps_every_game_as_single_games_do(preset):
+    # Both drop-only presets: their placements come from the per-piece tables.
     n = 8
-    vec = envs.BatchPlacementEnv(n, preset="simplified", width=10, height=10)
+    vec = envs.BatchPlacementEnv(n, preset=preset, width=10, height=10)
     obs, _ = vec.reset(seed=100)
-    games = [tetrad.Game("simplified", width=10, height=10, seed=100 + k) for k in range(n)]
+    games = [tetrad.Game(preset, width=10, height=10, seed=100 + k) for k in range(n)]
     next_seed = 100 + n
     ended = 0
     rng = np.random.default_rng(0)
@@ -73,7 +75,7 @@ def test_batch_env_steps_every_game_as_single_games_do():
             assert rewards[k] == lines
             if games[k].done:
                 assert terminated[k] and infos["final_lines"][k] == games[k].lines
-                games[k] = tetrad.Game("simplified", width=10, height=10, seed=next_seed)
+                games[k] = tetrad.Game(preset, width=10, height=10, seed=next_seed)
                 next_seed += 1
                 ended += 1
             assert (obs["board"][k] == games[k].board).all()
@@ -89,6 +91,14 @@ def test_batch_refuses_an_action_outside_the_mask():
         batch.step(actions)
     with pytest.raises(tetrad.TetradError, match="1 actions for 2 games"):
         batch.step(np.array([0]))
+
+
+@pytest.mark.parametrize("n", [2**40, 2**63, 2**64 - 1])
+def test_a_batch_too_big_for_memory_raises_memory_error(n):
+    # Issue 35: nothing aborts the interpreter. Allocating 2**40 games failed and aborted
+    # it; 2**63 overflowed the size and panicked (a `PanicException`, not an `Exception`).
+    with pytest.raises(MemoryError, match=f"a batch of {n} games does not fit in memory"):
+        tetrad.BatchGames(n, "simplified")
 
 
 def test_a_batch_plays_the_same_games_on_any_number_of_threads():

@@ -26,6 +26,9 @@ use super::piece::{Orientation, PieceKind};
 use super::rotation::RotationSystem;
 use super::rules::{Movement, Rules};
 
+mod open_sky;
+pub use open_sky::OpenSkyDrops;
+
 /// A reachable resting position and how to get there from the starting position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Placement {
@@ -142,19 +145,22 @@ fn play_every_path(rules: &Rules, board: &Board, kind: &PieceKind, start: PieceP
 /// entry row, or under SRS at the start's row), lies wholly above the stack's surface:
 /// then only the walls can refuse a turn or a shift.
 fn hovers_in_open_sky(rules: &Rules, board: &Board, kind: &PieceKind, start: PiecePos) -> bool {
-    let surface = board.surface() as i32;
-    let above =
-        |shape: &Orientation, y: i8| i32::from(y) + i32::from(shape.top()) + i32::from(shape.height()) <= surface;
+    open_sky_surface(rules, kind, start) <= board.surface() as i32
+}
+
+/// The least board surface (its first filled row) over which the piece hovers in open
+/// sky (see [`hovers_in_open_sky`]): the row under the lowest cell it can hover with.
+fn open_sky_surface(rules: &Rules, kind: &PieceKind, start: PiecePos) -> i32 {
+    let below = |shape: &Orientation, y: i8| i32::from(y) + i32::from(shape.top()) + i32::from(shape.height());
     let hover_row = |orientation: u8| match rules.rotation() {
         RotationSystem::InBox => rules.entry_row(kind, orientation),
         RotationSystem::Srs => start.y,
     };
-    above(kind.orientation(start.orientation), start.y)
-        && kind
-            .orientations()
-            .iter()
-            .enumerate()
-            .all(|(index, shape)| above(shape, hover_row(index as u8)))
+    kind.orientations()
+        .iter()
+        .enumerate()
+        .map(|(index, shape)| below(shape, hover_row(index as u8)))
+        .fold(below(kind.orientation(start.orientation), start.y), i32::max)
 }
 
 /// Whether `shape` at column `x` lies between the walls.
