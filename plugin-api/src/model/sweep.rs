@@ -10,8 +10,9 @@
 //! module computes exactly that, in another representation: per orientation and column,
 //! one `u64` whose bit `b` stands for the row `b - top` (`top = 64 - height`, so the
 //! floor lies just past bit 63 and the rows above are the open sky). A collision map,
-//! built like Cold Clear 2's `CollisionMaps`, marks where the piece does not fit, walls
-//! and floor included; so a move applies to a whole column of positions at once:
+//! built like Cold Clear 2's `CollisionMaps` (kept as its complement: where the piece
+//! fits, walls and floor excluded), lets a move apply to a whole column of positions at
+//! once:
 //!
 //! - a shift is the neighbour column's positions `&` free;
 //! - a turn tries the kicks in order, each on the positions no earlier kick served, and
@@ -19,11 +20,13 @@
 //! - a soft drop carries each free run's positions to its bottom with one addition (the
 //!   carry of `free + positions` runs to the cell past the run's end).
 //!
-//! A worklist of the bits not yet moved grows the closure to its fixpoint, each bit
-//! moved once. Rows the `u64` cannot hold count as blocked; that is exact unless a
-//! position within two rows (the highest kick) of bit 0 is reached, and then, or on
-//! boards, pieces or rules the representation does not cover (see [`sweep_into`]), the
-//! placements are derived from [`reachable`] itself.
+//! The closure grows to its fixpoint by orientation: its positions closed under shifts
+//! and soft drops (passes left to right and back until one adds nothing), then the turns
+//! of the positions not turned from before, which may add positions to the orientations
+//! turned to; until no orientation gains any. Rows the `u64` cannot hold count as
+//! blocked; that is exact unless a position within two rows (the highest kick) of bit 0
+//! is reached; then, and on boards, pieces or rules the representation does not cover
+//! (see [`sweep_into`]), the placements are derived from [`reachable`] itself.
 #![forbid(unsafe_code)]
 
 use super::board::{Board, PiecePos, MAX_WIDTH};
@@ -105,13 +108,7 @@ pub fn sweep_into(rules: &Rules, board: &Board, kind: &PieceKind, start: PiecePo
     if !board.fits(shape, start.x, start.y) {
         return;
     }
-    let covered = rules.rotation() == RotationSystem::Srs
-        && rules.movement() == Movement::DropOnly
-        && kind.box_size() <= 4
-        // A cell on the box's top row only would let a position rest on bit 63 itself,
-        // beyond which the carry of a soft drop is lost. No tetromino has one.
-        && kind.orientations().iter().all(|o| o.top() + o.height() as i8 >= 2);
-    if !(covered && Sweep::new(board, kind).run(kind, rules, start, out)) {
+    if !by_columns(rules, board, kind, start, out) {
         out.clear();
         out.extend(
             reachable(rules, board, kind, start)
@@ -124,38 +121,57 @@ pub fn sweep_into(rules: &Rules, board: &Board, kind: &PieceKind, start: PiecePo
     }
 }
 
-/// Columns of a map: the board's, with room for boxes over the walls and kicks past them.
-const COLUMNS: usize = MAX_WIDTH + 8;
-/// The map column of board column 0: boxes reach 3 columns over the left wall, and kicks
-/// 2 further.
-const X0: i8 = 5;
+/// Writes the placements of a piece that fits at `start` by column operations; false if
+/// they cannot answer exactly: other rules or pieces, or see [`Sweep::run`].
+fn by_columns(rules: &Rules, board: &Board, kind: &PieceKind, start: PiecePos, out: &mut Vec<Landing>) -> bool {
+    let covered = rules.rotation() == RotationSystem::Srs
+        && rules.movement() == Movement::DropOnly
+        && kind.box_size() <= 4
+        // A cell on the box's top row only would let a position rest on bit 63 itself,
+        // beyond which the carry of a soft drop is lost. No tetromino has one.
+        && kind.orientations().iter().all(|o| o.top() + o.height() as i8 >= 2);
+    // Maps as narrow as the board allows: they are cleared for every piece.
+    covered
+        && if board.width() + 7 <= NARROW {
+            Sweep::<NARROW>::new(board, kind).run(kind, rules, start, out)
+        } else {
+            Sweep::<WIDE>::new(board, kind).run(kind, rules, start, out)
+        }
+}
 
-/// A map: one `u64` of rows per column, per orientation.
-type Map = [[u64; COLUMNS]; 4];
+/// The map column of board column 0: boxes hang up to 3 columns over the left wall, and
+/// kicks reach 2 further. A box that fits starts at board column `w - 1` at most, and
+/// kicks and shifts reach 2 further, so a board `w` wide needs `w + 7` map columns.
+const X0: i8 = 5;
+/// Map columns for boards up to 13 wide (the guideline's 10 among them).
+const NARROW: usize = 20;
+/// Map columns for boards up to [`MAX_WIDTH`] wide.
+const WIDE: usize = MAX_WIDTH + 8;
+
+/// A map: per orientation, one `u64` of rows per map column.
+type Map<const N: usize> = [[u64; N]; 4];
 
 /// A turn from an orientation: the orientation it turns to, and the kicks it tries in
 /// order (none for a turn in place).
 type Turn = (usize, &'static [(i8, i8)]);
 
-/// The state of one sweep.
-struct Sweep {
+/// The state of one sweep over maps of `N` columns.
+struct Sweep<const N: usize> {
     /// Bit `b` of row `b - top`.
     top: i32,
-    /// Per orientation, where its position fits.
-    free: Map,
+    /// Where each orientation fits.
+    free: Map<N>,
     /// The positions reached.
-    reach: Map,
-    /// Reached positions not yet moved from.
-    pending: Map,
-    /// Per orientation, the columns with pending positions.
-    dirty: [u64; 4],
+    reach: Map<N>,
+    /// The positions reached whose turns were played.
+    turned_from: Map<N>,
     /// Positions a turn enters through kicks 0-3, and through kick 4.
-    turned: [Map; 2],
+    turned: [Map<N>; 2],
     /// Per orientation, the first and past-the-last map column where it can fit.
     span: [(usize, usize); 4],
 }
 
-/// The positions of the free run bottoms below `from` (free positions in `free`).
+/// The bottoms of the free runs (free positions in `free`) holding a position of `from`.
 #[inline]
 fn landings(free: u64, from: u64) -> u64 {
     // The carry of each run holding a bit of `from` runs to the blocked bit past the
@@ -173,71 +189,115 @@ fn shifted(bits: u64, dy: i8) -> u64 {
     }
 }
 
-impl Sweep {
+impl<const N: usize> Sweep<N> {
     /// The collision maps of `kind`'s orientations on `board`.
-    fn new(board: &Board, kind: &PieceKind) -> Sweep {
+    fn new(board: &Board, kind: &PieceKind) -> Sweep<N> {
         let height = board.height() as i32;
         let top = 64 - height;
-        // The board by columns; the floor lies past bit 63.
-        let mut columns = [0u64; MAX_WIDTH];
+        // The board's empty cells by map column (the walls' columns have none), room left
+        // for a box's cells right of its last column; the floor lies past bit 63.
+        let mut empty = [0u64; WIDE + 4];
+        let width = board.width();
+        empty[X0 as usize..X0 as usize + width].fill(!0);
         for (y, &row) in board.rows().iter().enumerate().skip(board.surface()) {
             let mut bits = row;
             while bits != 0 {
-                columns[bits.trailing_zeros() as usize] |= 1 << (y as i32 + top);
+                empty[X0 as usize + bits.trailing_zeros() as usize] &= !(1 << (y as i32 + top));
                 bits &= bits - 1;
             }
         }
-        let width = board.width() as i32;
-        let column = |x: i32| {
-            if (0..width).contains(&x) {
-                columns[x as usize]
-            } else {
-                !0
-            }
-        };
         let mut sweep = Sweep {
             top,
-            free: [[0; COLUMNS]; 4],
-            reach: [[0; COLUMNS]; 4],
-            pending: [[0; COLUMNS]; 4],
-            dirty: [0; 4],
-            turned: [[[0; COLUMNS]; 4]; 2],
+            free: [[!0; N]; 4],
+            reach: [[0; N]; 4],
+            turned_from: [[0; N]; 4],
+            turned: [[[0; N]; 4]; 2],
             span: [(0, 0); 4],
         };
         for (o, shape) in kind.orientations().iter().enumerate().take(4) {
-            let first = i32::from(X0) - i32::from(shape.left());
-            let past = first + width - i32::from(shape.width()) + 1;
+            let first = X0 - shape.left();
+            let past = first + width as i8 - shape.width() as i8 + 1;
             sweep.span[o] = (first as usize, past.max(first) as usize);
-            for c in first..past {
-                let x = c - i32::from(X0);
-                let blocked = shape.cells().iter().fold(0u64, |blocked, &(dx, dy)| {
-                    // Bit b is blocked if the cell's bit b + dy is; bits past 63 are
-                    // under the floor.
-                    blocked | !(!column(x + i32::from(dx)) >> dy)
-                });
-                sweep.free[o][c as usize] = !blocked;
+            for &(dx, dy) in shape.cells() {
+                // Bit b fits if the cell's bit b + dy is empty; rows shifted in from
+                // under the floor are not.
+                for (free, &empty) in sweep.free[o].iter_mut().zip(&empty[dx as usize..]) {
+                    *free &= empty >> dy;
+                }
             }
         }
         sweep
     }
 
-    /// Marks `bits` of orientation `o`, column `c` reached; those not reached before are
-    /// pending.
-    #[inline]
-    fn add(&mut self, o: usize, c: usize, bits: u64) {
-        let new = bits & !self.reach[o][c];
-        if new != 0 {
-            self.reach[o][c] |= new;
-            self.pending[o][c] |= new;
-            self.dirty[o] |= 1 << c;
+    /// Closes orientation `o`'s positions under shifts and soft drops: passes left to
+    /// right and back, until one changes nothing (after the first two: then each
+    /// direction's pass has left nothing to add).
+    fn close(&mut self, o: usize) {
+        let (first, past) = self.span[o];
+        let (free, reach) = (&self.free[o][first..past], &mut self.reach[o][first..past]);
+        let mut pass = 0;
+        loop {
+            let mut changed = 0;
+            let mut carry = 0;
+            let mut step = |(&free, reach): (&u64, &mut u64)| {
+                let mut x = *reach | carry & free;
+                x |= landings(free, x);
+                changed |= x ^ *reach;
+                *reach = x;
+                carry = x;
+            };
+            if pass % 2 == 0 {
+                free.iter().zip(reach.iter_mut()).for_each(&mut step);
+            } else {
+                free.iter().zip(reach.iter_mut()).rev().for_each(&mut step);
+            }
+            pass += 1;
+            if changed == 0 && pass >= 2 {
+                return;
+            }
         }
+    }
+
+    /// Plays the turns from orientation `o`'s positions not turned from yet; returns the
+    /// orientations that gained positions, as a bit set.
+    fn turn(&mut self, o: usize, turns: &[Turn; 2]) -> u8 {
+        let mut gained = 0;
+        let (first, past) = self.span[o];
+        for c in first..past {
+            let from = self.reach[o][c] & !self.turned_from[o][c];
+            if from == 0 {
+                continue;
+            }
+            self.turned_from[o][c] |= from;
+            for &(to, kicks) in turns {
+                let mut left = from;
+                for (k, &(dx, dy)) in kicks.iter().enumerate() {
+                    let target = (c as isize + dx as isize) as usize;
+                    let fits = left & shifted(self.free[to][target], -dy);
+                    if fits == 0 {
+                        continue;
+                    }
+                    let entered = shifted(fits, dy);
+                    self.turned[usize::from(k == 4)][to][target] |= entered;
+                    if entered & !self.reach[to][target] != 0 {
+                        self.reach[to][target] |= entered;
+                        gained |= 1 << to;
+                    }
+                    left &= !fits;
+                    if left == 0 {
+                        break;
+                    }
+                }
+            }
+        }
+        gained
     }
 
     /// Grows the closure from `start` and writes the placements; false if it cannot
     /// answer exactly (the piece climbs out of the rows it holds), `out` then unfinished.
     fn run(&mut self, kind: &PieceKind, rules: &Rules, start: PiecePos, out: &mut Vec<Landing>) -> bool {
         let (sb, sc) = (i32::from(start.y) + self.top, i32::from(start.x + X0));
-        if !(0..64).contains(&sb) || !(0..COLUMNS as i32).contains(&sc) {
+        if !(0..64).contains(&sb) || !(0..N as i32).contains(&sc) {
             return false;
         }
         let (start_bit, start_column, start_o) = (1u64 << sb, sc as usize, usize::from(start.orientation));
@@ -256,38 +316,16 @@ impl Sweep {
                 }
             }
         }
-        self.add(start_o, start_column, start_bit);
-        while let Some(o) = self.dirty.iter().position(|&d| d != 0) {
-            let c = self.dirty[o].trailing_zeros() as usize;
-            self.dirty[o] &= self.dirty[o] - 1;
-            let mut from = std::mem::take(&mut self.pending[o][c]);
-            // Soft drop first, in place, so the bottoms it reaches move in this pass.
-            let dropped = landings(self.free[o][c], from) & !self.reach[o][c];
-            self.reach[o][c] |= dropped;
-            from |= dropped;
-            self.add(o, c - 1, from & self.free[o][c - 1]);
-            self.add(o, c + 1, from & self.free[o][c + 1]);
-            for &(to, kicks) in &turns[o] {
-                let mut left = from;
-                for (k, &(dx, dy)) in kicks.iter().enumerate() {
-                    let target = (c as isize + dx as isize) as usize;
-                    let fits = left & shifted(self.free[to][target], -dy);
-                    if fits != 0 {
-                        let entered = shifted(fits, dy);
-                        self.turned[usize::from(k == 4)][to][target] |= entered;
-                        self.add(to, target, entered);
-                        left &= !fits;
-                        if left == 0 {
-                            break;
-                        }
-                    }
-                }
-            }
+        self.reach[start_o][start_column] = start_bit;
+        // Orientations with positions not yet closed and turned from.
+        let mut dirty = 1u8 << start_o;
+        while dirty != 0 {
+            let o = dirty.trailing_zeros() as usize;
+            dirty &= dirty - 1;
+            self.close(o);
+            dirty |= self.turn(o, &turns[o]);
         }
-        // A kick moves a piece up at most two rows: from below bit 1, none was cut short.
-        if self.reach.iter().flatten().any(|&r| r & 0b11 != 0) {
-            return false;
-        }
+        let mut reached = 0;
         for o in 0..count {
             let (first, past) = self.span[o];
             for c in first..past {
@@ -295,6 +333,7 @@ impl Sweep {
                 if reach == 0 {
                     continue;
                 }
+                reached |= reach;
                 let free = self.free[o][c];
                 let rests = reach & !(free >> 1);
                 let start_here = if (o, c) == (start_o, start_column) {
@@ -325,86 +364,10 @@ impl Sweep {
                 }
             }
         }
-        true
+        // A kick moves a piece up at most two rows: from below bit 1, none was cut short.
+        reached & 0b11 == 0
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::model::piece::PieceSet;
-    use crate::model::rules::Preset;
-
-    /// The column sweep's own answer, or `None` where it hands over to `reachable`.
-    fn swept(rules: &Rules, board: &Board, kind: &PieceKind, start: PiecePos) -> Option<Vec<Landing>> {
-        let mut out = Vec::new();
-        Sweep::new(board, kind).run(kind, rules, start, &mut out).then_some(out)
-    }
-
-    fn reachable_set(rules: &Rules, board: &Board, kind: &PieceKind, start: PiecePos) -> Vec<Landing> {
-        let mut set: Vec<Landing> = reachable(rules, board, kind, start)
-            .into_iter()
-            .map(|r| Landing {
-                pos: r.pos,
-                entry: Entry::from_last_kick(r.last_kick),
-            })
-            .collect();
-        set.sort_unstable();
-        set
-    }
-
-    #[test]
-    fn on_a_guideline_board_the_columns_answer_for_every_piece() {
-        let rules = Rules::preset(Preset::Guideline);
-        let board = Board::from_text(10, 40, "###.......\n##........\n##.#######\n##..######\n##.#######");
-        for kind in PieceSet::srs().kinds() {
-            let mut found = swept(&rules, &board, kind, rules.spawn(kind)).expect("no fallback");
-            found.sort_unstable();
-            assert_eq!(
-                found,
-                reachable_set(&rules, &board, kind, rules.spawn(kind)),
-                "{}",
-                kind.name()
-            );
-        }
-    }
-
-    #[test]
-    fn a_piece_in_the_top_rows_of_a_64_row_board_is_left_to_reachable() {
-        let rules = Rules {
-            height: 64,
-            ..Rules::preset(Preset::Guideline)
-        };
-        let board = Board::new(10, 64);
-        let kind = PieceSet::srs().kind(crate::model::piece::PieceId(2)).clone();
-        let high = PiecePos {
-            orientation: 0,
-            x: 3,
-            y: 0,
-        };
-        assert!(swept(&rules, &board, &kind, high).is_none());
-        let mut found = sweep(&rules, &board, &kind, high);
-        found.sort_unstable();
-        assert_eq!(found, reachable_set(&rules, &board, &kind, high));
-        // From its spawn, far below, the columns answer.
-        assert!(swept(&rules, &board, &kind, rules.spawn(&kind)).is_some());
-    }
-
-    #[test]
-    fn a_start_that_does_not_fit_or_does_not_exist_finds_nothing() {
-        let rules = Rules::preset(Preset::Guideline);
-        let board = Board::new(10, 40);
-        let kind = PieceSet::srs().kind(crate::model::piece::PieceId(1)).clone();
-        let outside = PiecePos {
-            orientation: 0,
-            x: 9,
-            y: 10,
-        };
-        assert!(sweep(&rules, &board, &kind, outside).is_empty());
-        let no_such = PiecePos {
-            orientation: 3,
-            ..rules.spawn(&kind)
-        };
-        assert!(sweep(&rules, &board, &kind, no_such).is_empty());
-    }
-}
+mod tests;
