@@ -30,6 +30,7 @@
 #![forbid(unsafe_code)]
 
 use super::board::{Board, PiecePos, MAX_WIDTH};
+use super::motion::Actions;
 use super::piece::PieceKind;
 use super::reach::{reachable, Reached};
 use super::rotation::RotationSystem;
@@ -86,6 +87,19 @@ pub struct Landing {
     pub entry: Entry,
 }
 
+impl Landing {
+    /// The actions that play this placement from `start`, tick by tick, the last one
+    /// holding DROP: the path [`reachable`] finds to it (fewest moves, the last one the
+    /// move that enters it this way). `None` if it is not a placement from `start`. A
+    /// full search, meant for the one placement a player chose.
+    pub fn path(&self, rules: &Rules, board: &Board, kind: &PieceKind, start: PiecePos) -> Option<Vec<Actions>> {
+        reachable(rules, board, kind, start)
+            .into_iter()
+            .find(|r| r.pos == self.pos && Entry::from_last_kick(r.last_kick) == self.entry)
+            .map(|r| r.path)
+    }
+}
+
 /// Every placement of `kind` reachable from `start` on `board` under `rules`: the set
 /// [`reachable`] finds, as (position, entry), each once, without paths. See
 /// [`sweep_into`].
@@ -96,8 +110,8 @@ pub fn sweep(rules: &Rules, board: &Board, kind: &PieceKind, start: PiecePos) ->
 }
 
 /// [`sweep`] into `out` (cleared first), so a caller searching every piece reuses one
-/// buffer. Placements come by orientation, then column, then row from the top, then
-/// entry. Under the guideline preset, for pieces whose boxes are at most 4 wide (the
+/// buffer. Placements come by orientation, then column, then entry, then row from the
+/// top. Under the guideline preset, for pieces whose boxes are at most 4 wide (the
 /// SRS tetrominoes), it works by column operations; otherwise, and when the piece
 /// climbs into the top two rows it can represent, it returns [`reachable`]'s set.
 pub fn sweep_into(rules: &Rules, board: &Board, kind: &PieceKind, start: PiecePos, out: &mut Vec<Landing>) {
@@ -347,19 +361,17 @@ impl<const N: usize> Sweep<N> {
                     (Entry::Turn, self.turned[0][o][c]),
                     (Entry::FifthKick, self.turned[1][o][c]),
                 ];
-                let mut left = rests;
-                while left != 0 {
-                    let b = left.trailing_zeros();
-                    left &= left - 1;
-                    let pos = PiecePos {
-                        orientation: o as u8,
-                        x: c as i8 - X0,
-                        y: (b as i32 - self.top) as i8,
-                    };
-                    for (entry, bits) in ways {
-                        if bits >> b & 1 == 1 {
-                            out.push(Landing { pos, entry });
-                        }
+                let x = c as i8 - X0;
+                for (entry, bits) in ways {
+                    let mut left = rests & bits;
+                    while left != 0 {
+                        let y = (left.trailing_zeros() as i32 - self.top) as i8;
+                        left &= left - 1;
+                        let orientation = o as u8;
+                        out.push(Landing {
+                            pos: PiecePos { orientation, x, y },
+                            entry,
+                        });
                     }
                 }
             }

@@ -3,10 +3,12 @@
 //! kick), each once, on seeded boards of every size the guideline allows, from where the
 //! piece spawns, where it enters, and from anywhere it fits.
 
+use super::engine::last_kick;
 use super::oracle::seeded_board;
 use std::collections::BTreeSet;
 use tetrad_plugin_api::{
-    derive_seed, reachable, sweep_into, Board, Entry, Landing, PieceKind, PiecePos, PieceSet, Preset, Rules, SeededRng,
+    derive_seed, reachable, step, sweep_into, Actions, Board, Entry, Landing, PieceKind, PiecePos, PieceSet, Preset,
+    Rules, SeededRng,
 };
 
 /// Asserts that the sweep from `start` finds exactly `reachable`'s placements, each once;
@@ -145,6 +147,47 @@ fn under_the_other_presets_the_sweep_is_reachables_set() {
             for kind in PieceSet::tetrominoes().kinds() {
                 agrees(&rules, &board, kind, rules.spawn(kind), &mut out);
             }
+        }
+    }
+}
+
+/// Plays `path` from `start` as the host does; where the piece locked and how its last
+/// movement entered there.
+fn played(rules: &Rules, board: &Board, kind: &PieceKind, start: PiecePos, path: &[Actions]) -> Landing {
+    let (mut pos, mut kick) = (start, None);
+    for (tick, &actions) in path.iter().enumerate() {
+        let result = step(rules, board, kind, &mut pos, actions);
+        kick = last_kick(kick, result);
+        assert_eq!(
+            result.locked,
+            tick + 1 == path.len(),
+            "{path:?} locks on its last tick only"
+        );
+    }
+    Landing {
+        pos,
+        entry: Entry::from_last_kick(kick),
+    }
+}
+
+#[test]
+fn the_path_to_each_placement_plays_into_it_entered_that_way() {
+    let rules = Rules::preset(Preset::Guideline);
+    let mut out = Vec::new();
+    for index in 0..40 {
+        let board = seeded_board(&mut SeededRng::new(derive_seed(0x7e7a_d5ee_d000, index)));
+        for kind in PieceSet::srs().kinds() {
+            let start = rules.enter(&board, kind);
+            sweep_into(&rules, &board, kind, start, &mut out);
+            for landing in &out {
+                let path = landing.path(&rules, &board, kind, start).expect("a path");
+                assert_eq!(played(&rules, &board, kind, start, &path), *landing, "{path:?}");
+            }
+            let elsewhere = Landing {
+                pos: PiecePos { y: 0, ..start },
+                entry: Entry::Drop,
+            };
+            assert_eq!(elsewhere.path(&rules, &board, kind, start), None);
         }
     }
 }
