@@ -310,7 +310,7 @@ impl<const N: usize> Sweep<N> {
     /// Grows the closure from `start` and writes the placements; false if it cannot
     /// answer exactly (the piece climbs out of the rows it holds), `out` then unfinished.
     fn run(&mut self, kind: &PieceKind, rules: &Rules, start: PiecePos, out: &mut Vec<Landing>) -> bool {
-        let (sb, sc) = (i32::from(start.y) + self.top, i32::from(start.x + X0));
+        let (sb, sc) = (i32::from(start.y) + self.top, i32::from(start.x) + i32::from(X0));
         if !(0..64).contains(&sb) || !(0..N as i32).contains(&sc) {
             return false;
         }
