@@ -4,12 +4,15 @@
 //! scored by holes and aggregate height: the work a one-piece evaluator does per leaf.
 //!
 //! Under `guideline`, the reachability search (turns with SRS kicks, shifts, soft drop):
-//! every placement a piece can reach, spins and tucks included, each with its path.
+//! every placement a piece can reach, spins and tucks included, each with its path; and
+//! the column sweep, which finds the same placements without paths. Both on the boards of
+//! Cold Clear 2's move generator benchmark too (`empty`, `tspin`, `dtd`, `terrible`), to
+//! be timed side by side with its `find_moves`.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
 use tetrad_plugin_api::{
-    placements_into, reachable, reachable_with_hold, Board, PieceId, PieceSet, Placement, Preset, Rules,
+    placements_into, reachable, reachable_with_hold, sweep_into, Board, PieceId, PieceSet, Placement, Preset, Rules,
 };
 
 /// A mid-game board: a ragged stack of height 4 to 9 with a few holes.
@@ -78,14 +81,77 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
+/// A board of Cold Clear 2's benchmark (its `benches/movegen.rs`), given there as one
+/// mask per column, bit `y` the row `y` from the bottom, on the guideline's 40 rows.
+fn cold_clear(rules: &Rules, columns: [u64; 10]) -> Board {
+    let mut board = Board::new(rules.width, rules.height);
+    for (x, &column) in columns.iter().enumerate() {
+        for y in (0..64).filter(|&y| column >> y & 1 == 1) {
+            board.fill(x, rules.height - 1 - y);
+        }
+    }
+    board
+}
+
+/// The guideline boards timed: an empty one, the mid-game one, and Cold Clear 2's three.
+fn srs_boards(rules: &Rules) -> [(&'static str, Board); 5] {
+    [
+        ("empty", Board::new(rules.width, rules.height)),
+        ("midgame", midgame(rules)),
+        (
+            "tspin",
+            cold_clear(
+                rules,
+                [
+                    0b00111111, 0b00111111, 0b00011111, 0b00000111, 0b00000001, 0b00000000, 0b00001101, 0b00011111,
+                    0b00111111, 0b11111111,
+                ],
+            ),
+        ),
+        (
+            "dtd",
+            cold_clear(
+                rules,
+                [
+                    0b111111111,
+                    0b111111111,
+                    0b011111111,
+                    0b011111111,
+                    0b000111111,
+                    0b000100110,
+                    0b010000001,
+                    0b011110111,
+                    0b011111111,
+                    0b011111111,
+                ],
+            ),
+        ),
+        (
+            "terrible",
+            cold_clear(
+                rules,
+                [
+                    0b000011111111,
+                    0b000011000000,
+                    0b110011000000,
+                    0b110011001100,
+                    0b110011001100,
+                    0b110011001100,
+                    0b110011001100,
+                    0b110000001100,
+                    0b110000001100,
+                    0b111111111100,
+                ],
+            ),
+        ),
+    ]
+}
+
 fn bench_srs(c: &mut Criterion) {
     let set = PieceSet::srs();
     let rules = Rules::preset(Preset::Guideline);
     let mut group = c.benchmark_group("srs-reachable");
-    for (name, board) in [
-        ("empty", Board::new(rules.width, rules.height)),
-        ("midgame", midgame(&rules)),
-    ] {
+    for (name, board) in srs_boards(&rules) {
         let total: usize = set
             .kinds()
             .iter()
@@ -96,6 +162,34 @@ fn bench_srs(c: &mut Criterion) {
             b.iter(|| {
                 for kind in set.kinds() {
                     black_box(reachable(&rules, black_box(&board), kind, rules.spawn(kind)).len());
+                }
+            })
+        });
+    }
+    group.finish();
+}
+
+/// The column sweep for the seven pieces, one buffer reused.
+fn bench_sweep(c: &mut Criterion) {
+    let set = PieceSet::srs();
+    let rules = Rules::preset(Preset::Guideline);
+    let mut group = c.benchmark_group("guideline-sweep");
+    let mut out = Vec::new();
+    for (name, board) in srs_boards(&rules) {
+        let total: usize = set
+            .kinds()
+            .iter()
+            .map(|kind| {
+                sweep_into(&rules, &board, kind, rules.spawn(kind), &mut out);
+                out.len()
+            })
+            .sum();
+        group.throughput(Throughput::Elements(total as u64));
+        group.bench_function(BenchmarkId::new("guideline", name), |b| {
+            b.iter(|| {
+                for kind in set.kinds() {
+                    sweep_into(&rules, black_box(&board), kind, rules.spawn(kind), &mut out);
+                    black_box(out.len());
                 }
             })
         });
@@ -132,5 +226,5 @@ fn bench_srs_hold(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench, bench_srs, bench_srs_hold);
+criterion_group!(benches, bench, bench_srs, bench_sweep, bench_srs_hold);
 criterion_main!(benches);

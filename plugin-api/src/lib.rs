@@ -46,6 +46,7 @@ pub use model::rng::{derive_seed, splitmix64, SeededRng};
 pub use model::rotation::RotationSystem;
 pub use model::rules::{Movement, Preset, Randomizer, Rules, RulesError};
 pub use model::spin::{t_spin, Spin};
+pub use model::sweep::{sweep, sweep_into, Entry, Landing};
 pub use options::Options;
 pub use sdk::{FallingPiece, GameSetup, Info, Solver, Tick};
 

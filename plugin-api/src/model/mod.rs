@@ -9,6 +9,7 @@ pub mod rng;
 pub mod rotation;
 pub mod rules;
 pub mod spin;
+pub mod sweep;
 
 #[cfg(test)]
 mod srs_tests;

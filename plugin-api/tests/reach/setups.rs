@@ -117,7 +117,9 @@ impl Setup {
             .map(|(_, worth)| worth)
             .collect();
         assert_eq!(ways, self.ways, "what the lock can be worth");
-        let reached = reachable(&rules, &board, &kind, rules.enter(&board, &kind));
+        let start = rules.enter(&board, &kind);
+        super::sweep::agrees(&rules, &board, &kind, start, &mut Vec::new());
+        let reached = reachable(&rules, &board, &kind, start);
         let found = reached
             .iter()
             .find(|r| {
