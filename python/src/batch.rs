@@ -420,11 +420,14 @@ impl PyBatch {
     }
 
     /// A copy of game `k` as a `Game`.
-    fn game(&self, k: usize) -> PyResult<PyGame> {
+    fn game(&self, k: i64) -> PyResult<PyGame> {
         let b = &self.batch;
-        let play = b.plays.get(k).ok_or_else(|| {
-            PyIndexError::new_err(format!("game {k} is out of range: the batch has {}", b.plays.len()))
-        })?;
+        let (k, play) = usize::try_from(k)
+            .ok()
+            .and_then(|k| Some((k, b.plays.get(k)?)))
+            .ok_or_else(|| {
+                PyIndexError::new_err(format!("game {k} is out of range: the batch has {}", b.plays.len()))
+            })?;
         let mut game = PyGame::from_parts(
             b.setup.clone(),
             play.game.clone(),

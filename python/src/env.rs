@@ -32,7 +32,7 @@ impl PyGame {
     pub(crate) fn gym_step<'py>(&mut self, py: Python<'py>, slot: i64) -> PyResult<Step<'py>> {
         let index = usize::try_from(slot).ok().and_then(|slot| self.slot_index(slot));
         let lines = match index {
-            Some(index) => Some(self.place_index(index)?),
+            Some(index) => Some(self.place_index(index as i64)?),
             None => None,
         };
         let (observation, info) = self.gym_observe(py)?;

@@ -69,15 +69,17 @@ impl PyGame {
     }
 
     /// Plays placement `index`; the rows it cleared.
-    pub(crate) fn place_index(&mut self, index: usize) -> PyResult<u32> {
+    pub(crate) fn place_index(&mut self, index: i64) -> PyResult<u32> {
         self.live()?;
         let choices = self.choices();
         let count = choices.len(&self.play);
-        if index >= count {
+        // A negative index is out of range too (not counted from the end: a placement's
+        // index names it, as `Placement.index` does).
+        let Some(index) = usize::try_from(index).ok().filter(|&index| index < count) else {
             return Err(PyIndexError::new_err(format!(
                 "placement {index} is out of range: the piece has {count} placements"
             )));
-        }
+        };
         self.moved();
         let lines = match choices.path(index) {
             Some(placement) => self.play.place_plan(placement),
@@ -467,7 +469,7 @@ impl PyGame {
 
     /// Plays placement `index` of `placements()`, tick by tick along its path as the host
     /// plays it; returns the rows it cleared.
-    fn place(&mut self, index: usize) -> PyResult<u32> {
+    fn place(&mut self, index: i64) -> PyResult<u32> {
         self.place_index(index)
     }
 
