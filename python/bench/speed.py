@@ -2,7 +2,8 @@
 (under `simplified`, whose placements are Tetris Gymnasium's grouped actions: a turn and a
 column, then a hard drop; and under `classic`, whose slides add placements), tetrad's
 batch of games on one thread and on one a core, and Tetris Gymnasium through
-`gymnasium.make` with its placement wrapper (`GroupedActionsObservations`), each placing
+`gymnasium.make` twice: every step a hard drop (its cheapest piece, one step a piece), and
+with its placement wrapper (`GroupedActionsObservations`); the placement environments place
 pieces at random among the legal placements with the same cheap choice (a uniform number
 drawn ahead, scaled to the mask's `nonzero()`), so the environments' costs are compared
 and not the chooser's. Not part of CI.
@@ -79,6 +80,26 @@ def tetris_gymnasium(seconds):
             return pieces / elapsed
 
 
+def tetris_gymnasium_hard_drops(seconds):
+    """Tetris Gymnasium's cheapest piece: its Tetris through gymnasium.make, every step a
+    hard drop (one step a piece), resets included."""
+    from tetris_gymnasium.envs.tetris import Tetris  # noqa: F401  (registers it)
+
+    env = gymnasium.make("tetris_gymnasium/Tetris")
+    hard_drop = env.unwrapped.actions.hard_drop
+    env.reset(seed=0)
+    pieces, start = 0, time.perf_counter()
+    while True:
+        for _ in range(200):
+            _, _, terminated, truncated, _ = env.step(hard_drop)
+            pieces += 1
+            if terminated or truncated:
+                env.reset()
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return pieces / elapsed
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0)
@@ -91,7 +112,8 @@ def main():
             name = "tetrad, BatchGames x %d (%s, %d thread%s)" % (args.batch, preset, threads, "s"[: threads - 1])
             rows.append((name, batch(args.seconds, args.batch, preset, threads)))
     try:
-        rows.append(("Tetris Gymnasium, gymnasium.make, 1 env", tetris_gymnasium(args.seconds)))
+        rows.append(("Tetris Gymnasium, gymnasium.make, hard drops", tetris_gymnasium_hard_drops(args.seconds)))
+        rows.append(("Tetris Gymnasium, gymnasium.make, grouped", tetris_gymnasium(args.seconds)))
     except ImportError:
         print("(Tetris Gymnasium not installed: pip install tetris-gymnasium)")
     for name, rate in rows:
