@@ -331,6 +331,34 @@ mod tests {
     use crate::model::piece::{PieceId, PieceSet};
     use crate::model::rules::Preset;
 
+    /// A board of `rules`' size whose column `x` holds a stack `heights[x].0` high (at
+    /// most the board's height), its top cell filled and the cells below it where the
+    /// bits of `heights[x].1` are set: ragged stacks with holes, for the property tests.
+    pub(super) fn stacked(rules: &Rules, heights: &[(usize, u64)]) -> Board {
+        let (width, height) = (rules.width, rules.height);
+        let mut board = Board::new(width, height);
+        for (x, &(column, bits)) in heights.iter().take(width).enumerate() {
+            let column = column.min(height);
+            for y in height - column..height {
+                if bits >> y & 1 == 1 || y == height - column {
+                    board.fill(x, y);
+                }
+            }
+        }
+        board
+    }
+
+    /// Where a tetromino enters `rules`' board in orientation `orientation` (taken modulo
+    /// its count), `shift` columns from its spawn.
+    pub(super) fn shifted_start(rules: &Rules, kind: &PieceKind, orientation: u8, shift: i8) -> PiecePos {
+        let orientation = orientation % kind.orientations().len() as u8;
+        PiecePos {
+            orientation,
+            x: rules.spawn(kind).x + shift,
+            y: rules.entry_row(kind, orientation),
+        }
+    }
+
     fn count(rules: &Rules, board: &Board, kind: &PieceKind) -> usize {
         placements(rules, board, kind, rules.spawn(kind)).len()
     }
@@ -426,20 +454,11 @@ mod tests {
         ) {
             let preset = if leiden { Preset::Leiden } else { Preset::Simplified };
             let rules = Rules { width, height: 15, ..Rules::preset(preset) };
-            let mut board = Board::new(width, 15);
-            for (x, &(height, bits)) in heights.iter().take(width).enumerate() {
-                for y in 15 - height..15 {
-                    if bits >> y & 1 == 1 || y == 15 - height {
-                        board.fill(x, y);
-                    }
-                }
-            }
+            let board = stacked(&rules, &heights);
             let set = PieceSet::tetrominoes();
             let kind = set.kind(PieceId(piece));
-            let spawn = rules.spawn(kind);
-            let orientation = start_orientation % kind.orientations().len() as u8;
-            let start = PiecePos { orientation, x: spawn.x + start_shift, y: rules.entry_row(kind, orientation) };
-            proptest::prop_assume!(board.fits(kind.orientation(orientation), start.x, start.y));
+            let start = shifted_start(&rules, kind, start_orientation, start_shift);
+            proptest::prop_assume!(board.fits(kind.orientation(start.orientation), start.x, start.y));
             let mut played = Vec::new();
             play_every_path(&rules, &board, kind, start, &mut played);
             let mut found = Vec::new();

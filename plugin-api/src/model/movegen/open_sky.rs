@@ -125,6 +125,7 @@ impl OpenSkyDrops {
 mod tests {
     use super::*;
     use crate::model::movegen::placements_into;
+    use crate::model::movegen::tests::{shifted_start, stacked};
     use crate::model::piece::{PieceId, PieceSet};
     use crate::model::rules::Preset;
 
@@ -146,21 +147,11 @@ mod tests {
         ) {
             let height = if preset == Preset::Leiden { height.max(12) } else { height };
             let rules = Rules { width, height, ..Rules::preset(preset) };
-            let mut board = Board::new(width, height);
-            for (x, &(column, bits)) in heights.iter().take(width).enumerate() {
-                let column = column.min(height);
-                for y in height - column..height {
-                    if bits >> y & 1 == 1 || y == height - column {
-                        board.fill(x, y);
-                    }
-                }
-            }
+            let board = stacked(&rules, &heights);
             let set = PieceSet::tetrominoes();
             let kind = set.kind(PieceId(piece));
-            let spawn = rules.spawn(kind);
-            let orientation = start_orientation % kind.orientations().len() as u8;
-            let start = PiecePos { orientation, x: spawn.x + start_shift, y: rules.entry_row(kind, orientation) };
-            proptest::prop_assume!(board.fits(kind.orientation(orientation), start.x, start.y));
+            let start = shifted_start(&rules, kind, start_orientation, start_shift);
+            proptest::prop_assume!(board.fits(kind.orientation(start.orientation), start.x, start.y));
             let mut expected = Vec::new();
             placements_into(&rules, &board, kind, start, &mut expected);
             let table = OpenSkyDrops::new(&rules, kind, start).expect("a drop-only, in-box preset");
