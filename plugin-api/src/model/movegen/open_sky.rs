@@ -6,7 +6,7 @@
 //! they come from its column heights. A caller that places many pieces (a batch of
 //! games) so pays for the paths once per piece kind, not once per placement.
 
-use super::{drop_from_open_sky, open_sky_surface, Placement};
+use super::{column_tops, drop_from_open_sky, open_sky_surface, Placement};
 use crate::model::board::{Board, PiecePos, MAX_WIDTH};
 use crate::model::piece::{PieceKind, MAX_PIECE_SIZE};
 use crate::model::rotation::RotationSystem;
@@ -94,18 +94,8 @@ impl OpenSkyDrops {
     /// (cleared first): exactly [`placements_into`](super::placements_into)'s.
     pub fn land_into(&self, board: &Board, out: &mut Vec<Placement>) {
         out.clear();
-        // The first filled row of each column (the height for an empty one), padded for
-        // the profiles' unused columns.
-        let mut tops = [board.height() as i32; MAX_WIDTH + MAX_PIECE_SIZE];
-        let mut seen = 0u32;
-        for (y, &row) in board.rows().iter().enumerate().skip(board.surface()) {
-            let mut fresh = row & !seen;
-            while fresh != 0 {
-                tops[fresh.trailing_zeros() as usize] = y as i32;
-                fresh &= fresh - 1;
-            }
-            seen |= row;
-        }
+        // Padded for the profiles' unused columns.
+        let tops: [i32; MAX_WIDTH + MAX_PIECE_SIZE] = column_tops(board);
         out.extend(self.placements.iter().zip(&self.profiles).map(|(p, (left, lowest))| {
             let left = usize::from(*left);
             let columns = &tops[left..left + MAX_PIECE_SIZE];
