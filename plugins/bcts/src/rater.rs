@@ -160,9 +160,10 @@ impl<'a> Rater<'a> {
     /// Rates every drop of one orientation of `piece` from `start`, keeping the first
     /// strictly best in `best`. With `bounded` (every weight but eroded cells' at most
     /// 0 and no surface features, as [`crate::bound::Bound::new`] asks), a drop that fills
-    /// no row is left unrated when its value with the cumulative wells at their floor
-    /// ([`Columns::drop_unless`]) is no better than the best so far: its exact value is
-    /// at most that (the same sum, with a feature whose weight is at most 0 no smaller,
+    /// no row is left unrated when its value with its features at their floor is no
+    /// better than the best so far, first with every floor the column tops give, then
+    /// with the cumulative wells' alone ([`Columns::drop_bounded`]): its exact value is at
+    /// most that (the same sum, with features whose weights are at most 0 no smaller,
     /// and rounding never reverses an order), so it could not replace the best, and the
     /// choice is the same.
     #[inline(always)]
@@ -248,10 +249,10 @@ impl<'a> Rater<'a> {
         mut visit: impl Visitor,
     ) {
         for &x in reach.xs() {
-            let drop = self.columns.drop_unless::<W, DETAIL>(
+            let drop = self.columns.drop_bounded::<W, DETAIL>(
                 &shape.columns,
                 reach.box_left(x),
-                |_| false,
+                |top, floor| visit.skips(top, floor),
                 |top, features| visit.skips(top, features),
             );
             let Some(drop) = drop else {

@@ -1,7 +1,18 @@
 //! A drop straight down on the columns alone: where the piece lands on the column tops,
 //! whether it fills a row, and the features after it (see the module note of `columns`).
+//!
+//! A drop rests on the tops, so in each column the piece covers, the empty cells between
+//! its lowest cell and the old top (the column's gap) become holes, and a column with a
+//! gap gains two transitions (into the piece, and out of it into the gap); a column
+//! whose piece cells are one run changes in nothing else that those two features see.
+//! So the holes and column transitions after a drop are known from the column tops
+//! alone, before any cell is touched, and with the row transitions at their floor (each
+//! horizontal run of the piece lowers them by at most 2) and the cumulative wells at
+//! theirs (the board's less the piece's columns') they give a drop's value a ceiling
+//! that costs a few additions: [`Columns::drop_bounded`] asks it first.
 
-use super::{cells_after, Columns, PieceColumns, PAD};
+use super::terms::column;
+use super::{cells_after, Columns, PieceColumns, Slot, PAD, WINDOW};
 use crate::features::BoardFeatures;
 
 /// Where a piece dropped into some columns lands, and what it leaves.
@@ -34,14 +45,12 @@ impl Columns {
     /// the piece's and, after the drop, in each of the piece's.
     #[inline(always)]
     pub fn drop_of<const W: usize, const DETAIL: bool>(&self, piece: &PieceColumns, left: usize) -> Dropped {
-        let dropped = self.drop_unless::<W, DETAIL>(piece, left, |_| false, |_, _| false);
+        let dropped = self.drop_bounded::<W, DETAIL>(piece, left, |_, _| false, |_, _| false);
         dropped.expect("a drop is left unrated only when asked")
     }
 
-    /// [`Columns::drop_of`], but a drop that fills no row is left unrated (`None`) when
-    /// `early` says so given the row of its box's top, before any feature is computed, or
-    /// when `skip` says so given that row and its features with the cumulative wells at a
-    /// floor ([`Columns::features_but_wells`]): the wells are the costliest feature.
+    /// [`Columns::drop_bounded`] with an `early` test that sees only the row of the box's
+    /// top.
     #[inline(always)]
     pub fn drop_unless<const W: usize, const DETAIL: bool>(
         &self,
@@ -50,31 +59,128 @@ impl Columns {
         early: impl FnOnce(u32) -> bool,
         skip: impl FnOnce(u32, &BoardFeatures) -> bool,
     ) -> Option<Dropped> {
+        self.drop_bounded::<W, DETAIL>(piece, left, |top, _| early(top), skip)
+    }
+
+    /// [`Columns::drop_of`], but a drop that fills no row is left unrated (`None`) when
+    /// `early` says so given the row of its box's top and its features at their floor
+    /// (the holes and column transitions exact, the row transitions less two for each
+    /// run of the piece, the cumulative wells less the piece's columns', hole depth and
+    /// rows with holes the board's: each at most the drop's own), before any of its cells
+    /// is read; or when `skip` says so given that row and its features with only the
+    /// cumulative wells at their floor ([`Columns::features_but_wells`]'s): the wells are
+    /// the costliest feature.
+    #[inline(always)]
+    pub fn drop_bounded<const W: usize, const DETAIL: bool>(
+        &self,
+        piece: &PieceColumns,
+        left: usize,
+        early: impl FnOnce(u32, &BoardFeatures) -> bool,
+        skip: impl FnOnce(u32, &BoardFeatures) -> bool,
+    ) -> Option<Dropped> {
         let slots = self.window(left);
+        // Each column's row the box's top would rest at: the piece rests on the lowest.
+        let mut rests = [0i32; W];
         let mut top = i32::MAX;
         for j in 0..W {
-            top = top.min(slots[PAD + j].top as i32 - 1 - piece.lowest[j] as i32);
+            rests[j] = slots[PAD + j].top as i32 - 1 - piece.lowest[j] as i32;
+            top = top.min(rests[j]);
         }
         if top < 0 {
             return Some(Dropped::Over { top });
         }
         let top = top as u32;
-        let cells = cells_after::<W>(slots, piece, top);
-        let mut full = slots[PAD].filled_left & slots[PAD + W].filled_from;
-        for &column in &cells[PAD..PAD + W] {
-            full &= column;
+        // A row can fill only where every column outside the piece's is filled.
+        let outside = slots[PAD].filled_left & slots[PAD + W].filled_from;
+        if outside != 0 {
+            let mut full = outside;
+            for j in 0..W {
+                full &= slots[PAD + j].cells | piece.cells[j] << top;
+            }
+            if full != 0 {
+                return Some(Dropped::Clears { top });
+            }
         }
-        if full != 0 {
-            return Some(Dropped::Clears { top });
+        let mut floor = self.totals;
+        let mut gaps = [0u32; W];
+        for j in 0..W {
+            let gap = rests[j] as u32 - top;
+            gaps[j] = gap;
+            floor.holes += gap;
+            floor.column_transitions += if gap > 0 { 2 } else { 0 };
+            floor.cumulative_wells -= slots[PAD + j].wells;
         }
-        if early(top) {
+        floor.row_transitions = floor.row_transitions.saturating_sub(2 * piece.runs);
+        if !DETAIL {
+            floor.hole_depth = 0;
+            floor.rows_with_holes = 0;
+        }
+        if early(top, &floor) {
             return None;
         }
-        let mut features = self.features_but_wells::<W, DETAIL>(slots, &cells, piece, top);
+        let cells = cells_after::<W>(slots, piece, top);
+        let mut features = self.dropped_but_wells::<W, DETAIL>(slots, &cells, piece, top, &gaps, floor);
         if skip(top, &features) {
             return None;
         }
         self.add_wells::<W>(slots, &cells, &mut features);
         Some(Dropped::Open { top, features })
+    }
+
+    /// The features after a drop that fills no row, its box top at row `top`, the
+    /// window's `slots` turned into `cells`, from its `floor` (see
+    /// [`Columns::drop_bounded`]) and each column's `gaps`: the row transitions made
+    /// exact, a column whose piece cells are not one run recomputed, and, with `DETAIL`,
+    /// the hole depth and the rows with holes. The cumulative wells stay at their floor,
+    /// as [`Columns::features_but_wells`] leaves them.
+    #[inline(always)]
+    fn dropped_but_wells<const W: usize, const DETAIL: bool>(
+        &self,
+        slots: &[Slot; WINDOW],
+        cells: &[u64; WINDOW],
+        piece: &PieceColumns,
+        top: u32,
+        gaps: &[u32; W],
+        floor: BoardFeatures,
+    ) -> BoardFeatures {
+        let (rows, height) = (self.rows, self.height);
+        let mut f = floor;
+        let mut hole_rows = slots[PAD].before | slots[PAD + W].from;
+        for j in 0..W {
+            let (term, gap) = (&slots[PAD + j].term, gaps[j]);
+            if piece.solid[j] {
+                if DETAIL {
+                    let (old_top, lowest_added) = (slots[PAD + j].top, top + piece.lowest[j]);
+                    let gap_rows = (u64::MAX >> (64 - old_top)) & !(u64::MAX >> (63 - lowest_added));
+                    if term.holes + gap > 0 {
+                        f.hole_depth += piece.count[j];
+                    }
+                    hole_rows |= term.hole_rows | gap_rows;
+                }
+            } else {
+                // The floor counted the gap alone: the column's own terms replace it.
+                let now = column(cells[PAD + j], rows, height);
+                let gap_transitions = if gap > 0 { 2 } else { 0 };
+                f.column_transitions = f.column_transitions - gap_transitions - term.transitions + now.transitions;
+                f.holes = f.holes - gap - term.holes + now.holes;
+                if DETAIL {
+                    f.hole_depth = f.hole_depth - term.hole_depth + now.hole_depth;
+                    hole_rows |= now.hole_rows;
+                }
+            }
+        }
+        if DETAIL {
+            f.rows_with_holes = hole_rows.count_ones();
+        } else {
+            f.hole_depth = 0;
+            f.rows_with_holes = 0;
+        }
+        // The pairs from (left - 1, left) to (left + W - 1, left + W).
+        f.row_transitions = self.totals.row_transitions;
+        for p in 0..=W {
+            let now = ((cells[PAD - 1 + p] ^ cells[PAD + p]) & rows).count_ones();
+            f.row_transitions = f.row_transitions - slots[PAD + p].pair + now;
+        }
+        f
     }
 }

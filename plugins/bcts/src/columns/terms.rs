@@ -27,6 +27,9 @@ pub struct PieceColumns {
     pub(super) solid: [bool; MAX_PIECE_SIZE],
     /// The box row of each column's lowest cell: where a drop meets the column's top.
     pub(super) lowest: [u32; MAX_PIECE_SIZE],
+    /// Horizontal runs of cells, summed over the rows: each can lower the row transitions
+    /// of a board it is added to by at most 2 (its two ends).
+    pub(super) runs: u32,
 }
 
 impl PieceColumns {
@@ -37,6 +40,8 @@ impl PieceColumns {
             ..PieceColumns::default()
         };
         for (i, &mask) in row_masks.iter().enumerate() {
+            // A run starts at each cell whose left neighbour is empty.
+            piece.runs += (mask & !(mask << 1)).count_ones();
             for (j, column) in piece.cells.iter_mut().enumerate() {
                 *column |= u64::from(mask >> j & 1) << i;
             }

@@ -89,3 +89,72 @@ proptest! {
         }
     }
 }
+
+/// `piece`, `W` columns wide, dropped at every column of `board`: the floor `early` is
+/// given is at most the exact features (the holes and column transitions equal to them
+/// when every column of the piece is one run), and a drop that fills no row has the
+/// full pass's features.
+fn check_drops<const W: usize>(board: &Board, split: &Columns, piece: &PieceColumns) -> Result<(), TestCaseError> {
+    for left in 0..=board.width() - W {
+        let mut floor = None;
+        let dropped = split.drop_bounded::<W, true>(
+            piece,
+            left,
+            |_, f| {
+                floor = Some(*f);
+                false
+            },
+            |_, _| false,
+        );
+        let Some(Dropped::Open { top, features }) = dropped else {
+            continue;
+        };
+        let mut after = board.clone();
+        for (j, &column) in piece.cells[..W].iter().enumerate() {
+            for i in (0..64).filter(|i| column >> i & 1 == 1) {
+                prop_assert!(!after.filled(left + j, (top + i) as usize), "the drop lands on a cell");
+                after.fill(left + j, (top + i) as usize);
+            }
+        }
+        let exact = board_features(&after);
+        prop_assert_eq!(features, exact, "left {}", left);
+        let floor = floor.expect("a drop that fills no row is bounded first");
+        let solid = piece.solid[..W].iter().all(|&s| s);
+        prop_assert!(floor.holes <= exact.holes && (!solid || floor.holes == exact.holes));
+        prop_assert!(floor.column_transitions <= exact.column_transitions);
+        prop_assert!(!solid || floor.column_transitions == exact.column_transitions);
+        prop_assert!(floor.row_transitions <= exact.row_transitions);
+        prop_assert!(floor.cumulative_wells <= exact.cumulative_wells);
+        prop_assert!(floor.hole_depth <= exact.hole_depth);
+        prop_assert!(floor.rows_with_holes <= exact.rows_with_holes);
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// Every drop's floor bounds its features, and its features are the full pass's.
+    #[test]
+    fn a_drops_floor_is_at_most_its_features(
+        width in 4usize..=32,
+        height in 4usize..=64,
+        columns in prop::collection::vec((0usize..64, any::<u64>()), 32),
+        hollow in any::<bool>(),
+    ) {
+        let board = board(width, height, &columns);
+        let split = Columns::new(&board);
+        let set = if hollow { hollow_pieces() } else { PieceSet::tetrominoes() };
+        for kind in set.kinds() {
+            for orientation in kind.orientations() {
+                let piece = PieceColumns::new(orientation.row_masks(), usize::from(orientation.width()));
+                match piece.width {
+                    1 => check_drops::<1>(&board, &split, &piece)?,
+                    2 => check_drops::<2>(&board, &split, &piece)?,
+                    3 => check_drops::<3>(&board, &split, &piece)?,
+                    _ => check_drops::<4>(&board, &split, &piece)?,
+                }
+            }
+        }
+    }
+}
