@@ -81,15 +81,16 @@ impl Columns {
         let slots = self.window(left);
         // Each column's row the box's top would rest at: the piece rests on the lowest.
         let mut rests = [0i32; W];
-        let mut top = i32::MAX;
+        let (mut top, mut rest_sum, mut wells) = (i32::MAX, 0, 0);
         for j in 0..W {
             rests[j] = slots[PAD + j].top as i32 - 1 - piece.lowest[j] as i32;
             top = top.min(rests[j]);
+            rest_sum += rests[j];
+            wells += slots[PAD + j].wells;
         }
         if top < 0 {
             return Some(Dropped::Over { top });
         }
-        let top = top as u32;
         // A row can fill only where every column outside the piece's is filled.
         let outside = slots[PAD].filled_left & slots[PAD + W].filled_from;
         if outside != 0 {
@@ -98,20 +99,34 @@ impl Columns {
                 full &= slots[PAD + j].cells | piece.cells[j] << top;
             }
             if full != 0 {
-                return Some(Dropped::Clears { top });
+                return Some(Dropped::Clears { top: top as u32 });
             }
         }
-        let mut floor = self.totals;
-        let mut gaps = [0u32; W];
-        for j in 0..W {
-            let gap = rests[j] as u32 - top;
-            gaps[j] = gap;
-            floor.holes += gap;
-            floor.column_transitions += if gap > 0 { 2 } else { 0 };
-            floor.cumulative_wells -= slots[PAD + j].wells;
+        // Column `j`'s gap is `rests[j] - top`: the holes gain their sum, the column
+        // transitions two for each column whose gap is not empty.
+        let mut resting = 0;
+        for &rest in &rests {
+            resting += u32::from(rest == top);
         }
+        let mut floor = self.totals;
+        floor.holes += (rest_sum - W as i32 * top) as u32;
+        floor.column_transitions += 2 * (W as u32 - resting);
+        floor.cumulative_wells -= wells;
         floor.row_transitions = floor.row_transitions.saturating_sub(2 * piece.runs);
-        if !DETAIL {
+        let top = top as u32;
+        if DETAIL {
+            // The gaps' rows join the rows with holes, and a column with a hole under the
+            // piece (an old one, or its gap) gains the piece's cells in its hole depth.
+            let mut hole_rows = slots[PAD].before | slots[PAD].from;
+            for j in 0..W {
+                let (old_top, lowest_added) = (slots[PAD + j].top, top + piece.lowest[j]);
+                hole_rows |= (u64::MAX >> (64 - old_top)) & !(u64::MAX >> (63 - lowest_added));
+                if slots[PAD + j].term.holes > 0 || rests[j] as u32 > top {
+                    floor.hole_depth += piece.count[j];
+                }
+            }
+            floor.rows_with_holes = hole_rows.count_ones();
+        } else {
             floor.hole_depth = 0;
             floor.rows_with_holes = 0;
         }
@@ -119,7 +134,7 @@ impl Columns {
             return None;
         }
         let cells = cells_after::<W>(slots, piece, top);
-        let mut features = self.dropped_but_wells::<W, DETAIL>(slots, &cells, piece, top, &gaps, floor);
+        let mut features = self.dropped_but_wells::<W, DETAIL>(slots, &cells, piece, top, &rests, floor);
         if skip(top, &features) {
             return None;
         }
@@ -129,10 +144,10 @@ impl Columns {
 
     /// The features after a drop that fills no row, its box top at row `top`, the
     /// window's `slots` turned into `cells`, from its `floor` (see
-    /// [`Columns::drop_bounded`]) and each column's `gaps`: the row transitions made
-    /// exact, a column whose piece cells are not one run recomputed, and, with `DETAIL`,
-    /// the hole depth and the rows with holes. The cumulative wells stay at their floor,
-    /// as [`Columns::features_but_wells`] leaves them.
+    /// [`Columns::drop_bounded`]) and the row each column alone would stop the box's top
+    /// at (`rests`: the top's row plus the column's gap): the row transitions made exact,
+    /// and a column whose piece cells are not one run recomputed. The cumulative wells
+    /// stay at their floor, as [`Columns::features_but_wells`] leaves them.
     #[inline(always)]
     fn dropped_but_wells<const W: usize, const DETAIL: bool>(
         &self,
@@ -140,40 +155,36 @@ impl Columns {
         cells: &[u64; WINDOW],
         piece: &PieceColumns,
         top: u32,
-        gaps: &[u32; W],
+        rests: &[i32; W],
         floor: BoardFeatures,
     ) -> BoardFeatures {
         let (rows, height) = (self.rows, self.height);
         let mut f = floor;
-        let mut hole_rows = slots[PAD].before | slots[PAD + W].from;
-        for j in 0..W {
-            let (term, gap) = (&slots[PAD + j].term, gaps[j]);
-            if piece.solid[j] {
-                if DETAIL {
-                    let (old_top, lowest_added) = (slots[PAD + j].top, top + piece.lowest[j]);
-                    let gap_rows = (u64::MAX >> (64 - old_top)) & !(u64::MAX >> (63 - lowest_added));
-                    if term.holes + gap > 0 {
-                        f.hole_depth += piece.count[j];
-                    }
-                    hole_rows |= term.hole_rows | gap_rows;
+        if !piece.solid[..W].iter().all(|&solid| solid) {
+            // The floor is exact for columns of one run: recount the others, and the rows
+            // with holes afresh.
+            let mut hole_rows = slots[PAD].before | slots[PAD + W].from;
+            for j in 0..W {
+                let (slot, gap) = (&slots[PAD + j], rests[j] as u32 - top);
+                let old = &slot.term;
+                if piece.solid[j] {
+                    let lowest_added = top + piece.lowest[j];
+                    hole_rows |= old.hole_rows | (u64::MAX >> (64 - slot.top)) & !(u64::MAX >> (63 - lowest_added));
+                    continue;
                 }
-            } else {
-                // The floor counted the gap alone: the column's own terms replace it.
                 let now = column(cells[PAD + j], rows, height);
                 let gap_transitions = if gap > 0 { 2 } else { 0 };
-                f.column_transitions = f.column_transitions - gap_transitions - term.transitions + now.transitions;
-                f.holes = f.holes - gap - term.holes + now.holes;
+                f.column_transitions = f.column_transitions - gap_transitions - old.transitions + now.transitions;
+                f.holes = f.holes - gap - old.holes + now.holes;
                 if DETAIL {
-                    f.hole_depth = f.hole_depth - term.hole_depth + now.hole_depth;
+                    let floor_depth = if old.holes > 0 || gap > 0 { piece.count[j] } else { 0 };
+                    f.hole_depth = f.hole_depth - floor_depth - old.hole_depth + now.hole_depth;
                     hole_rows |= now.hole_rows;
                 }
             }
-        }
-        if DETAIL {
-            f.rows_with_holes = hole_rows.count_ones();
-        } else {
-            f.hole_depth = 0;
-            f.rows_with_holes = 0;
+            if DETAIL {
+                f.rows_with_holes = hole_rows.count_ones();
+            }
         }
         // The pairs from (left - 1, left) to (left + W - 1, left + W).
         f.row_transitions = self.totals.row_transitions;

@@ -91,9 +91,9 @@ proptest! {
 }
 
 /// `piece`, `W` columns wide, dropped at every column of `board`: the floor `early` is
-/// given is at most the exact features (the holes and column transitions equal to them
-/// when every column of the piece is one run), and a drop that fills no row has the
-/// full pass's features.
+/// given is at most the exact features (all but the row transitions and the wells equal
+/// to them when every column of the piece is one run), and a drop that fills no row has
+/// the full pass's features.
 fn check_drops<const W: usize>(board: &Board, split: &Columns, piece: &PieceColumns) -> Result<(), TestCaseError> {
     for left in 0..=board.width() - W {
         let mut floor = None;
@@ -125,8 +125,9 @@ fn check_drops<const W: usize>(board: &Board, split: &Columns, piece: &PieceColu
         prop_assert!(!solid || floor.column_transitions == exact.column_transitions);
         prop_assert!(floor.row_transitions <= exact.row_transitions);
         prop_assert!(floor.cumulative_wells <= exact.cumulative_wells);
-        prop_assert!(floor.hole_depth <= exact.hole_depth);
+        prop_assert!(floor.hole_depth <= exact.hole_depth && (!solid || floor.hole_depth == exact.hole_depth));
         prop_assert!(floor.rows_with_holes <= exact.rows_with_holes);
+        prop_assert!(!solid || floor.rows_with_holes == exact.rows_with_holes);
     }
     Ok(())
 }
