@@ -48,6 +48,9 @@ struct Slot {
     cells: u64,
     /// Its top cell's row, or the height when it is empty.
     top: u32,
+    /// The rows above its top cell (all the board's rows when it is empty; none for a
+    /// wall).
+    above: u64,
     /// Its share of the features (zero for a wall).
     term: Column,
     /// Its cumulative wells (zero for a wall).
@@ -132,6 +135,7 @@ impl Columns {
             let term = column(cells, rows, height);
             slots[i].term = term;
             slots[i].top = if cells == 0 { height } else { cells.trailing_zeros() };
+            slots[i].above = above(cells, rows);
             slots[i].wells = wells(left, cells, right, rows, height);
             totals.column_transitions += term.transitions;
             totals.holes += term.holes;
@@ -168,6 +172,7 @@ impl Columns {
             let slot = &mut slots[first + j];
             slot.cells |= piece.cells[j] << top;
             slot.top = slot.cells.trailing_zeros();
+            slot.above = above(slot.cells, rows);
             let term = column(slot.cells, rows, height);
             totals.column_transitions = totals.column_transitions - slot.term.transitions + term.transitions;
             totals.holes = totals.holes - slot.term.holes + term.holes;
@@ -365,6 +370,13 @@ impl Columns {
             f.cumulative_wells = f.cumulative_wells - slots[PAD + W].wells + now;
         }
     }
+}
+
+/// The rows of a column above its top cell in `cells`: all of `rows` when it is empty.
+#[inline(always)]
+fn above(cells: u64, rows: u64) -> u64 {
+    // The lowest set bit less one.
+    (cells & cells.wrapping_neg()).wrapping_sub(1) & rows
 }
 
 /// The cells of the window's columns once `piece` is added with its box top at row `top`.

@@ -119,8 +119,11 @@ impl Columns {
             // piece (an old one, or its gap) gains the piece's cells in its hole depth.
             let mut hole_rows = slots[PAD].before | slots[PAD].from;
             for j in 0..W {
-                hole_rows |= gap_rows(self.rows, slots[PAD + j].cells, piece.under[j] << top);
-                if slots[PAD + j].term.holes > 0 || rests[j] as u32 > top {
+                let slot = &slots[PAD + j];
+                if rests[j] as u32 > top {
+                    hole_rows |= slot.above & piece.under[j] << top;
+                    floor.hole_depth += piece.count[j];
+                } else if slot.term.holes > 0 {
                     floor.hole_depth += piece.count[j];
                 }
             }
@@ -167,7 +170,7 @@ impl Columns {
                 let (slot, gap) = (&slots[PAD + j], rests[j] as u32 - top);
                 let old = &slot.term;
                 if piece.solid[j] {
-                    hole_rows |= old.hole_rows | gap_rows(rows, slot.cells, piece.under[j] << top);
+                    hole_rows |= old.hole_rows | slot.above & piece.under[j] << top;
                     continue;
                 }
                 let now = column(cells[PAD + j], rows, height);
@@ -192,13 +195,4 @@ impl Columns {
         }
         f
     }
-}
-
-/// The rows of a column's gap: below the piece's lowest cell (in `under`), above the
-/// column's top cell (or the floor) in `cells`.
-#[inline(always)]
-fn gap_rows(rows: u64, cells: u64, under: u64) -> u64 {
-    // The lowest set bit less one: every row above the top cell (all rows if none).
-    let above = (cells & cells.wrapping_neg()).wrapping_sub(1) & rows;
-    above & under
 }
