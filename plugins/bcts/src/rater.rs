@@ -183,7 +183,8 @@ impl<'a> Rater<'a> {
                 piece_height: shape.height as u32,
             }
         });
-        self.visit_drops(piece, reach, start, KeepBest { best, limit });
+        let threshold = best.map_or(f64::NEG_INFINITY, |(score, _)| score);
+        self.visit_drops(piece, reach, start, KeepBest { best, threshold, limit });
     }
 
     /// Gives `visit` every drop of one orientation of `piece` from `start`, left to right,
@@ -325,6 +326,9 @@ impl<F: FnMut(f64, Placement)> Visitor for Every<F> {
 /// The first strictly best drop kept, the drops that cannot beat it skipped.
 struct KeepBest<'b> {
     best: &'b mut Option<(f64, Placement)>,
+    /// The best value so far, minus infinity before the first: a finite value at most
+    /// this cannot be kept.
+    threshold: f64,
     limit: Option<Limit<'b>>,
 }
 
@@ -339,8 +343,8 @@ struct Limit<'b> {
 impl Visitor for KeepBest<'_> {
     #[inline(always)]
     fn skips(&self, top: u32, features: &BoardFeatures) -> bool {
-        match (&self.limit, &*self.best) {
-            (Some(limit), Some((score, _))) => {
+        match &self.limit {
+            Some(limit) => {
                 let landing = Landing {
                     bottom: limit.height - (top + limit.piece_height),
                     piece_height: limit.piece_height,
@@ -348,15 +352,18 @@ impl Visitor for KeepBest<'_> {
                     piece_cells_cleared: 0,
                 };
                 // At most the best so far: `keep_best` would not take it.
-                limit.weights.value(features, &landing) <= *score
+                limit.weights.value(features, &landing) <= self.threshold
             }
-            _ => false,
+            None => false,
         }
     }
 
     #[inline(always)]
     fn visit(&mut self, value: f64, placement: Placement) {
         keep_best(self.best, value, placement);
+        if let Some((score, _)) = self.best {
+            self.threshold = *score;
+        }
     }
 }
 
