@@ -183,6 +183,13 @@ impl Bound {
         self.weights[0] * (f64::from(bottom) + f64::from(piece_height - 1) / 2.0)
     }
 
+    /// What a bound is raised by to cover the rounding of two weighted sums of features
+    /// (see the module note).
+    #[inline]
+    pub fn margin(&self) -> f64 {
+        self.margin
+    }
+
     /// The most cells `next` has in one row: a row lacking more cannot be cleared by it.
     #[inline]
     pub fn widest_row(&self, next: PieceId) -> u32 {

@@ -356,7 +356,7 @@ impl Controller {
         // Under `simplified`: rated as the drops are enumerated, with no list.
         if let Some(reaches) = drops.as_ref().and_then(|d| d.from(piece, start)) {
             for reach in reaches {
-                rater.rate_drops(piece, reach, start, best, bound.is_some());
+                rater.rate_drops(piece, reach, start, best, bound.as_ref());
             }
             return;
         }

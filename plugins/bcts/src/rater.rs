@@ -2,6 +2,7 @@
 //! per-column terms and the few columns the piece changes, with the full pass of
 //! [`crate::evaluate`] for a placement that clears rows.
 
+use crate::bound::Bound;
 use crate::columns::{Columns, Dropped, PieceColumns};
 use crate::drops::Reach;
 use crate::evaluate;
@@ -158,14 +159,17 @@ impl<'a> Rater<'a> {
     }
 
     /// Rates every drop of one orientation of `piece` from `start`, keeping the first
-    /// strictly best in `best`. With `bounded` (every weight but eroded cells' at most
-    /// 0 and no surface features, as [`crate::bound::Bound::new`] asks), a drop that fills
-    /// no row is left unrated when its value with its features at their floor is no
-    /// better than the best so far, first with every floor the column tops give, then
-    /// with the cumulative wells' alone ([`Columns::drop_bounded`]): its exact value is at
-    /// most that (the same sum, with features whose weights are at most 0 no smaller,
-    /// and rounding never reverses an order), so it could not replace the best, and the
-    /// choice is the same.
+    /// strictly best in `best`. With a `bound` (every weight but eroded cells' at most 0
+    /// and no surface features, as [`Bound::new`] asks), a drop that fills no row is left
+    /// unrated when a ceiling on its value is no better than the best so far, so it could
+    /// not replace the best, and the choice is the same. Two ceilings, each at least the
+    /// drop's value since its features are at least their floors and every weight that
+    /// counts is at most 0 ([`Columns::drop_bounded`]):
+    /// - before any cell is read, the weighted sum of its floor features, grouped as
+    ///   [`Limit::early`] groups it and raised by [`Bound::margin`], which covers the
+    ///   rounding of both sums;
+    /// - then the controller's own weighted sum of its features with the cumulative
+    ///   wells at their floor: no margin, rounding never reverses an order.
     #[inline(always)]
     pub(crate) fn rate_drops(
         &self,
@@ -173,14 +177,25 @@ impl<'a> Rater<'a> {
         reach: &Reach,
         start: PiecePos,
         best: &mut Option<(f64, Placement)>,
-        bounded: bool,
+        bound: Option<&Bound>,
     ) {
-        let limit = bounded.then(|| {
+        let limit = bound.map(|bound| {
             let shape = &self.shapes[piece.index()][usize::from(reach.orientation())];
+            let (height, piece_height) = (self.board.height() as u32, shape.height as u32);
+            let w = self.weights.real();
+            // The landing height with the box's top at row 0, and the row transitions'
+            // floor: the same for every drop of the orientation.
+            let landing = f64::from(height - piece_height) + f64::from(piece_height - 1) / 2.0;
+            let row_transitions = self
+                .columns
+                .totals()
+                .row_transitions
+                .saturating_sub(2 * shape.columns.runs);
             Limit {
                 weights: self.weights,
-                height: self.board.height() as u32,
-                piece_height: shape.height as u32,
+                height,
+                piece_height,
+                early: w[0] * landing + w[2] * f64::from(row_transitions) + bound.margin(),
             }
         });
         let threshold = best.map_or(f64::NEG_INFINITY, |(score, _)| score);
@@ -253,7 +268,7 @@ impl<'a> Rater<'a> {
             let drop = self.columns.drop_bounded::<W, DETAIL>(
                 &shape.columns,
                 reach.box_left(x),
-                |top, floor| visit.skips(top, floor),
+                |top, floor| visit.skips_early::<DETAIL>(top, floor),
                 |top, features| visit.skips(top, features),
             );
             let Some(drop) = drop else {
@@ -302,6 +317,10 @@ impl<'a> Rater<'a> {
 /// value.
 trait Visitor {
     /// Whether a drop that fills no row, its box's top at row `top`, may be left unrated,
+    /// given its features at their floor as [`Columns::drop_bounded`] gives them to its
+    /// `early` test (`DETAIL`: hole depth and rows with holes carry weight).
+    fn skips_early<const DETAIL: bool>(&self, top: u32, floor: &BoardFeatures) -> bool;
+    /// Whether a drop that fills no row, its box's top at row `top`, may be left unrated,
     /// given its features with the cumulative wells at their floor.
     fn skips(&self, top: u32, features: &BoardFeatures) -> bool;
     /// Takes a drop's value.
@@ -312,6 +331,11 @@ trait Visitor {
 struct Every<F>(F);
 
 impl<F: FnMut(f64, Placement)> Visitor for Every<F> {
+    #[inline(always)]
+    fn skips_early<const DETAIL: bool>(&self, _: u32, _: &BoardFeatures) -> bool {
+        false
+    }
+
     #[inline(always)]
     fn skips(&self, _: u32, _: &BoardFeatures) -> bool {
         false
@@ -332,15 +356,46 @@ struct KeepBest<'b> {
     limit: Option<Limit<'b>>,
 }
 
-/// What the floor of one orientation's drops' values needs.
+/// What the ceilings of one orientation's drops' values need.
 #[derive(Clone, Copy)]
 struct Limit<'b> {
     weights: &'b Weights,
     height: u32,
     piece_height: u32,
+    /// The early ceiling's terms that are the same for every drop of the orientation:
+    /// the landing height's with the box's top at row 0, the row transitions' floor's,
+    /// and the margin.
+    early: f64,
+}
+
+impl Limit<'_> {
+    /// The early ceiling of a drop whose box's top is at row `top`, from its `floor`
+    /// features: the weighted sum of the floor, the landing height's term split into
+    /// [`Limit::early`]'s share and `top`'s, the row transitions' in [`Limit::early`],
+    /// eroded cells 0; without `DETAIL` hole depth and rows with holes weigh nothing.
+    #[inline(always)]
+    fn early<const DETAIL: bool>(&self, top: u32, floor: &BoardFeatures) -> f64 {
+        let w = self.weights.real();
+        let ceiling = self.early - w[0] * f64::from(top)
+            + w[3] * f64::from(floor.column_transitions)
+            + w[4] * f64::from(floor.holes)
+            + w[5] * f64::from(floor.cumulative_wells);
+        if DETAIL {
+            ceiling + w[6] * f64::from(floor.hole_depth) + w[7] * f64::from(floor.rows_with_holes)
+        } else {
+            ceiling
+        }
+    }
 }
 
 impl Visitor for KeepBest<'_> {
+    #[inline(always)]
+    fn skips_early<const DETAIL: bool>(&self, top: u32, floor: &BoardFeatures) -> bool {
+        // At most the best so far: `keep_best` would not take it.
+        self.limit
+            .is_some_and(|limit| limit.early::<DETAIL>(top, floor) <= self.threshold)
+    }
+
     #[inline(always)]
     fn skips(&self, top: u32, features: &BoardFeatures) -> bool {
         match &self.limit {

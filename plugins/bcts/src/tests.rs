@@ -197,10 +197,11 @@ proptest::proptest! {
             }
             let bits = |best: Option<(f64, Placement)>| best.map(|(v, p)| (v.to_bits(), p));
             // Every drop rated, and the drops the bound leaves rated: the same choice.
-            for bounded in [false, crate::Bound::new(&weights, &pieces).is_some()] {
+            let bound = crate::Bound::new(&weights, &pieces);
+            for bound in [None, bound.as_ref()] {
                 let mut by_drops = None;
                 for reach in drops.from(piece, start).unwrap() {
-                    rater.rate_drops(piece, reach, start, &mut by_drops, bounded);
+                    rater.rate_drops(piece, reach, start, &mut by_drops, bound);
                 }
                 proptest::prop_assert_eq!(bits(by_drops), bits(listed));
             }

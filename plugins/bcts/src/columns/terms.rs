@@ -32,7 +32,7 @@ pub struct PieceColumns {
     pub(super) under: [u64; MAX_PIECE_SIZE],
     /// Horizontal runs of cells, summed over the rows: each can lower the row transitions
     /// of a board it is added to by at most 2 (its two ends).
-    pub(super) runs: u32,
+    pub(crate) runs: u32,
 }
 
 impl PieceColumns {
