@@ -168,8 +168,7 @@ impl<'a> Rater<'a> {
     /// - before any cell is read, the weighted sum of its floor features, grouped as
     ///   [`Limit::early`] groups it and raised by [`Bound::margin`], which covers the
     ///   rounding of both sums;
-    /// - then the controller's own weighted sum of its features with the cumulative
-    ///   wells at their floor: no margin, rounding never reverses an order.
+    /// - then the same with its row transitions exact ([`Limit::later`]).
     #[inline(always)]
     pub(crate) fn rate_drops(
         &self,
@@ -191,11 +190,11 @@ impl<'a> Rater<'a> {
                 .totals()
                 .row_transitions
                 .saturating_sub(2 * shape.columns.runs);
+            let base = w[0] * landing + bound.margin();
             Limit {
                 weights: self.weights,
-                height,
-                piece_height,
-                early: w[0] * landing + w[2] * f64::from(row_transitions) + bound.margin(),
+                base,
+                early: base + w[2] * f64::from(row_transitions),
             }
         });
         let threshold = best.map_or(f64::NEG_INFINITY, |(score, _)| score);
@@ -269,7 +268,7 @@ impl<'a> Rater<'a> {
                 &shape.columns,
                 reach.box_left(x),
                 |top, floor| visit.skips_early::<DETAIL>(top, floor),
-                |top, features| visit.skips(top, features),
+                |top, features| visit.skips::<DETAIL>(top, features),
             );
             let Some(drop) = drop else {
                 continue;
@@ -322,7 +321,7 @@ trait Visitor {
     fn skips_early<const DETAIL: bool>(&self, top: u32, floor: &BoardFeatures) -> bool;
     /// Whether a drop that fills no row, its box's top at row `top`, may be left unrated,
     /// given its features with the cumulative wells at their floor.
-    fn skips(&self, top: u32, features: &BoardFeatures) -> bool;
+    fn skips<const DETAIL: bool>(&self, top: u32, features: &BoardFeatures) -> bool;
     /// Takes a drop's value.
     fn visit(&mut self, value: f64, placement: Placement);
 }
@@ -337,7 +336,7 @@ impl<F: FnMut(f64, Placement)> Visitor for Every<F> {
     }
 
     #[inline(always)]
-    fn skips(&self, _: u32, _: &BoardFeatures) -> bool {
+    fn skips<const DETAIL: bool>(&self, _: u32, _: &BoardFeatures) -> bool {
         false
     }
 
@@ -360,11 +359,10 @@ struct KeepBest<'b> {
 #[derive(Clone, Copy)]
 struct Limit<'b> {
     weights: &'b Weights,
-    height: u32,
-    piece_height: u32,
-    /// The early ceiling's terms that are the same for every drop of the orientation:
-    /// the landing height's with the box's top at row 0, the row transitions' floor's,
-    /// and the margin.
+    /// The ceilings' terms that are the same for every drop of the orientation: the
+    /// landing height's with the box's top at row 0, and the margin.
+    base: f64,
+    /// `base` and the row transitions' floor's term.
     early: f64,
 }
 
@@ -375,13 +373,26 @@ impl Limit<'_> {
     /// eroded cells 0; without `DETAIL` hole depth and rows with holes weigh nothing.
     #[inline(always)]
     fn early<const DETAIL: bool>(&self, top: u32, floor: &BoardFeatures) -> f64 {
+        self.ceiling::<DETAIL>(self.early, top, floor)
+    }
+
+    /// [`Limit::early`] with the row transitions of `features` in place of their floor.
+    #[inline(always)]
+    fn later<const DETAIL: bool>(&self, top: u32, features: &BoardFeatures) -> f64 {
         let w = self.weights.real();
-        let ceiling = self.early - w[0] * f64::from(top)
-            + w[3] * f64::from(floor.column_transitions)
-            + w[4] * f64::from(floor.holes)
-            + w[5] * f64::from(floor.cumulative_wells);
+        self.ceiling::<DETAIL>(self.base + w[2] * f64::from(features.row_transitions), top, features)
+    }
+
+    /// `constant` plus the terms of the features that vary from drop to drop.
+    #[inline(always)]
+    fn ceiling<const DETAIL: bool>(&self, constant: f64, top: u32, features: &BoardFeatures) -> f64 {
+        let w = self.weights.real();
+        let ceiling = constant - w[0] * f64::from(top)
+            + w[3] * f64::from(features.column_transitions)
+            + w[4] * f64::from(features.holes)
+            + w[5] * f64::from(features.cumulative_wells);
         if DETAIL {
-            ceiling + w[6] * f64::from(floor.hole_depth) + w[7] * f64::from(floor.rows_with_holes)
+            ceiling + w[6] * f64::from(features.hole_depth) + w[7] * f64::from(features.rows_with_holes)
         } else {
             ceiling
         }
@@ -397,20 +408,9 @@ impl Visitor for KeepBest<'_> {
     }
 
     #[inline(always)]
-    fn skips(&self, top: u32, features: &BoardFeatures) -> bool {
-        match &self.limit {
-            Some(limit) => {
-                let landing = Landing {
-                    bottom: limit.height - (top + limit.piece_height),
-                    piece_height: limit.piece_height,
-                    lines: 0,
-                    piece_cells_cleared: 0,
-                };
-                // At most the best so far: `keep_best` would not take it.
-                limit.weights.value(features, &landing) <= self.threshold
-            }
-            None => false,
-        }
+    fn skips<const DETAIL: bool>(&self, top: u32, features: &BoardFeatures) -> bool {
+        self.limit
+            .is_some_and(|limit| limit.later::<DETAIL>(top, features) <= self.threshold)
     }
 
     #[inline(always)]
