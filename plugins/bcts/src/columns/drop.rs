@@ -91,16 +91,15 @@ impl Columns {
         if top < 0 {
             return Some(Dropped::Over { top });
         }
-        // A row can fill only where every column outside the piece's is filled.
-        let outside = slots[PAD].filled_left & slots[PAD + W].filled_from;
-        if outside != 0 {
-            let mut full = outside;
-            for j in 0..W {
-                full &= slots[PAD + j].cells | piece.cells[j] << top;
-            }
-            if full != 0 {
-                return Some(Dropped::Clears { top: top as u32 });
-            }
+        // A row fills where every column outside the piece's is filled and each of the
+        // piece's is after it. (Tested without a branch on the first half: whether a row
+        // is filled outside the piece's columns is a coin toss on a tall stack.)
+        let mut full = slots[PAD].filled_left & slots[PAD + W].filled_from;
+        for j in 0..W {
+            full &= slots[PAD + j].cells | piece.cells[j] << top;
+        }
+        if full != 0 {
+            return Some(Dropped::Clears { top: top as u32 });
         }
         // Column `j`'s gap is `rests[j] - top`: the holes gain their sum, the column
         // transitions two for each column whose gap is not empty.
