@@ -267,7 +267,11 @@ impl<'a> Rater<'a> {
             let drop = self.columns.drop_bounded::<W, DETAIL>(
                 &shape.columns,
                 reach.box_left(x),
-                |top, floor| visit.skips_early::<DETAIL>(top, floor),
+                // The early ceiling only where hole depth and rows with holes count: with
+                // Dellacherie's weights it saves 600 instructions a piece, but its outcome
+                // is a coin toss that the processor mispredicts, and the run takes 3% more
+                // time (BENCHMARKS.md, eighth round); with BCTS's it costs no time.
+                |top, floor| DETAIL && visit.skips_early::<DETAIL>(top, floor),
                 |top, features| visit.skips::<DETAIL>(top, features),
             );
             let Some(drop) = drop else {
