@@ -166,9 +166,9 @@ impl<'a> Rater<'a> {
     /// drop's value since its features are at least their floors and every weight that
     /// counts is at most 0 ([`Columns::drop_bounded`]):
     /// - before any cell is read, the weighted sum of its floor features, grouped as
-    ///   [`Limit::early`] groups it and raised by [`Bound::margin`], which covers the
+    ///   [`Ceilings::early`] groups it and raised by [`Bound::margin`], which covers the
     ///   rounding of both sums;
-    /// - then the same with its row transitions exact ([`Limit::later`]).
+    /// - then the same with its row transitions exact ([`Ceilings::later`]).
     #[inline(always)]
     pub(crate) fn rate_drops(
         &self,
@@ -180,22 +180,13 @@ impl<'a> Rater<'a> {
     ) {
         let limit = bound.map(|bound| {
             let shape = &self.shapes[piece.index()][usize::from(reach.orientation())];
-            let (height, piece_height) = (self.board.height() as u32, shape.height as u32);
-            let w = self.weights.real();
-            // The landing height with the box's top at row 0, and the row transitions'
-            // floor: the same for every drop of the orientation.
-            let landing = f64::from(height - piece_height) + f64::from(piece_height - 1) / 2.0;
-            let row_transitions = self
-                .columns
-                .totals()
-                .row_transitions
-                .saturating_sub(2 * shape.columns.runs);
-            let base = w[0] * landing + bound.margin();
-            Limit {
-                weights: self.weights,
-                base,
-                early: base + w[2] * f64::from(row_transitions),
-            }
+            Ceilings::new(
+                self.weights,
+                bound,
+                &self.columns.totals(),
+                self.board.height() as u32,
+                shape,
+            )
         });
         let threshold = best.map_or(f64::NEG_INFINITY, |(score, _)| score);
         self.visit_drops(piece, reach, start, KeepBest { best, threshold, limit });
@@ -356,12 +347,13 @@ struct KeepBest<'b> {
     /// The best value so far, minus infinity before the first: a finite value at most
     /// this cannot be kept.
     threshold: f64,
-    limit: Option<Limit<'b>>,
+    limit: Option<Ceilings<'b>>,
 }
 
-/// What the ceilings of one orientation's drops' values need.
+/// Ceilings on the values of one orientation's drops that fill no row, from their
+/// features at their floors (see [`Rater::rate_drops`]), for weights a [`Bound`] holds for.
 #[derive(Clone, Copy)]
-struct Limit<'b> {
+pub(crate) struct Ceilings<'b> {
     weights: &'b Weights,
     /// The ceilings' terms that are the same for every drop of the orientation: the
     /// landing height's with the box's top at row 0, and the margin.
@@ -370,19 +362,42 @@ struct Limit<'b> {
     early: f64,
 }
 
-impl Limit<'_> {
+impl<'b> Ceilings<'b> {
+    /// The ceilings of the drops of `shape` on a board `height` rows high whose features
+    /// are `totals`.
+    pub(crate) fn new(
+        weights: &'b Weights,
+        bound: &Bound,
+        totals: &BoardFeatures,
+        height: u32,
+        shape: &Shape,
+    ) -> Ceilings<'b> {
+        let piece_height = shape.height as u32;
+        let w = weights.real();
+        // The landing height with the box's top at row 0, and the row transitions' floor:
+        // the same for every drop of the orientation.
+        let landing = f64::from(height - piece_height) + f64::from(piece_height - 1) / 2.0;
+        let row_transitions = totals.row_transitions.saturating_sub(2 * shape.columns.runs);
+        let base = w[0] * landing + bound.margin();
+        Ceilings {
+            weights,
+            base,
+            early: base + w[2] * f64::from(row_transitions),
+        }
+    }
+
     /// The early ceiling of a drop whose box's top is at row `top`, from its `floor`
     /// features: the weighted sum of the floor, the landing height's term split into
-    /// [`Limit::early`]'s share and `top`'s, the row transitions' in [`Limit::early`],
+    /// `early`'s share and `top`'s, the row transitions' in `early`,
     /// eroded cells 0; without `DETAIL` hole depth and rows with holes weigh nothing.
     #[inline(always)]
-    fn early<const DETAIL: bool>(&self, top: u32, floor: &BoardFeatures) -> f64 {
+    pub(crate) fn early<const DETAIL: bool>(&self, top: u32, floor: &BoardFeatures) -> f64 {
         self.ceiling::<DETAIL>(self.early, top, floor)
     }
 
-    /// [`Limit::early`] with the row transitions of `features` in place of their floor.
+    /// [`Ceilings::early`] with the row transitions of `features` in place of their floor.
     #[inline(always)]
-    fn later<const DETAIL: bool>(&self, top: u32, features: &BoardFeatures) -> f64 {
+    pub(crate) fn later<const DETAIL: bool>(&self, top: u32, features: &BoardFeatures) -> f64 {
         let w = self.weights.real();
         self.ceiling::<DETAIL>(self.base + w[2] * f64::from(features.row_transitions), top, features)
     }
