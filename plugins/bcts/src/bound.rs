@@ -35,6 +35,19 @@
 //! that lacks at most as many cells as the piece has in one row) and rates the ones still
 //! in play as the follow-up itself rates them.
 //!
+//! What survives a clear. Take the rows the second piece clears out of `B1`, and call a
+//! cell of what is left a survivor when it is empty and its column holds a filled cell
+//! above it. The piece's cells lie above their columns' tops, so none fills a survivor;
+//! the clear takes those rows away and moves the others down in order, so a survivor
+//! keeps its covering cell above it. Every survivor is thus a hole of the board after
+//! both pieces and the clear, in a row of its own as in `B1`, in its own column. Hence,
+//! with `s` the survivors, `r` the rows holding one and `k` the columns holding one:
+//! holes at least `s`, rows with holes at least `r`, hole depth at least `k` (a column
+//! with a hole has a filled cell above its lowest one), and column transitions at least
+//! one per column plus two more for each of the `k` (empty above the board, filled at the
+//! floor: a column with a hole changes from empty to filled above it, to empty at it, and
+//! to filled again below it or at the floor).
+//!
 //! Floating point. The follow-up's values are weighted sums computed in `f64` (or exactly,
 //! for whole weights); the bound is another such sum. Every feature is below 2^17 (a board
 //! is at most 32 x 64), so each of those sums of eight products is within
@@ -53,6 +66,39 @@ use tetrad_plugin_api::{PieceId, PieceSet};
 // The bound covers these eight features: a feature added to the controller needs its own
 // term in `Bound::follow_up` (or the bound turned off for it).
 const _: () = assert!(COUNT == 8, "the two-piece bound covers eight features");
+
+/// The cells of a board that stay holes through a clear of some of its rows (see the
+/// module note).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Survivors {
+    /// How many.
+    pub holes: u32,
+    /// The rows holding one.
+    pub rows: u32,
+    /// The mask of the columns holding one.
+    pub columns: u32,
+}
+
+impl Survivors {
+    /// The survivors in `rows`, a board's rows from its surface down, when the rows whose
+    /// bits are set in `cleared` (bit `i` for `rows[i]`) are cleared.
+    #[inline]
+    pub fn of(rows: &[u32], cleared: u64) -> Survivors {
+        let mut survivors = Survivors::default();
+        // The columns filled in some row above the one read, cleared rows left out.
+        let mut cover = 0;
+        for (i, &row) in rows.iter().enumerate() {
+            if cleared >> i & 1 == 0 {
+                let holes = cover & !row;
+                survivors.holes += holes.count_ones();
+                survivors.rows += u32::from(holes != 0);
+                survivors.columns |= holes;
+                cover |= row;
+            }
+        }
+        survivors
+    }
+}
 
 /// What the bound needs of one piece, over all its orientations.
 #[derive(Clone, Debug)]
@@ -154,12 +200,13 @@ impl Bound {
     }
 
     /// [`Bound::rest`] for a drop that clears `lines` rows holding `cells` of its cells,
-    /// on a board `(width, height)`. Clearing can lower every feature, so this keeps only
-    /// what survives it: the eroded cells exactly; the row transitions of the rows the
-    /// piece leaves, less at most two per run of its cells, plus two for each new empty
-    /// row at the top, and never fewer than two per row (no row is full after the
-    /// clear, and walls count as filled); at least one column transition per column
-    /// (empty above the board, filled floor); the other features at least 0.
+    /// on a board `(width, height)`, leaving `survivors` (see the module note). Clearing
+    /// can lower every feature, so this keeps only what survives it: the eroded cells
+    /// exactly; the row transitions of the rows the piece leaves, less at most two per
+    /// run of its cells, plus two for each new empty row at the top, and never fewer than
+    /// two per row (no row is full after the clear, and walls count as filled); one
+    /// column transition per column and two more per column holding a survivor; the
+    /// survivors' holes, rows and columns (for the hole depth); the wells at least 0.
     #[inline]
     pub fn clearing(
         &self,
@@ -168,11 +215,18 @@ impl Bound {
         orientation: u8,
         (lines, cells): (u32, u32),
         (width, height): (u32, u32),
+        survivors: &Survivors,
     ) -> f64 {
         let (w, piece) = (&self.weights, &self.pieces[next.index()]);
         let runs = 2 * piece.runs_of[usize::from(orientation)];
         let row_transitions = (after.row_transitions.saturating_sub(runs) + 2 * lines).max(2 * height);
-        let value = w[1] * f64::from(lines * cells) + w[2] * f64::from(row_transitions) + w[3] * f64::from(width);
+        let columns = survivors.columns.count_ones();
+        let value = w[1] * f64::from(lines * cells)
+            + w[2] * f64::from(row_transitions)
+            + w[3] * f64::from(width + 2 * columns)
+            + w[4] * f64::from(survivors.holes)
+            + w[6] * f64::from(columns)
+            + w[7] * f64::from(survivors.rows);
         value + self.margin
     }
 

@@ -3,7 +3,7 @@
 //! they could still matter.
 
 use super::{beaten, Context, First, Second, GAPS};
-use crate::bound::Bound;
+use crate::bound::{Bound, Survivors};
 use crate::drops::Reach;
 use crate::evaluate;
 use crate::features::BoardFeatures;
@@ -113,20 +113,25 @@ impl Context<'_> {
     ) -> Option<f64> {
         let shape = &self.shapes[second.next.index()][usize::from(reach.orientation())];
         let full = second.board.full_row();
-        let (mut lines, mut cells) = (0, 0);
+        let (mut lines, mut cells, mut cleared) = (0, 0, 0u64);
         let rows = &second.board.rows()[top..top + shape.height];
-        for (&row, &mask) in rows.iter().zip(&shape.rows) {
+        for (i, (&row, &mask)) in rows.iter().zip(&shape.rows).enumerate() {
             if row | mask << left == full {
                 lines += 1;
                 cells += mask.count_ones();
+                cleared |= 1 << i;
             }
         }
         if lines == 0 {
             return None;
         }
         let board = (second.board.width() as u32, second.board.height() as u32);
+        // The board's rows from its surface down, the cleared ones as bits from there.
+        let surface = second.board.surface().min(top);
+        let survivors = Survivors::of(&second.board.rows()[surface..], cleared << (top - surface));
         let bottom = board.1 - (top + shape.height) as u32;
-        let rest = bound.clearing(after, second.next, reach.orientation(), (lines, cells), board);
+        let cleared = (lines, cells);
+        let rest = bound.clearing(after, second.next, reach.orientation(), cleared, board, &survivors);
         Some(bound.landing(bottom, shape.height as u32) + rest)
     }
 }
