@@ -48,6 +48,17 @@
 //! floor: a column with a hole changes from empty to filled above it, to empty at it, and
 //! to filled again below it or at the floor).
 //!
+//! All the second placements that clear rows at once ([`Bound::clearing_any`]), so a
+//! first placement can be skipped without looking for them: the rows a drop clears are
+//! among the rows of `B1` it could fill (lacking at most as many cells as the piece has
+//! in one row, each open to the sky), and clearing fewer rows leaves at least the
+//! survivors of clearing all of those. A drop that clears rows clears `l >= 1` of them,
+//! at most those rows' number and the piece's most rows, with at most `l` times the
+//! piece's widest row of its cells (and at most all of them): that bounds the eroded
+//! cells from above (or by 1 from below, for a weight below 0); the landing height is at
+//! least its least over the drops as above; the row transitions at least those of one
+//! clear with the most runs of the piece.
+//!
 //! Floating point. The follow-up's values are weighted sums computed in `f64` (or exactly,
 //! for whole weights); the bound is another such sum. Every feature is below 2^17 (a board
 //! is at most 32 x 64), so each of those sums of eight products is within
@@ -89,14 +100,21 @@ impl Survivors {
         let mut cover = 0;
         for (i, &row) in rows.iter().enumerate() {
             if cleared >> i & 1 == 0 {
-                let holes = cover & !row;
-                survivors.holes += holes.count_ones();
-                survivors.rows += u32::from(holes != 0);
-                survivors.columns |= holes;
-                cover |= row;
+                survivors.keep(&mut cover, row);
             }
         }
         survivors
+    }
+
+    /// Adds the survivors of `row`, a row the clear keeps, under rows that fill the
+    /// columns of `cover`; then adds its cells to `cover`.
+    #[inline(always)]
+    pub fn keep(&mut self, cover: &mut u32, row: u32) {
+        let holes = *cover & !row;
+        self.holes += holes.count_ones();
+        self.rows += u32::from(holes != 0);
+        self.columns |= holes;
+        *cover |= row;
     }
 }
 
@@ -111,6 +129,10 @@ struct PieceBound {
     runs: u32,
     /// The most cells in one row of one orientation.
     widest_row: u32,
+    /// The most rows of one orientation.
+    tallest: u32,
+    /// Its cells.
+    cells: u32,
 }
 
 /// The bound's weights and per-piece terms.
@@ -157,6 +179,10 @@ impl Bound {
                         .flat_map(|o| o.row_masks().iter().map(|m| m.count_ones()))
                         .max()
                         .unwrap_or(0),
+                    tallest: orientations.iter().map(|o| u32::from(o.height())).max().unwrap_or(0),
+                    cells: orientations
+                        .first()
+                        .map_or(0, |o| o.row_masks().iter().map(|m| m.count_ones()).sum()),
                 }
             })
             .collect();
@@ -222,6 +248,39 @@ impl Bound {
         let row_transitions = (after.row_transitions.saturating_sub(runs) + 2 * lines).max(2 * height);
         let columns = survivors.columns.count_ones();
         let value = w[1] * f64::from(lines * cells)
+            + w[2] * f64::from(row_transitions)
+            + w[3] * f64::from(width + 2 * columns)
+            + w[4] * f64::from(survivors.holes)
+            + w[6] * f64::from(columns)
+            + w[7] * f64::from(survivors.rows);
+        value + self.margin
+    }
+
+    /// The most any placement of `next` that clears rows can be worth on the board whose
+    /// features are `after`, `(width, height)` cells, when the lowest column of the board
+    /// before both pieces is `lowest` cells high, at most `open` of its rows could be
+    /// filled by `next`, and `survivors` stay holes when all of those are cleared: see
+    /// the module note.
+    #[inline]
+    pub fn clearing_any(
+        &self,
+        after: &BoardFeatures,
+        next: PieceId,
+        (lowest, open): (u32, u32),
+        (width, height): (u32, u32),
+        survivors: &Survivors,
+    ) -> f64 {
+        let (w, piece) = (&self.weights, &self.pieces[next.index()]);
+        let lines = open.min(piece.tallest);
+        let eroded = if w[1] >= 0.0 {
+            lines * piece.cells.min(lines * piece.widest_row)
+        } else {
+            1
+        };
+        let row_transitions = (after.row_transitions.saturating_sub(2 * piece.runs) + 2).max(2 * height);
+        let columns = survivors.columns.count_ones();
+        let value = w[0] * (f64::from(lowest) + piece.landing_offset)
+            + w[1] * f64::from(eroded)
             + w[2] * f64::from(row_transitions)
             + w[3] * f64::from(width + 2 * columns)
             + w[4] * f64::from(survivors.holes)

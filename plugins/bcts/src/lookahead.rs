@@ -24,7 +24,7 @@ use crate::drops::{Drops, Reach};
 use crate::features::{BoardFeatures, Landing, Weights};
 use crate::order::Order;
 use crate::rater::{keep_best, Shape, Shapes};
-use tetrad_plugin_api::{placements_into, Board, PieceId, PiecePos, PieceSet, Placement, Rules};
+use tetrad_plugin_api::{placements_into, Board, Orientation, PieceId, PiecePos, PieceSet, Placement, Rules};
 
 /// What a two-piece search reads: the game's rules and pieces and the controller's tables.
 pub(crate) struct Context<'a> {
@@ -77,14 +77,37 @@ enum FirstDrop {
 }
 
 /// A first placement that clears no row, as the search for second placements that clear
-/// rows reads it: the board's columns before it, and where its box went.
+/// rows reads it: the board and its columns before it, and where it went.
 struct First<'b> {
+    board: &'b Board,
     columns: &'b Columns,
+    orientation: &'b Orientation,
+    pos: PiecePos,
     shape: &'b Shape,
+    /// Where its box went.
     left: usize,
     top: u32,
     /// The features of the board after it.
     features: &'b BoardFeatures,
+    /// The lowest column of the board before it, in cells.
+    lowest: u32,
+}
+
+impl First<'_> {
+    /// The cells it adds to row `y`.
+    #[inline(always)]
+    fn row(&self, y: usize) -> u32 {
+        match y.checked_sub(self.top as usize) {
+            Some(i) if i < self.shape.height => self.shape.rows[i] << self.left,
+            _ => 0,
+        }
+    }
+
+    /// Makes `after` the board after it.
+    fn place(&self, after: &mut Board) {
+        after.clone_from(self.board);
+        after.place(self.orientation, self.pos.x, self.pos.y);
+    }
 }
 
 /// The board after a first placement, as its follow-up reads it.
@@ -261,29 +284,31 @@ impl Context<'_> {
                     }
                 }
                 FirstDrop::Open { left, top, features } => {
-                    let shape = &self.shapes[piece.index()][usize::from(placement.pos.orientation)];
                     let pos = placement.pos;
-                    after.clone_from(board);
-                    after.place(self.pieces.kind(piece).orientation(pos.orientation), pos.x, pos.y);
+                    let first = First {
+                        board,
+                        columns,
+                        orientation: self.pieces.kind(piece).orientation(pos.orientation),
+                        pos,
+                        shape: &self.shapes[piece.index()][usize::from(pos.orientation)],
+                        left,
+                        top,
+                        features: &features,
+                        lowest,
+                    };
                     let limit = bound.follow_up(&features, lowest, next);
+                    // The board after it is built only when it is searched, or when
+                    // some second placement that clears rows needs rating.
                     if beaten(&best, limit, index) {
                         // Only a second placement that clears rows could do better.
-                        let first = First {
-                            columns,
-                            shape,
-                            left,
-                            top,
-                            features: &features,
-                        };
-                        let second = Second::new(after, columns, (next, spawn), &best, index);
-                        if beaten(
-                            &best,
-                            self.clearing_limit(&first, &second, bound, next_reaches, limit),
-                            index,
-                        ) {
+                        let within = (next, spawn, &best, index);
+                        let most = self.clearing_limit(&first, after, within, bound, next_reaches, limit);
+                        if beaten(&best, most, index) {
                             continue;
                         }
                     }
+                    first.place(after);
+                    let shape = first.shape;
                     after_columns.copy_from(columns);
                     after_columns.place(&shape.columns, left, top);
                     let second = Second::new(after, after_columns, (next, spawn), &best, index);

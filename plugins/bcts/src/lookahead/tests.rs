@@ -3,6 +3,7 @@
 //! games, under `simplified` and `classic`, both weight sets and both orders.
 
 use super::*;
+use crate::bound::Survivors;
 use crate::rater::{shapes, Rater};
 use crate::{evaluate, BCTS, DELLACHERIE};
 use proptest::prelude::*;
@@ -213,9 +214,10 @@ fn the_search_chooses_as_the_exhaustive_search_along_games() {
     }
 }
 
-/// The bound on a second placement that clears rows is at least its value as the
-/// follow-up computes it, on seeded boards of rows that lack one or two cells, some of
-/// them covered only by rows a clear takes away, between rows drawn at random.
+/// The bounds on a second placement that clears rows, its own and the one on them all,
+/// are at least its value as the follow-up computes it, on seeded boards of rows that
+/// lack one or two cells, some of them covered only by rows a clear takes away, between
+/// rows drawn at random.
 #[test]
 fn the_clearing_bound_is_at_least_the_value() {
     let mut checked = 0;
@@ -241,9 +243,21 @@ fn the_clearing_bound_is_at_least_the_value() {
             board.clear_full_rows();
             columns.rebuild(&board);
             let features = columns.totals();
+            let sizes = (width as u32, 20);
+            let lowest = (0..width).map(|x| 20 - columns.top(x)).min().expect("a column");
             for next in (0..7).map(PieceId) {
                 let spawn = tables.rules.spawn(tables.pieces.kind(next));
                 let second = Second::new(&board, &columns, (next, spawn), &None, 0);
+                // The rows a drop could fill, found cell by cell, and what survives
+                // their clear.
+                let fillable = |y: usize| {
+                    let gap: Vec<usize> = (0..width).filter(|&x| !board.filled(x, y)).collect();
+                    gap.len() <= bound.widest_row(next) as usize && gap.iter().all(|&x| columns.top(x) as usize > y)
+                };
+                let open: Vec<usize> = (0..20).filter(|&y| fillable(y)).collect();
+                let cleared = open.iter().fold(0u64, |bits, y| bits | 1 << y);
+                let survivors = Survivors::of(board.rows(), cleared);
+                let any = bound.clearing_any(&features, next, (lowest, open.len() as u32), sizes, &survivors);
                 for reach in drops.from(next, spawn).expect("from the spawn") {
                     let shape = &tables.shapes[next.index()][usize::from(reach.orientation())];
                     for &x in reach.xs() {
@@ -268,6 +282,10 @@ fn the_clearing_bound_is_at_least_the_value() {
                             assert!(
                                 value <= most,
                                 "{value} > {most}: {next:?} at {placement:?} on\n{board:?}"
+                            );
+                            assert!(
+                                value <= any,
+                                "{value} > {any} (all): {next:?} at {placement:?} on\n{board:?}"
                             );
                             checked += 1;
                         }
