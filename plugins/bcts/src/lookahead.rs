@@ -19,9 +19,9 @@
 //! drops under `simplified`). Elsewhere every first placement is searched in order.
 
 use crate::bound::Bound;
-use crate::columns::{Columns, Dropped};
-use crate::drops::{Drops, Reach};
-use crate::features::{BoardFeatures, Landing, Weights};
+use crate::columns::Columns;
+use crate::drops::Drops;
+use crate::features::{BoardFeatures, Weights};
 use crate::order::Order;
 use crate::rater::{keep_best, Shape, Shapes};
 use tetrad_plugin_api::{placements_into, Board, Orientation, PieceId, PiecePos, PieceSet, Placement, Rules};
@@ -320,67 +320,6 @@ impl Context<'_> {
         Some(best.map(|(value, _, placement)| (value, placement)))
     }
 
-    /// Adds every drop of one orientation of `piece` from `start` to `candidates`, with
-    /// what it does to the board.
-    fn drop_firsts(
-        &self,
-        columns: &Columns,
-        piece: PieceId,
-        reach: &Reach,
-        start: PiecePos,
-        candidates: &mut Vec<Candidate>,
-    ) {
-        let shape = &self.shapes[piece.index()][usize::from(reach.orientation())];
-        match (shape.columns.width, self.weights.detail()) {
-            (1, false) => self.drop_firsts_of::<1, false>(columns, shape, reach, start, candidates),
-            (2, false) => self.drop_firsts_of::<2, false>(columns, shape, reach, start, candidates),
-            (3, false) => self.drop_firsts_of::<3, false>(columns, shape, reach, start, candidates),
-            (4, false) => self.drop_firsts_of::<4, false>(columns, shape, reach, start, candidates),
-            (1, true) => self.drop_firsts_of::<1, true>(columns, shape, reach, start, candidates),
-            (2, true) => self.drop_firsts_of::<2, true>(columns, shape, reach, start, candidates),
-            (3, true) => self.drop_firsts_of::<3, true>(columns, shape, reach, start, candidates),
-            _ => self.drop_firsts_of::<4, true>(columns, shape, reach, start, candidates),
-        }
-    }
-
-    /// [`Context::drop_firsts`] for an orientation `W` columns wide.
-    fn drop_firsts_of<const W: usize, const DETAIL: bool>(
-        &self,
-        columns: &Columns,
-        shape: &Shape,
-        reach: &Reach,
-        start: PiecePos,
-        candidates: &mut Vec<Candidate>,
-    ) {
-        let height = columns.height();
-        for &x in reach.xs() {
-            let left = reach.box_left(x);
-            let drop = columns.drop_of::<W, DETAIL>(&shape.columns, left);
-            let placement = reach.placement(x, (drop.top() - i32::from(shape.top)) as i8, start);
-            let (first_value, drop) = match drop {
-                Dropped::Over { .. } => (f64::NEG_INFINITY, FirstDrop::Over),
-                Dropped::Clears { .. } => (f64::INFINITY, FirstDrop::Clears),
-                Dropped::Open { top, features } => {
-                    let landing = Landing {
-                        bottom: height - (top + shape.height as u32),
-                        piece_height: shape.height as u32,
-                        lines: 0,
-                        piece_cells_cleared: 0,
-                    };
-                    let value = self.weights.value(&features, &landing);
-                    (value, FirstDrop::Open { left, top, features })
-                }
-            };
-            let index = candidates.len() as u32;
-            candidates.push(Candidate {
-                index,
-                placement,
-                first_value,
-                drop,
-            });
-        }
-    }
-
     /// Whether the game goes on after `piece` at `pos` on `board`; if so, the board after
     /// it is in `after` and its columns in `into`: the board's `columns` with the piece
     /// added when it clears no row, else a rebuild.
@@ -421,6 +360,7 @@ impl Context<'_> {
 }
 
 mod clearing;
+mod firsts;
 mod follow;
 
 #[cfg(test)]
