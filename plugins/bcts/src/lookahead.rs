@@ -4,9 +4,10 @@
 //! Design. The choice must be exactly the exhaustive search's: the first strict maximum,
 //! in enumeration order, of the follow-up values. Under `simplified` (with weights the
 //! bound covers) the first placements are dropped on the board's columns as the
-//! one-piece search drops them, which gives each one's board features and one-piece
-//! value at the cost of one one-piece decision. They are then searched best one-piece
-//! value first, so a strong follow-up is found early, and a first placement whose
+//! one-piece search drops them, which gives each one's board features (the cumulative
+//! wells at their floor: the bound needs none) and its one-piece value with those
+//! features, at less than the cost of one one-piece decision. They are then searched
+//! best such value first, so a strong follow-up is found early, and a first placement whose
 //! [`Bound`] (raised by its floating-point margin) cannot beat the best follow-up so far
 //! under the tie rule is skipped: the bound covers every second placement that clears no
 //! row, and the few that could clear a row are found and rated exactly first. The winner
@@ -56,7 +57,8 @@ struct Candidate {
     /// Its place in the enumeration order, which decides ties.
     index: u32,
     placement: Placement,
-    /// Its one-piece value, the order it is searched in (clearing rows first).
+    /// Its one-piece value with the wells at their floor, the order it is searched in
+    /// (clearing rows first).
     first_value: f64,
     drop: FirstDrop,
 }
@@ -68,7 +70,9 @@ enum FirstDrop {
     Over,
     /// It clears rows.
     Clears,
-    /// It clears no row: where its box lands, and the features of the board after it.
+    /// It clears no row: where its box lands, and the features of the board after it,
+    /// the cumulative wells at their floor (the board's less those of the piece's
+    /// columns).
     Open {
         left: usize,
         top: u32,

@@ -1,11 +1,13 @@
 //! The first placements of the two-piece search under `simplified`: each dropped on the
-//! board's columns as the one-piece search drops it, which gives its one-piece value (its
-//! place in the search) and the features of the board it leaves (its bound).
+//! board's columns as the one-piece search drops it, which gives the features of the
+//! board it leaves (its bound) and its one-piece value with them (its place in the
+//! search). The cumulative wells are left at their floor, the costliest feature: the
+//! bound has no term for them, and the order of the search changes its cost alone.
 
 use super::{Candidate, Context, FirstDrop};
 use crate::columns::{Columns, Dropped};
 use crate::drops::Reach;
-use crate::features::Landing;
+use crate::features::{BoardFeatures, Landing};
 use crate::rater::Shape;
 use tetrad_plugin_api::{PieceId, PiecePos};
 
@@ -45,7 +47,41 @@ impl Context<'_> {
         let height = columns.height();
         for &x in reach.xs() {
             let left = reach.box_left(x);
-            let drop = columns.drop_of::<W, DETAIL>(&shape.columns, left);
+            // The features with the wells at their floor: the bound needs no wells.
+            let mut floor = None;
+            let dropped = columns.drop_unless::<W, DETAIL>(
+                &shape.columns,
+                left,
+                |_| false,
+                |top, features| {
+                    floor = Some(Dropped::Open {
+                        top,
+                        features: *features,
+                    });
+                    true
+                },
+            );
+            let drop = dropped.or(floor).expect("a drop is rated or left at its floor");
+            // The floor drop lands as the exact one, with its features but the wells,
+            // which are at most the exact ones.
+            debug_assert!(match (drop, columns.drop_of::<W, DETAIL>(&shape.columns, left)) {
+                (
+                    Dropped::Open { top, features },
+                    Dropped::Open {
+                        top: exact_top,
+                        features: exact,
+                    },
+                ) => {
+                    let wells = exact.cumulative_wells;
+                    top == exact_top
+                        && features.cumulative_wells <= wells
+                        && BoardFeatures {
+                            cumulative_wells: wells,
+                            ..features
+                        } == exact
+                }
+                (drop, exact) => drop == exact,
+            });
             let placement = reach.placement(x, (drop.top() - i32::from(shape.top)) as i8, start);
             let (first_value, drop) = match drop {
                 Dropped::Over { .. } => (f64::NEG_INFINITY, FirstDrop::Over),
