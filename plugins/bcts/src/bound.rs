@@ -25,8 +25,10 @@
 //! With every weight but eroded cells' at most 0, the weighted sum of those lower bounds
 //! (0 for the wells) is at least every second placement's exact value that clears no row
 //! ([`Bound::follow_up`]). For one drop the landing height is known exactly and the runs
-//! are its own orientation's ([`Bound::rest`] plus [`Bound::landing`]); a drop that passes
-//! that is bounded once more by its own features, every one exact but the cumulative
+//! are its own orientation's ([`Bound::rest`] plus [`Bound::landing`]), and when that is
+//! not enough the wells are at least the board's less those of the drop's own columns
+//! (they are the only columns that can lose wells; [`Bound::wells`]); a drop that passes
+//! those is bounded once more by its own features, every one exact but the cumulative
 //! wells, held at their floor (the board's less the piece's columns'; see
 //! `Columns::drop_unless`): the controller's own weighted sum of those is at least the
 //! drop's computed value, with no margin (rounding never reverses an order). A second
@@ -287,6 +289,12 @@ impl Bound {
             + w[6] * f64::from(columns)
             + w[7] * f64::from(survivors.rows);
         value + self.margin
+    }
+
+    /// The cumulative wells' term of a drop that leaves at least `floor` of them.
+    #[inline]
+    pub fn wells(&self, floor: u32) -> f64 {
+        self.weights[5] * f64::from(floor)
     }
 
     /// The landing height's term of a drop whose lowest cell is `bottom` cells above the
