@@ -41,6 +41,9 @@ impl Context<'_> {
         let (mut count, mut every) = (0, false);
         // The holes that survive when every such row is cleared.
         let (mut survivors, mut cover) = (Survivors::default(), 0);
+        // The columns filled in some row above the one read: a missing cell there is
+        // under its column's top, closed to the sky.
+        let mut above = 0;
         // Rows above the surface are empty: only a piece as wide as the board fills one.
         let from = if full.count_ones() <= widest {
             0
@@ -50,12 +53,8 @@ impl Context<'_> {
         for (y, &row) in board.rows().iter().enumerate().skip(from) {
             let row = row | first.row(y);
             let gap = full & !row;
-            let mut open = gap.count_ones() <= widest;
-            let mut cells = gap;
-            while open && cells != 0 {
-                open = top_of(cells.trailing_zeros() as usize) as usize > y;
-                cells &= cells - 1;
-            }
+            let open = gap & above == 0 && gap.count_ones() <= widest;
+            above |= row;
             if !open {
                 survivors.keep(&mut cover, row);
             } else if count == GAPS {
