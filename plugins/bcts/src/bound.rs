@@ -25,8 +25,10 @@
 //! With every weight but eroded cells' at most 0, the weighted sum of those lower bounds
 //! (0 for the wells) is at least every second placement's exact value that clears no row
 //! ([`Bound::follow_up`]). For one drop the landing height is known exactly and the runs
-//! are its own orientation's ([`Bound::rest`] plus [`Bound::landing`]); a drop that passes
-//! that is bounded once more by its own features, every one exact but the cumulative
+//! are its own orientation's ([`Bound::rest`] plus [`Bound::landing`]), and when that is
+//! not enough the wells are at least the board's less those of the drop's own columns
+//! (they are the only columns that can lose wells; [`Bound::wells`]); a drop that passes
+//! those is bounded once more by its own features, every one exact but the cumulative
 //! wells, held at their floor (the board's less the piece's columns'; see
 //! `Columns::drop_unless`): the controller's own weighted sum of those is at least the
 //! drop's computed value, with no margin (rounding never reverses an order). A second
@@ -34,6 +36,30 @@
 //! by what survives a clear); the search finds those drops (they must fill a row of `B1`
 //! that lacks at most as many cells as the piece has in one row) and rates the ones still
 //! in play as the follow-up itself rates them.
+//!
+//! What survives a clear. Take the rows the second piece clears out of `B1`, and call a
+//! cell of what is left a survivor when it is empty and its column holds a filled cell
+//! above it. The piece's cells lie above their columns' tops, so none fills a survivor;
+//! the clear takes those rows away and moves the others down in order, so a survivor
+//! keeps its covering cell above it. Every survivor is thus a hole of the board after
+//! both pieces and the clear, in a row of its own as in `B1`, in its own column. Hence,
+//! with `s` the survivors, `r` the rows holding one and `k` the columns holding one:
+//! holes at least `s`, rows with holes at least `r`, hole depth at least `k` (a column
+//! with a hole has a filled cell above its lowest one), and column transitions at least
+//! one per column plus two more for each of the `k` (empty above the board, filled at the
+//! floor: a column with a hole changes from empty to filled above it, to empty at it, and
+//! to filled again below it or at the floor).
+//!
+//! All the second placements that clear rows at once ([`Bound::clearing_any`]), so a
+//! first placement can be skipped without looking for them: the rows a drop clears are
+//! among the rows of `B1` it could fill (lacking at most as many cells as the piece has
+//! in one row, each open to the sky), and clearing fewer rows leaves at least the
+//! survivors of clearing all of those. A drop that clears rows clears `l >= 1` of them,
+//! at most those rows' number and the piece's most rows, with at most `l` times the
+//! piece's widest row of its cells (and at most all of them): that bounds the eroded
+//! cells from above (or by 1 from below, for a weight below 0); the landing height is at
+//! least its least over the drops as above; the row transitions at least those of one
+//! clear with the most runs of the piece.
 //!
 //! Floating point. The follow-up's values are weighted sums computed in `f64` (or exactly,
 //! for whole weights); the bound is another such sum. Every feature is below 2^17 (a board
@@ -54,6 +80,46 @@ use tetrad_plugin_api::{PieceId, PieceSet};
 // term in `Bound::follow_up` (or the bound turned off for it).
 const _: () = assert!(COUNT == 8, "the two-piece bound covers eight features");
 
+/// The cells of a board that stay holes through a clear of some of its rows (see the
+/// module note).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Survivors {
+    /// How many.
+    pub holes: u32,
+    /// The rows holding one.
+    pub rows: u32,
+    /// The mask of the columns holding one.
+    pub columns: u32,
+}
+
+impl Survivors {
+    /// The survivors in `rows`, a board's rows from its surface down, when the rows whose
+    /// bits are set in `cleared` (bit `i` for `rows[i]`) are cleared.
+    #[inline]
+    pub fn of(rows: &[u32], cleared: u64) -> Survivors {
+        let mut survivors = Survivors::default();
+        // The columns filled in some row above the one read, cleared rows left out.
+        let mut cover = 0;
+        for (i, &row) in rows.iter().enumerate() {
+            if cleared >> i & 1 == 0 {
+                survivors.keep(&mut cover, row);
+            }
+        }
+        survivors
+    }
+
+    /// Adds the survivors of `row`, a row the clear keeps, under rows that fill the
+    /// columns of `cover`; then adds its cells to `cover`.
+    #[inline(always)]
+    pub fn keep(&mut self, cover: &mut u32, row: u32) {
+        let holes = *cover & !row;
+        self.holes += holes.count_ones();
+        self.rows += u32::from(holes != 0);
+        self.columns |= holes;
+        *cover |= row;
+    }
+}
+
 /// What the bound needs of one piece, over all its orientations.
 #[derive(Clone, Debug)]
 struct PieceBound {
@@ -65,6 +131,10 @@ struct PieceBound {
     runs: u32,
     /// The most cells in one row of one orientation.
     widest_row: u32,
+    /// The most rows of one orientation.
+    tallest: u32,
+    /// Its cells.
+    cells: u32,
 }
 
 /// The bound's weights and per-piece terms.
@@ -111,6 +181,10 @@ impl Bound {
                         .flat_map(|o| o.row_masks().iter().map(|m| m.count_ones()))
                         .max()
                         .unwrap_or(0),
+                    tallest: orientations.iter().map(|o| u32::from(o.height())).max().unwrap_or(0),
+                    cells: orientations
+                        .first()
+                        .map_or(0, |o| o.row_masks().iter().map(|m| m.count_ones()).sum()),
                 }
             })
             .collect();
@@ -154,12 +228,13 @@ impl Bound {
     }
 
     /// [`Bound::rest`] for a drop that clears `lines` rows holding `cells` of its cells,
-    /// on a board `(width, height)`. Clearing can lower every feature, so this keeps only
-    /// what survives it: the eroded cells exactly; the row transitions of the rows the
-    /// piece leaves, less at most two per run of its cells, plus two for each new empty
-    /// row at the top, and never fewer than two per row (no row is full after the
-    /// clear, and walls count as filled); at least one column transition per column
-    /// (empty above the board, filled floor); the other features at least 0.
+    /// on a board `(width, height)`, leaving `survivors` (see the module note). Clearing
+    /// can lower every feature, so this keeps only what survives it: the eroded cells
+    /// exactly; the row transitions of the rows the piece leaves, less at most two per
+    /// run of its cells, plus two for each new empty row at the top, and never fewer than
+    /// two per row (no row is full after the clear, and walls count as filled); one
+    /// column transition per column and two more per column holding a survivor; the
+    /// survivors' holes, rows and columns (for the hole depth); the wells at least 0.
     #[inline]
     pub fn clearing(
         &self,
@@ -168,12 +243,58 @@ impl Bound {
         orientation: u8,
         (lines, cells): (u32, u32),
         (width, height): (u32, u32),
+        survivors: &Survivors,
     ) -> f64 {
         let (w, piece) = (&self.weights, &self.pieces[next.index()]);
         let runs = 2 * piece.runs_of[usize::from(orientation)];
         let row_transitions = (after.row_transitions.saturating_sub(runs) + 2 * lines).max(2 * height);
-        let value = w[1] * f64::from(lines * cells) + w[2] * f64::from(row_transitions) + w[3] * f64::from(width);
+        let columns = survivors.columns.count_ones();
+        let value = w[1] * f64::from(lines * cells)
+            + w[2] * f64::from(row_transitions)
+            + w[3] * f64::from(width + 2 * columns)
+            + w[4] * f64::from(survivors.holes)
+            + w[6] * f64::from(columns)
+            + w[7] * f64::from(survivors.rows);
         value + self.margin
+    }
+
+    /// The most any placement of `next` that clears rows can be worth on the board whose
+    /// features are `after`, `(width, height)` cells, when the lowest column of the board
+    /// before both pieces is `lowest` cells high, at most `open` of its rows could be
+    /// filled by `next`, and `survivors` stay holes when all of those are cleared: see
+    /// the module note.
+    #[inline]
+    pub fn clearing_any(
+        &self,
+        after: &BoardFeatures,
+        next: PieceId,
+        (lowest, open): (u32, u32),
+        (width, height): (u32, u32),
+        survivors: &Survivors,
+    ) -> f64 {
+        let (w, piece) = (&self.weights, &self.pieces[next.index()]);
+        let lines = open.min(piece.tallest);
+        let eroded = if w[1] >= 0.0 {
+            lines * piece.cells.min(lines * piece.widest_row)
+        } else {
+            1
+        };
+        let row_transitions = (after.row_transitions.saturating_sub(2 * piece.runs) + 2).max(2 * height);
+        let columns = survivors.columns.count_ones();
+        let value = w[0] * (f64::from(lowest) + piece.landing_offset)
+            + w[1] * f64::from(eroded)
+            + w[2] * f64::from(row_transitions)
+            + w[3] * f64::from(width + 2 * columns)
+            + w[4] * f64::from(survivors.holes)
+            + w[6] * f64::from(columns)
+            + w[7] * f64::from(survivors.rows);
+        value + self.margin
+    }
+
+    /// The cumulative wells' term of a drop that leaves at least `floor` of them.
+    #[inline]
+    pub fn wells(&self, floor: u32) -> f64 {
+        self.weights[5] * f64::from(floor)
     }
 
     /// The landing height's term of a drop whose lowest cell is `bottom` cells above the

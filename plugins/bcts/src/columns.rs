@@ -394,6 +394,7 @@ fn cells_after<const W: usize>(slots: &[Slot; WINDOW], piece: &PieceColumns, top
 
 mod drop;
 mod terms;
+mod wells;
 
 #[cfg(test)]
 mod tests;

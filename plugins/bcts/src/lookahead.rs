@@ -4,9 +4,10 @@
 //! Design. The choice must be exactly the exhaustive search's: the first strict maximum,
 //! in enumeration order, of the follow-up values. Under `simplified` (with weights the
 //! bound covers) the first placements are dropped on the board's columns as the
-//! one-piece search drops them, which gives each one's board features and one-piece
-//! value at the cost of one one-piece decision. They are then searched best one-piece
-//! value first, so a strong follow-up is found early, and a first placement whose
+//! one-piece search drops them, which gives each one's board features (the cumulative
+//! wells at their floor: the bound needs none) and its one-piece value with those
+//! features, at less than the cost of one one-piece decision. They are then searched
+//! best such value first, so a strong follow-up is found early, and a first placement whose
 //! [`Bound`] (raised by its floating-point margin) cannot beat the best follow-up so far
 //! under the tie rule is skipped: the bound covers every second placement that clears no
 //! row, and the few that could clear a row are found and rated exactly first. The winner
@@ -19,12 +20,12 @@
 //! drops under `simplified`). Elsewhere every first placement is searched in order.
 
 use crate::bound::Bound;
-use crate::columns::{Columns, Dropped};
-use crate::drops::{Drops, Reach};
-use crate::features::{BoardFeatures, Landing, Weights};
+use crate::columns::Columns;
+use crate::drops::Drops;
+use crate::features::{BoardFeatures, Weights};
 use crate::order::Order;
 use crate::rater::{keep_best, Shape, Shapes};
-use tetrad_plugin_api::{placements_into, Board, PieceId, PiecePos, PieceSet, Placement, Rules};
+use tetrad_plugin_api::{placements_into, Board, Orientation, PieceId, PiecePos, PieceSet, Placement, Rules};
 
 /// What a two-piece search reads: the game's rules and pieces and the controller's tables.
 pub(crate) struct Context<'a> {
@@ -56,7 +57,8 @@ struct Candidate {
     /// Its place in the enumeration order, which decides ties.
     index: u32,
     placement: Placement,
-    /// Its one-piece value, the order it is searched in (clearing rows first).
+    /// Its one-piece value with the wells at their floor, the order it is searched in
+    /// (clearing rows first).
     first_value: f64,
     drop: FirstDrop,
 }
@@ -68,7 +70,9 @@ enum FirstDrop {
     Over,
     /// It clears rows.
     Clears,
-    /// It clears no row: where its box lands, and the features of the board after it.
+    /// It clears no row: where its box lands, and the features of the board after it,
+    /// the cumulative wells at their floor (the board's less those of the piece's
+    /// columns).
     Open {
         left: usize,
         top: u32,
@@ -77,14 +81,37 @@ enum FirstDrop {
 }
 
 /// A first placement that clears no row, as the search for second placements that clear
-/// rows reads it: the board's columns before it, and where its box went.
+/// rows reads it: the board and its columns before it, and where it went.
 struct First<'b> {
+    board: &'b Board,
     columns: &'b Columns,
+    orientation: &'b Orientation,
+    pos: PiecePos,
     shape: &'b Shape,
+    /// Where its box went.
     left: usize,
     top: u32,
     /// The features of the board after it.
     features: &'b BoardFeatures,
+    /// The lowest column of the board before it, in cells.
+    lowest: u32,
+}
+
+impl First<'_> {
+    /// The cells it adds to row `y`.
+    #[inline(always)]
+    fn row(&self, y: usize) -> u32 {
+        match y.checked_sub(self.top as usize) {
+            Some(i) if i < self.shape.height => self.shape.rows[i] << self.left,
+            _ => 0,
+        }
+    }
+
+    /// Makes `after` the board after it.
+    fn place(&self, after: &mut Board) {
+        after.clone_from(self.board);
+        after.place(self.orientation, self.pos.x, self.pos.y);
+    }
 }
 
 /// The board after a first placement, as its follow-up reads it.
@@ -261,29 +288,31 @@ impl Context<'_> {
                     }
                 }
                 FirstDrop::Open { left, top, features } => {
-                    let shape = &self.shapes[piece.index()][usize::from(placement.pos.orientation)];
                     let pos = placement.pos;
-                    after.clone_from(board);
-                    after.place(self.pieces.kind(piece).orientation(pos.orientation), pos.x, pos.y);
+                    let first = First {
+                        board,
+                        columns,
+                        orientation: self.pieces.kind(piece).orientation(pos.orientation),
+                        pos,
+                        shape: &self.shapes[piece.index()][usize::from(pos.orientation)],
+                        left,
+                        top,
+                        features: &features,
+                        lowest,
+                    };
                     let limit = bound.follow_up(&features, lowest, next);
+                    // The board after it is built only when it is searched, or when
+                    // some second placement that clears rows needs rating.
                     if beaten(&best, limit, index) {
                         // Only a second placement that clears rows could do better.
-                        let first = First {
-                            columns,
-                            shape,
-                            left,
-                            top,
-                            features: &features,
-                        };
-                        let second = Second::new(after, columns, (next, spawn), &best, index);
-                        if beaten(
-                            &best,
-                            self.clearing_limit(&first, &second, bound, next_reaches, limit),
-                            index,
-                        ) {
+                        let within = (next, spawn, &best, index);
+                        let most = self.clearing_limit(&first, after, within, bound, next_reaches, limit);
+                        if beaten(&best, most, index) {
                             continue;
                         }
                     }
+                    first.place(after);
+                    let shape = first.shape;
                     after_columns.copy_from(columns);
                     after_columns.place(&shape.columns, left, top);
                     let second = Second::new(after, after_columns, (next, spawn), &best, index);
@@ -293,67 +322,6 @@ impl Context<'_> {
             keep(&mut best, value, index, placement);
         }
         Some(best.map(|(value, _, placement)| (value, placement)))
-    }
-
-    /// Adds every drop of one orientation of `piece` from `start` to `candidates`, with
-    /// what it does to the board.
-    fn drop_firsts(
-        &self,
-        columns: &Columns,
-        piece: PieceId,
-        reach: &Reach,
-        start: PiecePos,
-        candidates: &mut Vec<Candidate>,
-    ) {
-        let shape = &self.shapes[piece.index()][usize::from(reach.orientation())];
-        match (shape.columns.width, self.weights.detail()) {
-            (1, false) => self.drop_firsts_of::<1, false>(columns, shape, reach, start, candidates),
-            (2, false) => self.drop_firsts_of::<2, false>(columns, shape, reach, start, candidates),
-            (3, false) => self.drop_firsts_of::<3, false>(columns, shape, reach, start, candidates),
-            (4, false) => self.drop_firsts_of::<4, false>(columns, shape, reach, start, candidates),
-            (1, true) => self.drop_firsts_of::<1, true>(columns, shape, reach, start, candidates),
-            (2, true) => self.drop_firsts_of::<2, true>(columns, shape, reach, start, candidates),
-            (3, true) => self.drop_firsts_of::<3, true>(columns, shape, reach, start, candidates),
-            _ => self.drop_firsts_of::<4, true>(columns, shape, reach, start, candidates),
-        }
-    }
-
-    /// [`Context::drop_firsts`] for an orientation `W` columns wide.
-    fn drop_firsts_of<const W: usize, const DETAIL: bool>(
-        &self,
-        columns: &Columns,
-        shape: &Shape,
-        reach: &Reach,
-        start: PiecePos,
-        candidates: &mut Vec<Candidate>,
-    ) {
-        let height = columns.height();
-        for &x in reach.xs() {
-            let left = reach.box_left(x);
-            let drop = columns.drop_of::<W, DETAIL>(&shape.columns, left);
-            let placement = reach.placement(x, (drop.top() - i32::from(shape.top)) as i8, start);
-            let (first_value, drop) = match drop {
-                Dropped::Over { .. } => (f64::NEG_INFINITY, FirstDrop::Over),
-                Dropped::Clears { .. } => (f64::INFINITY, FirstDrop::Clears),
-                Dropped::Open { top, features } => {
-                    let landing = Landing {
-                        bottom: height - (top + shape.height as u32),
-                        piece_height: shape.height as u32,
-                        lines: 0,
-                        piece_cells_cleared: 0,
-                    };
-                    let value = self.weights.value(&features, &landing);
-                    (value, FirstDrop::Open { left, top, features })
-                }
-            };
-            let index = candidates.len() as u32;
-            candidates.push(Candidate {
-                index,
-                placement,
-                first_value,
-                drop,
-            });
-        }
     }
 
     /// Whether the game goes on after `piece` at `pos` on `board`; if so, the board after
@@ -396,6 +364,7 @@ impl Context<'_> {
 }
 
 mod clearing;
+mod firsts;
 mod follow;
 
 #[cfg(test)]

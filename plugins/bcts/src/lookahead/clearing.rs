@@ -2,29 +2,32 @@
 //! every feature), found on the board after the first placement and rated exactly when
 //! they could still matter.
 
-use super::{beaten, Context, First, Second, GAPS};
-use crate::bound::Bound;
+use super::{beaten, Best, Context, First, Second, GAPS};
+use crate::bound::{Bound, Survivors};
 use crate::drops::Reach;
 use crate::evaluate;
 use crate::features::BoardFeatures;
+use tetrad_plugin_api::{Board, PieceId, PiecePos};
 
 impl Context<'_> {
     /// `limit` raised to the value of each placement of the second piece that clears
-    /// rows on the board after the first and could matter (as the follow-up computes it);
-    /// a placement whose own bound is no more than `limit`, or cannot beat the best
-    /// follow-up so far, could not, and is not rated.
+    /// rows on the board after the `first` placement and could matter (as the follow-up
+    /// computes it); a placement whose own bound is no more than `limit`, or cannot beat
+    /// the best follow-up so far, could not, and is not rated. When the bound on all of
+    /// them at once cannot beat the best so far, `limit`. The board after the first
+    /// placement is built in `after` when a placement needs its own bound.
     pub(super) fn clearing_limit(
         &self,
         first: &First,
-        second: &Second,
+        after: &mut Board,
+        (next, spawn, best, index): (PieceId, PiecePos, &Best, u32),
         bound: &Bound,
         reaches: &[Reach],
         limit: f64,
     ) -> f64 {
-        let (after, columns, shape, left, top) = (second.board, first.columns, first.shape, first.left, first.top);
-        let next = second.next;
-        let full = after.full_row();
-        let widest = self.bound.map_or(u32::MAX, |b| b.widest_row(next));
+        let (board, columns, shape, left, top) = (first.board, first.columns, first.shape, first.left, first.top);
+        let full = board.full_row();
+        let widest = bound.widest_row(next);
         let top_of = |x: usize| {
             let own = columns.top(x);
             match x.checked_sub(left).filter(|&j| j < shape.columns.width) {
@@ -36,36 +39,44 @@ impl Context<'_> {
         // the sky. A drop fills one only if its box spans the row's gap.
         let mut gaps = [(0u32, 0usize); GAPS];
         let (mut count, mut every) = (0, false);
+        // The holes that survive when every such row is cleared.
+        let (mut survivors, mut cover) = (Survivors::default(), 0);
+        // The columns filled in some row above the one read: a missing cell there is
+        // under its column's top, closed to the sky.
+        let mut above = 0;
         // Rows above the surface are empty: only a piece as wide as the board fills one.
         let from = if full.count_ones() <= widest {
             0
         } else {
-            after.surface()
+            board.surface().min(top as usize)
         };
-        for (y, &row) in after.rows().iter().enumerate().skip(from) {
+        for (y, &row) in board.rows().iter().enumerate().skip(from) {
+            let row = row | first.row(y);
             let gap = full & !row;
-            let mut open = gap.count_ones() <= widest;
-            let mut cells = gap;
-            while open && cells != 0 {
-                open = top_of(cells.trailing_zeros() as usize) as usize > y;
-                cells &= cells - 1;
-            }
-            if open {
-                if count == GAPS {
-                    // More rows than kept: any drop may fill one.
-                    every = true;
-                } else {
-                    gaps[count] = (gap, y);
-                    count += 1;
-                }
+            let open = gap & above == 0 && gap.count_ones() <= widest;
+            above |= row;
+            if !open {
+                survivors.keep(&mut cover, row);
+            } else if count == GAPS {
+                // More rows than kept: any drop may fill one.
+                every = true;
+            } else {
+                gaps[count] = (gap, y);
+                count += 1;
             }
         }
         if count == 0 {
             return limit;
         }
+        let sizes = (board.width() as u32, board.height() as u32);
+        let open = if every { u32::MAX } else { count as u32 };
+        let most = bound.clearing_any(first.features, next, (first.lowest, open), sizes, &survivors);
+        if beaten(best, most, index) {
+            return limit;
+        }
         let gaps = &gaps[..count];
-        let spawn = second.spawn;
         let mut limit = limit;
+        let mut built = false;
         for reach in reaches {
             let shape2 = &self.shapes[next.index()][usize::from(reach.orientation())];
             let span = (1u32 << shape2.columns.width) - 1;
@@ -85,10 +96,15 @@ impl Context<'_> {
                 if !every && !gaps.iter().any(|gap| spans(gap) && rows.contains(&gap.1)) {
                     continue;
                 }
-                let Some(most) = self.clearing_bound(bound, second, first.features, reach, box_top, box_left) else {
+                if !built {
+                    first.place(after);
+                    built = true;
+                }
+                let second = Second::new(after, columns, (next, spawn), best, index);
+                let Some(most) = self.clearing_bound(bound, &second, first.features, reach, box_top, box_left) else {
                     continue;
                 };
-                if most <= limit || beaten(second.best, most, second.index) {
+                if most <= limit || beaten(best, most, index) {
                     continue;
                 }
                 if let Some((_, value)) = evaluate(self.rules, self.pieces, after, next, placement.pos, self.weights) {
@@ -113,20 +129,25 @@ impl Context<'_> {
     ) -> Option<f64> {
         let shape = &self.shapes[second.next.index()][usize::from(reach.orientation())];
         let full = second.board.full_row();
-        let (mut lines, mut cells) = (0, 0);
+        let (mut lines, mut cells, mut cleared) = (0, 0, 0u64);
         let rows = &second.board.rows()[top..top + shape.height];
-        for (&row, &mask) in rows.iter().zip(&shape.rows) {
+        for (i, (&row, &mask)) in rows.iter().zip(&shape.rows).enumerate() {
             if row | mask << left == full {
                 lines += 1;
                 cells += mask.count_ones();
+                cleared |= 1 << i;
             }
         }
         if lines == 0 {
             return None;
         }
         let board = (second.board.width() as u32, second.board.height() as u32);
+        // The board's rows from its surface down, the cleared ones as bits from there.
+        let surface = second.board.surface().min(top);
+        let survivors = Survivors::of(&second.board.rows()[surface..], cleared << (top - surface));
         let bottom = board.1 - (top + shape.height) as u32;
-        let rest = bound.clearing(after, second.next, reach.orientation(), (lines, cells), board);
+        let cleared = (lines, cells);
+        let rest = bound.clearing(after, second.next, reach.orientation(), cleared, board, &survivors);
         Some(bound.landing(bottom, shape.height as u32) + rest)
     }
 }

@@ -15,10 +15,10 @@ impl Context<'_> {
     /// The follow-up of a first placement by the drops of the second piece, when it
     /// matters: exactly [`Context::follow_up`] when that beats the best so far, else a
     /// value that does not beat it either. A drop that clears no row is rated only when
-    /// its bound, with its exact landing height, and then its value with the cumulative
-    /// wells at their floor (every other feature exact) beat both the best value of this
-    /// follow-up so far and the best follow-up so far; the others are skipped, since
-    /// their values could change neither.
+    /// its bound, with its exact landing height, then that bound with the cumulative
+    /// wells at their floor, and then its value with those wells (every other feature
+    /// exact) beat both the best value of this follow-up so far and the best follow-up so
+    /// far; the others are skipped, since their values could change neither.
     pub(super) fn follow_up_within(&self, second: &Second, bound: &Bound, reaches: &[Reach]) -> f64 {
         let totals = second.columns.totals();
         let mut value = f64::NEG_INFINITY;
@@ -63,8 +63,12 @@ impl Context<'_> {
             // weights are at most 0 but eroded cells' (0 here), and rounding never
             // reverses an order.
             let early = |top: u32| {
+                let skips = |limit: f64| limit <= so_far || beaten(second.best, limit, second.index);
                 let limit = bound.landing(height - (top + piece_height), piece_height) + rest;
-                limit <= so_far || beaten(second.best, limit, second.index)
+                skips(limit) || {
+                    let floor = totals.cumulative_wells - second.columns.wells_in::<W>(reach.box_left(x));
+                    skips(limit + bound.wells(floor))
+                }
             };
             let skip = |top: u32, floor: &BoardFeatures| {
                 let landing = Landing {

@@ -1,0 +1,109 @@
+//! The first placements of the two-piece search under `simplified`: each dropped on the
+//! board's columns as the one-piece search drops it, which gives the features of the
+//! board it leaves (its bound) and its one-piece value with them (its place in the
+//! search). The cumulative wells are left at their floor, the costliest feature: the
+//! bound has no term for them, and the order of the search changes its cost alone.
+
+use super::{Candidate, Context, FirstDrop};
+use crate::columns::{Columns, Dropped};
+use crate::drops::Reach;
+use crate::features::{BoardFeatures, Landing};
+use crate::rater::Shape;
+use tetrad_plugin_api::{PieceId, PiecePos};
+
+impl Context<'_> {
+    /// Adds every drop of one orientation of `piece` from `start` to `candidates`, with
+    /// what it does to the board.
+    pub(super) fn drop_firsts(
+        &self,
+        columns: &Columns,
+        piece: PieceId,
+        reach: &Reach,
+        start: PiecePos,
+        candidates: &mut Vec<Candidate>,
+    ) {
+        let shape = &self.shapes[piece.index()][usize::from(reach.orientation())];
+        match (shape.columns.width, self.weights.detail()) {
+            (1, false) => self.drop_firsts_of::<1, false>(columns, shape, reach, start, candidates),
+            (2, false) => self.drop_firsts_of::<2, false>(columns, shape, reach, start, candidates),
+            (3, false) => self.drop_firsts_of::<3, false>(columns, shape, reach, start, candidates),
+            (4, false) => self.drop_firsts_of::<4, false>(columns, shape, reach, start, candidates),
+            (1, true) => self.drop_firsts_of::<1, true>(columns, shape, reach, start, candidates),
+            (2, true) => self.drop_firsts_of::<2, true>(columns, shape, reach, start, candidates),
+            (3, true) => self.drop_firsts_of::<3, true>(columns, shape, reach, start, candidates),
+            _ => self.drop_firsts_of::<4, true>(columns, shape, reach, start, candidates),
+        }
+    }
+
+    /// [`Context::drop_firsts`] for an orientation `W` columns wide.
+    fn drop_firsts_of<const W: usize, const DETAIL: bool>(
+        &self,
+        columns: &Columns,
+        shape: &Shape,
+        reach: &Reach,
+        start: PiecePos,
+        candidates: &mut Vec<Candidate>,
+    ) {
+        let height = columns.height();
+        for &x in reach.xs() {
+            let left = reach.box_left(x);
+            // The features with the wells at their floor: the bound needs no wells.
+            let mut floor = None;
+            let dropped = columns.drop_unless::<W, DETAIL>(
+                &shape.columns,
+                left,
+                |_| false,
+                |top, features| {
+                    floor = Some(Dropped::Open {
+                        top,
+                        features: *features,
+                    });
+                    true
+                },
+            );
+            let drop = dropped.or(floor).expect("a drop is rated or left at its floor");
+            // The floor drop lands as the exact one, with its features but the wells,
+            // which are at most the exact ones.
+            debug_assert!(match (drop, columns.drop_of::<W, DETAIL>(&shape.columns, left)) {
+                (
+                    Dropped::Open { top, features },
+                    Dropped::Open {
+                        top: exact_top,
+                        features: exact,
+                    },
+                ) => {
+                    let wells = exact.cumulative_wells;
+                    top == exact_top
+                        && features.cumulative_wells <= wells
+                        && BoardFeatures {
+                            cumulative_wells: wells,
+                            ..features
+                        } == exact
+                }
+                (drop, exact) => drop == exact,
+            });
+            let placement = reach.placement(x, (drop.top() - i32::from(shape.top)) as i8, start);
+            let (first_value, drop) = match drop {
+                Dropped::Over { .. } => (f64::NEG_INFINITY, FirstDrop::Over),
+                Dropped::Clears { .. } => (f64::INFINITY, FirstDrop::Clears),
+                Dropped::Open { top, features } => {
+                    let landing = Landing {
+                        bottom: height - (top + shape.height as u32),
+                        piece_height: shape.height as u32,
+                        lines: 0,
+                        piece_cells_cleared: 0,
+                    };
+                    let value = self.weights.value(&features, &landing);
+                    (value, FirstDrop::Open { left, top, features })
+                }
+            };
+            let index = candidates.len() as u32;
+            candidates.push(Candidate {
+                index,
+                placement,
+                first_value,
+                drop,
+            });
+        }
+    }
+}
