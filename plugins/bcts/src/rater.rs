@@ -258,6 +258,7 @@ impl<'a> Rater<'a> {
             let drop = self.columns.drop_bounded::<W, DETAIL>(
                 &shape.columns,
                 reach.box_left(x),
+                |_| false,
                 // The early ceiling only where hole depth and rows with holes count: with
                 // Dellacherie's weights it saves 600 instructions a piece, but its outcome
                 // is a coin toss that the processor mispredicts, and the run takes 3% more

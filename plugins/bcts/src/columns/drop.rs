@@ -45,12 +45,11 @@ impl Columns {
     /// the piece's and, after the drop, in each of the piece's.
     #[inline(always)]
     pub fn drop_of<const W: usize, const DETAIL: bool>(&self, piece: &PieceColumns, left: usize) -> Dropped {
-        let dropped = self.drop_bounded::<W, DETAIL>(piece, left, |_, _| false, |_, _| false);
+        let dropped = self.drop_bounded::<W, DETAIL>(piece, left, |_| false, |_, _| false, |_, _| false);
         dropped.expect("a drop is left unrated only when asked")
     }
 
-    /// [`Columns::drop_bounded`] with an `early` test that sees only the row of the box's
-    /// top.
+    /// [`Columns::drop_bounded`] with no test of the floor features.
     #[inline(always)]
     pub fn drop_unless<const W: usize, const DETAIL: bool>(
         &self,
@@ -59,15 +58,16 @@ impl Columns {
         early: impl FnOnce(u32) -> bool,
         skip: impl FnOnce(u32, &BoardFeatures) -> bool,
     ) -> Option<Dropped> {
-        self.drop_bounded::<W, DETAIL>(piece, left, |top, _| early(top), skip)
+        self.drop_bounded::<W, DETAIL>(piece, left, early, |_, _| false, skip)
     }
 
     /// [`Columns::drop_of`], but a drop that fills no row is left unrated (`None`) when
-    /// `early` says so given the row of its box's top and its features at their floor
-    /// (the holes and column transitions exact, the row transitions less two for each
-    /// run of the piece, the cumulative wells less the piece's columns', hole depth and
-    /// rows with holes the board's: each at most the drop's own), before any of its cells
-    /// is read; or when `skip` says so given that row and its features with only the
+    /// one of three tests says so, each given the row of its box's top: `landed`, before
+    /// anything else is known; `early`, given its features at their floor (the holes,
+    /// column transitions, hole depth and rows with holes exact for a piece whose
+    /// columns are each one run, else at most the drop's own; the row transitions less
+    /// two for each run of the piece; the cumulative wells less the piece's columns'),
+    /// before any of its cells is read; `skip`, given its features with only the
     /// cumulative wells at their floor ([`Columns::features_but_wells`]'s): the wells are
     /// the costliest feature.
     #[inline(always)]
@@ -75,6 +75,7 @@ impl Columns {
         &self,
         piece: &PieceColumns,
         left: usize,
+        landed: impl FnOnce(u32) -> bool,
         early: impl FnOnce(u32, &BoardFeatures) -> bool,
         skip: impl FnOnce(u32, &BoardFeatures) -> bool,
     ) -> Option<Dropped> {
@@ -100,6 +101,9 @@ impl Columns {
         }
         if full != 0 {
             return Some(Dropped::Clears { top: top as u32 });
+        }
+        if landed(top as u32) {
+            return None;
         }
         // Column `j`'s gap is `rests[j] - top`: the holes gain their sum, the column
         // transitions two for each column whose gap is not empty.

@@ -100,6 +100,7 @@ fn check_drops<const W: usize>(board: &Board, split: &Columns, piece: &PieceColu
         let dropped = split.drop_bounded::<W, true>(
             piece,
             left,
+            |_| false,
             |_, f| {
                 floor = Some(*f);
                 false
