@@ -8,7 +8,7 @@ use crate::columns::{Columns, Dropped};
 use crate::drops::Reach;
 use crate::evaluate;
 use crate::features::{BoardFeatures, Landing};
-use crate::rater::{Rater, Shape};
+use crate::rater::{Ceilings, Rater, Shape};
 use tetrad_plugin_api::{placements_into, Board, PieceId, Placement};
 
 impl Context<'_> {
@@ -55,13 +55,13 @@ impl Context<'_> {
     ) {
         let height = second.columns.height();
         let piece_height = shape.height as u32;
+        let ceilings = Ceilings::new(self.weights, bound, totals, height, shape);
         for &x in reach.xs() {
             let so_far = *value;
             // First the bound from the board's features and the drop's landing height
-            // alone, which costs no feature of the drop; then the drop's value with the
-            // cumulative wells at their floor: at least its value, since the bound's
-            // weights are at most 0 but eroded cells' (0 here), and rounding never
-            // reverses an order.
+            // alone, which costs no feature of the drop; then the drop's ceiling with the
+            // cumulative wells at their floor, every other feature exact (see
+            // `Rater::rate_drops`).
             let early = |top: u32| {
                 let skips = |limit: f64| limit <= so_far || beaten(second.best, limit, second.index);
                 let limit = bound.landing(height - (top + piece_height), piece_height) + rest;
@@ -70,14 +70,8 @@ impl Context<'_> {
                     skips(limit + bound.wells(floor))
                 }
             };
-            let skip = |top: u32, floor: &BoardFeatures| {
-                let landing = Landing {
-                    bottom: height - (top + piece_height),
-                    piece_height,
-                    lines: 0,
-                    piece_cells_cleared: 0,
-                };
-                let limit = self.weights.value(floor, &landing);
+            let skip = |top: u32, features: &BoardFeatures| {
+                let limit = ceilings.later::<DETAIL>(top, features);
                 limit <= so_far || beaten(second.best, limit, second.index)
             };
             let rated = match second
