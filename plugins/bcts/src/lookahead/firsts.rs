@@ -98,6 +98,7 @@ impl Context<'_> {
                 }
             };
             let index = candidates.len() as u32;
+            debug_assert!(index < 1 << super::INDEX_BITS, "a rank holds the index");
             candidates.push(Candidate {
                 index,
                 placement,
