@@ -248,14 +248,22 @@ impl Bound {
         let (w, piece) = (&self.weights, &self.pieces[next.index()]);
         let runs = 2 * piece.runs_of[usize::from(orientation)];
         let row_transitions = (after.row_transitions.saturating_sub(runs) + 2 * lines).max(2 * height);
+        let value = w[1] * f64::from(lines * cells) + w[2] * f64::from(row_transitions);
+        value + self.survivors(width, survivors) + self.margin
+    }
+
+    /// The terms of the features a clear leaves at least their survivors' (see the module
+    /// note) on a board `width` wide: column transitions, holes, hole depth, rows with
+    /// holes. (Grouped apart from the rest of a bound's sum: the margin covers any
+    /// grouping.)
+    #[inline]
+    fn survivors(&self, width: u32, survivors: &Survivors) -> f64 {
+        let w = &self.weights;
         let columns = survivors.columns.count_ones();
-        let value = w[1] * f64::from(lines * cells)
-            + w[2] * f64::from(row_transitions)
-            + w[3] * f64::from(width + 2 * columns)
+        w[3] * f64::from(width + 2 * columns)
             + w[4] * f64::from(survivors.holes)
             + w[6] * f64::from(columns)
-            + w[7] * f64::from(survivors.rows);
-        value + self.margin
+            + w[7] * f64::from(survivors.rows)
     }
 
     /// The most any placement of `next` that clears rows can be worth on the board whose
@@ -280,15 +288,10 @@ impl Bound {
             1
         };
         let row_transitions = (after.row_transitions.saturating_sub(2 * piece.runs) + 2).max(2 * height);
-        let columns = survivors.columns.count_ones();
         let value = w[0] * (f64::from(lowest) + piece.landing_offset)
             + w[1] * f64::from(eroded)
-            + w[2] * f64::from(row_transitions)
-            + w[3] * f64::from(width + 2 * columns)
-            + w[4] * f64::from(survivors.holes)
-            + w[6] * f64::from(columns)
-            + w[7] * f64::from(survivors.rows);
-        value + self.margin
+            + w[2] * f64::from(row_transitions);
+        value + self.survivors(width, survivors) + self.margin
     }
 
     /// The cumulative wells' term of a drop that leaves at least `floor` of them.
