@@ -261,8 +261,8 @@ impl<'a> Rater<'a> {
                 |_| false,
                 // The early ceiling only where hole depth and rows with holes count: with
                 // Dellacherie's weights it saves 600 instructions a piece, but its outcome
-                // is a coin toss that the processor mispredicts, and the run takes 3% more
-                // time (BENCHMARKS.md, eighth round); with BCTS's it costs no time.
+                // is a coin toss that the processor mispredicts, and the run takes about
+                // 6% more time (BENCHMARKS.md, eighth round); with BCTS's it saves time.
                 |top, floor| DETAIL && visit.skips_early::<DETAIL>(top, floor),
                 |top, features| visit.skips::<DETAIL>(top, features),
             );
