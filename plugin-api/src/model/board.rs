@@ -207,8 +207,30 @@ impl Board {
         } else {
             y
         };
-        while self.fits(orientation, x, y + 1) {
+        // The rest is `while self.fits(orientation, x, y + 1) { y += 1 }`, with what does
+        // not change as the piece falls asked once: the walls, and the piece's rows. A
+        // drop crosses several rows of the stack, and each step is then one AND a row.
+        let left = i32::from(x) + i32::from(orientation.left());
+        if left < 0 || left + i32::from(orientation.width()) > i32::from(self.width) {
+            return y;
+        }
+        let masks = orientation.row_masks();
+        let height = i32::from(self.height);
+        // The top row of the piece one row lower.
+        let mut top = i32::from(y) + i32::from(orientation.top()) + 1;
+        while top + masks.len() as i32 <= height {
+            let fits = if top >= 0 {
+                let rows = &self.rows[top as usize..top as usize + masks.len()];
+                rows.iter().zip(masks).all(|(&row, &mask)| row & (mask << left) == 0)
+            } else {
+                // Partly above row 0, where the sky meets nothing: seldom, left to `fits`.
+                self.fits(orientation, x, y + 1)
+            };
+            if !fits {
+                break;
+            }
             y += 1;
+            top += 1;
         }
         y
     }
