@@ -163,7 +163,10 @@ pub struct Step {
 /// shift (if it fits), then DROP or gravity (or, under `guideline`, soft drop).
 ///
 /// The caller has already rejected violations (see [`Actions::is_violation`]).
-#[inline]
+///
+/// Always inlined: the engine calls it at every tick, and inlined there the preset's
+/// rotation system and movement are read once and the result never goes through memory.
+#[inline(always)]
 pub fn step(rules: &Rules, board: &Board, kind: &PieceKind, pos: &mut PiecePos, actions: Actions) -> Step {
     let mut result = Step::default();
     let turn = actions.turn();
