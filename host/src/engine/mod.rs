@@ -241,6 +241,7 @@ impl Game {
     }
 
     /// Plays one tick with the given actions (already checked for violations).
+    #[inline(always)]
     pub fn tick(&mut self, actions: Actions) -> TickReport {
         let Some(mut falling) = self.current.filter(|_| !self.over) else {
             return TickReport::default();
