@@ -103,18 +103,38 @@ impl Board {
         let full = self.full_row();
         let height = self.height();
         let given = rows.len().min(height);
-        // The surface is the least index of a non-empty row: a minimum taken in the same
-        // pass as the copy, which the compiler keeps in vector registers.
-        let mut surface = height as u32;
-        for (y, (dst, &src)) in self.rows[..given].iter_mut().zip(&rows[..given]).enumerate() {
-            let row = src & full;
-            *dst = row;
-            surface = surface.min(if row != 0 { y as u32 } else { height as u32 });
+        // Four rows at a time, one vector register each: a board's height is most often a
+        // multiple of four, and then no row goes alone.
+        let mut to = self.rows[..given].chunks_exact_mut(4);
+        let mut from = rows[..given].chunks_exact(4);
+        for (to, from) in (&mut to).zip(&mut from) {
+            for (dst, &src) in to.iter_mut().zip(from) {
+                *dst = src & full;
+            }
+        }
+        for (dst, &src) in to.into_remainder().iter_mut().zip(from.remainder()) {
+            *dst = src & full;
         }
         if given < height {
             self.rows[given..height].fill(0);
         }
-        self.surface = surface as u8;
+        self.surface = self.first_filled_row() as u8;
+    }
+
+    /// The first row from the top holding a filled cell, or the height: looked for four
+    /// rows at a time (one vector test). Rows past the last are empty.
+    #[inline]
+    fn first_filled_row(&self) -> usize {
+        let height = self.height();
+        let found = self
+            .rows
+            .chunks_exact(4)
+            .position(|four| four.iter().fold(0, |any, &row| any | row) != 0)
+            .map_or(MAX_HEIGHT, |chunk| {
+                let four = &self.rows[chunk * 4..chunk * 4 + 4];
+                chunk * 4 + four.iter().position(|&row| row != 0).unwrap_or(4)
+            });
+        found.min(height)
     }
 
     /// The first row from the top that holds a filled cell (the height if none does).
