@@ -278,10 +278,10 @@ impl Board {
         let surface = self.surface();
         // Rows above the surface are empty, so never full, and rows below the lowest full
         // row stay where they are: only the rows between move, and most locks clear none.
-        let Some(lowest) = self.rows[surface..height].iter().rposition(|&r| r == full) else {
+        let Some(lowest) = self.lowest_full_row() else {
             return 0;
         };
-        let mut write = surface + lowest + 1;
+        let mut write = lowest + 1;
         for read in (surface..write).rev() {
             let row = self.rows[read];
             if row != full {
@@ -294,6 +294,25 @@ impl Board {
         let filled = self.rows[write..height].iter().position(|&r| r != 0);
         self.surface = filled.map_or(height, |i| write + i) as u8;
         (write - surface) as u32
+    }
+
+    /// The lowest full row, if any: looked for four rows at a time (one vector
+    /// comparison), from the bottom up to the surface. Rows above the surface and past the
+    /// last are empty, so never full.
+    #[inline]
+    fn lowest_full_row(&self) -> Option<usize> {
+        let full = self.full_row();
+        let (surface, height) = (self.surface(), self.height());
+        if surface >= height {
+            return None;
+        }
+        let chunk = (surface / 4..=(height - 1) / 4).rev().find(|&chunk| {
+            self.rows[chunk * 4..chunk * 4 + 4]
+                .iter()
+                .fold(false, |any, &row| any | (row == full))
+        })?;
+        let four = &self.rows[chunk * 4..chunk * 4 + 4];
+        four.iter().rposition(|&row| row == full).map(|i| chunk * 4 + i)
     }
 
     /// Places the piece and clears full rows: what locking it does.
