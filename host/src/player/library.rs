@@ -53,7 +53,7 @@ impl Library {
     /// the reply then stays in registers instead of going through memory, which measurably
     /// shortens every tick.
     #[inline(always)]
-    pub(super) fn decide(&mut self, seen: &Observation<'_>, clock: &quanta::Clock, watch: Option<&Watch>) -> Reply {
+    pub fn decide(&mut self, seen: &Observation<'_>, clock: &quanta::Clock, watch: Option<&Watch>) -> Reply {
         let rows = seen.board.rows();
         let field = TetradField {
             width: seen.rules.width as u32,
