@@ -45,7 +45,8 @@ impl Library {
     }
 
     /// The action bits the plugin's ABI version defines.
-    pub(super) fn accepted_actions(&self) -> u32 {
+    #[inline]
+    pub fn accepted_actions(&self) -> u32 {
         self.accepted
     }
 

@@ -80,14 +80,24 @@ impl<'r> Seat<'r> {
                 }
                 // A library's observation is built in its own arm: there the compiler keeps
                 // it in registers, where the other players, which take it by reference out
-                // of line, would have it laid out in memory at every tick.
-                let reply = match &mut self.player {
-                    Player::Library(library) => library.decide(&Observation::of(&self.game, false), clock, watch),
-                    player => player.decide(&Observation::of(&self.game, false), clock, watch),
+                // of line, would have it laid out in memory at every tick. The arm also
+                // reads the library's accepted bits without asking which player it is again.
+                let (reply, accepted) = match &mut self.player {
+                    Player::Library(library) => {
+                        let accepted = library.accepted_actions();
+                        (
+                            library.decide(&Observation::of(&self.game, false), clock, watch),
+                            accepted,
+                        )
+                    }
+                    player => {
+                        let reply = player.decide(&Observation::of(&self.game, false), clock, watch);
+                        (reply, player.accepted_actions())
+                    }
                 };
                 self.total_ns += u128::from(reply.elapsed_ns);
                 self.update_ns.record(reply.elapsed_ns);
-                self.pilot.steer(reply, &self.game, self.player.accepted_actions())
+                self.pilot.steer(reply, &self.game, accepted)
             }
         };
         let elapsed_ns = answer.elapsed_ns;
