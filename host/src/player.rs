@@ -85,7 +85,9 @@ impl<'a> Observation<'a> {
     }
 
     /// The hold slot, the whole preview queue, combo, back-to-back and pending garbage,
-    /// as the version 2 ABI lays them out.
+    /// as the version 2 ABI lays them out. Always inlined: called, it needs the
+    /// observation laid out in memory, which the game loop then builds at every tick.
+    #[inline(always)]
     pub fn state(&self) -> TetradState {
         let game = match self.more {
             More::Given(state) => return *state,

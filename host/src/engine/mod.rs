@@ -241,6 +241,7 @@ impl Game {
     }
 
     /// Plays one tick with the given actions (already checked for violations).
+    #[inline(always)]
     pub fn tick(&mut self, actions: Actions) -> TickReport {
         let Some(mut falling) = self.current.filter(|_| !self.over) else {
             return TickReport::default();
@@ -374,6 +375,11 @@ impl Game {
     /// The piece that becomes the next one: the first of those previewed after it, or
     /// the queue's.
     fn draw(&mut self) -> Option<PieceId> {
+        // A preview of one piece keeps no later pieces: the queue's own, without asking
+        // the empty list (an out-of-line call).
+        if self.later.is_empty() {
+            return self.queue.next_piece();
+        }
         match self.later.pop_front() {
             Some(piece) => {
                 self.later.extend(self.queue.next_piece());

@@ -103,18 +103,38 @@ impl Board {
         let full = self.full_row();
         let height = self.height();
         let given = rows.len().min(height);
-        // The surface is the least index of a non-empty row: a minimum taken in the same
-        // pass as the copy, which the compiler keeps in vector registers.
-        let mut surface = height as u32;
-        for (y, (dst, &src)) in self.rows[..given].iter_mut().zip(&rows[..given]).enumerate() {
-            let row = src & full;
-            *dst = row;
-            surface = surface.min(if row != 0 { y as u32 } else { height as u32 });
+        // Four rows at a time, one vector register each: a board's height is most often a
+        // multiple of four, and then no row goes alone.
+        let mut to = self.rows[..given].chunks_exact_mut(4);
+        let mut from = rows[..given].chunks_exact(4);
+        for (to, from) in (&mut to).zip(&mut from) {
+            for (dst, &src) in to.iter_mut().zip(from) {
+                *dst = src & full;
+            }
+        }
+        for (dst, &src) in to.into_remainder().iter_mut().zip(from.remainder()) {
+            *dst = src & full;
         }
         if given < height {
             self.rows[given..height].fill(0);
         }
-        self.surface = surface as u8;
+        self.surface = self.first_filled_row() as u8;
+    }
+
+    /// The first row from the top holding a filled cell, or the height: looked for four
+    /// rows at a time (one vector test). Rows past the last are empty.
+    #[inline]
+    fn first_filled_row(&self) -> usize {
+        let height = self.height();
+        let found = self
+            .rows
+            .chunks_exact(4)
+            .position(|four| four.iter().fold(0, |any, &row| any | row) != 0)
+            .map_or(MAX_HEIGHT, |chunk| {
+                let four = &self.rows[chunk * 4..chunk * 4 + 4];
+                chunk * 4 + four.iter().position(|&row| row != 0).unwrap_or(4)
+            });
+        found.min(height)
     }
 
     /// The first row from the top that holds a filled cell (the height if none does).
@@ -207,8 +227,30 @@ impl Board {
         } else {
             y
         };
-        while self.fits(orientation, x, y + 1) {
+        // The rest is `while self.fits(orientation, x, y + 1) { y += 1 }`, with what does
+        // not change as the piece falls asked once: the walls, and the piece's rows. A
+        // drop crosses several rows of the stack, and each step is then one AND a row.
+        let left = i32::from(x) + i32::from(orientation.left());
+        if left < 0 || left + i32::from(orientation.width()) > i32::from(self.width) {
+            return y;
+        }
+        let masks = orientation.row_masks();
+        let height = i32::from(self.height);
+        // The top row of the piece one row lower.
+        let mut top = i32::from(y) + i32::from(orientation.top()) + 1;
+        while top + masks.len() as i32 <= height {
+            let fits = if top >= 0 {
+                let rows = &self.rows[top as usize..top as usize + masks.len()];
+                rows.iter().zip(masks).all(|(&row, &mask)| row & (mask << left) == 0)
+            } else {
+                // Partly above row 0, where the sky meets nothing: seldom, left to `fits`.
+                self.fits(orientation, x, y + 1)
+            };
+            if !fits {
+                break;
+            }
             y += 1;
+            top += 1;
         }
         y
     }
@@ -236,10 +278,10 @@ impl Board {
         let surface = self.surface();
         // Rows above the surface are empty, so never full, and rows below the lowest full
         // row stay where they are: only the rows between move, and most locks clear none.
-        let Some(lowest) = self.rows[surface..height].iter().rposition(|&r| r == full) else {
+        let Some(lowest) = self.lowest_full_row() else {
             return 0;
         };
-        let mut write = surface + lowest + 1;
+        let mut write = lowest + 1;
         for read in (surface..write).rev() {
             let row = self.rows[read];
             if row != full {
@@ -252,6 +294,25 @@ impl Board {
         let filled = self.rows[write..height].iter().position(|&r| r != 0);
         self.surface = filled.map_or(height, |i| write + i) as u8;
         (write - surface) as u32
+    }
+
+    /// The lowest full row, if any: looked for four rows at a time (one vector
+    /// comparison), from the bottom up to the surface. Rows above the surface and past the
+    /// last are empty, so never full.
+    #[inline]
+    fn lowest_full_row(&self) -> Option<usize> {
+        let full = self.full_row();
+        let (surface, height) = (self.surface(), self.height());
+        if surface >= height {
+            return None;
+        }
+        let chunk = (surface / 4..=(height - 1) / 4).rev().find(|&chunk| {
+            self.rows[chunk * 4..chunk * 4 + 4]
+                .iter()
+                .fold(false, |any, &row| any | (row == full))
+        })?;
+        let four = &self.rows[chunk * 4..chunk * 4 + 4];
+        four.iter().rposition(|&row| row == full).map(|i| chunk * 4 + i)
     }
 
     /// Places the piece and clears full rows: what locking it does.

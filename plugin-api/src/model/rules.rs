@@ -340,7 +340,9 @@ impl Rules {
     ///
     /// This is where a search for the falling piece's placements starts, and where the
     /// piece a hold brings in (or the next piece, on the board its lock leaves) starts.
-    #[inline]
+    /// Always inlined: the engine calls it for every piece, and the preset's test then
+    /// folds into its caller's.
+    #[inline(always)]
     pub fn enter(&self, board: &Board, kind: &PieceKind) -> PiecePos {
         let spawn = self.spawn(kind);
         if self.preset != Preset::Guideline {
