@@ -46,7 +46,7 @@ impl Library {
 
     /// The action bits the plugin's ABI version defines.
     #[inline]
-    pub fn accepted_actions(&self) -> u32 {
+    pub(crate) fn accepted_actions(&self) -> u32 {
         self.accepted
     }
 
@@ -54,7 +54,7 @@ impl Library {
     /// the reply then stays in registers instead of going through memory, which measurably
     /// shortens every tick.
     #[inline(always)]
-    pub fn decide(&mut self, seen: &Observation<'_>, clock: &quanta::Clock, watch: Option<&Watch>) -> Reply {
+    pub(crate) fn decide(&mut self, seen: &Observation<'_>, clock: &quanta::Clock, watch: Option<&Watch>) -> Reply {
         let rows = seen.board.rows();
         let field = TetradField {
             width: seen.rules.width as u32,
