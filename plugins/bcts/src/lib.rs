@@ -27,6 +27,7 @@
 //! board and piece set.
 
 mod bound;
+mod ceilings;
 mod columns;
 mod drops;
 pub mod features;

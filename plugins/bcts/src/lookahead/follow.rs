@@ -4,11 +4,12 @@
 
 use super::{beaten, Context, Second};
 use crate::bound::Bound;
+use crate::ceilings::Ceilings;
 use crate::columns::{Columns, Dropped};
 use crate::drops::Reach;
 use crate::evaluate;
 use crate::features::{BoardFeatures, Landing};
-use crate::rater::{Ceilings, Rater, Shape};
+use crate::rater::{Rater, Shape};
 use tetrad_plugin_api::{placements_into, Board, PieceId, Placement};
 
 impl Context<'_> {
