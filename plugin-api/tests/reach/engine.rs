@@ -87,8 +87,21 @@ pub fn last_kick(before: Option<u8>, step: Step) -> Option<u8> {
 /// Plays `path` from where `kind` enters `board`, as the host does, and returns where the
 /// piece locked and what its lock is worth. Panics unless it locks on the last tick only.
 pub fn play(rules: &Rules, board: &Board, kind: &PieceKind, path: &[Actions]) -> (PiecePos, Spin) {
-    let mut pos = rules.enter(board, kind);
-    let mut kick = None;
+    let (pos, kick) = play_from(rules, board, kind, rules.enter(board, kind), path);
+    (pos, spin(board, kind, pos, kick))
+}
+
+/// Plays `path` from `start`, as the host does, and returns where the piece locked and the
+/// kick of its last movement if that was a turn. Panics unless it locks on the last tick
+/// only.
+pub fn play_from(
+    rules: &Rules,
+    board: &Board,
+    kind: &PieceKind,
+    start: PiecePos,
+    path: &[Actions],
+) -> (PiecePos, Option<u8>) {
+    let (mut pos, mut kick) = (start, None);
     for (tick, &actions) in path.iter().enumerate() {
         let result = step(rules, board, kind, &mut pos, actions);
         kick = last_kick(kick, result);
@@ -98,5 +111,5 @@ pub fn play(rules: &Rules, board: &Board, kind: &PieceKind, path: &[Actions]) ->
             "{path:?} locks on its last tick only"
         );
     }
-    (pos, spin(board, kind, pos, kick))
+    (pos, kick)
 }

@@ -3,12 +3,12 @@
 //! kick), each once, on seeded boards of every size the guideline allows, from where the
 //! piece spawns, where it enters, and from anywhere it fits.
 
-use super::engine::last_kick;
+use super::engine::play_from;
 use super::oracle::seeded_board;
 use std::collections::BTreeSet;
 use tetrad_plugin_api::{
-    derive_seed, reachable, step, sweep_into, Actions, Board, Entry, Landing, PieceKind, PiecePos, PieceSet, Preset,
-    Rules, SeededRng,
+    derive_seed, reachable, sweep_into, Actions, Board, Entry, Landing, PieceKind, PiecePos, PieceSet, Preset, Rules,
+    SeededRng,
 };
 
 /// Asserts that the sweep from `start` finds exactly `reachable`'s placements, each once;
@@ -154,16 +154,7 @@ fn under_the_other_presets_the_sweep_is_reachables_set() {
 /// Plays `path` from `start` as the host does; where the piece locked and how its last
 /// movement entered there.
 fn played(rules: &Rules, board: &Board, kind: &PieceKind, start: PiecePos, path: &[Actions]) -> Landing {
-    let (mut pos, mut kick) = (start, None);
-    for (tick, &actions) in path.iter().enumerate() {
-        let result = step(rules, board, kind, &mut pos, actions);
-        kick = last_kick(kick, result);
-        assert_eq!(
-            result.locked,
-            tick + 1 == path.len(),
-            "{path:?} locks on its last tick only"
-        );
-    }
+    let (pos, kick) = play_from(rules, board, kind, start, path);
     Landing {
         pos,
         entry: Entry::from_last_kick(kick),

@@ -30,6 +30,7 @@ mod bound;
 mod ceilings;
 mod columns;
 mod drops;
+mod evaluate;
 pub mod features;
 mod hold;
 mod lookahead;
@@ -41,14 +42,14 @@ pub mod surface;
 use bound::Bound;
 use columns::Columns;
 use drops::Drops;
-use features::{board_features, board_features_of, Landing, Weights, COUNT};
+use evaluate::evaluate;
+use features::{Weights, COUNT};
 pub use hold::Held;
 use order::Order;
 use rater::{keep_best, shapes, Rater, Shapes};
-use surface::{board_heights, SURFACE};
+use surface::SURFACE;
 use tetrad_plugin_api::{
-    placements_into, Actions, Board, GameSetup, Info, Options, Path, PieceId, PiecePos, PieceSet, Placement, Preset,
-    Rules, Solver, Tick,
+    placements_into, Actions, Board, GameSetup, Info, Options, Path, PieceId, PiecePos, Placement, Preset, Solver, Tick,
 };
 
 /// Dellacherie's weights (hole depth and rows with holes unused).
@@ -69,57 +70,6 @@ pub const TUNED: [f64; COUNT] = [
 /// The surface features' weights (w9..w14: pattern diversity, then the five radial basis
 /// functions of the mean height) of `controller=tuned`.
 pub const TUNED_SURFACE: [f64; SURFACE] = [6.8176, -14.1431, -1.9825, -5.9516, 8.6235, 3.2442];
-
-/// A placement's outcome: the board after it, and its value.
-fn evaluate(
-    rules: &Rules,
-    pieces: &PieceSet,
-    board: &Board,
-    piece: PieceId,
-    pos: PiecePos,
-    weights: &Weights,
-) -> Option<(Board, f64)> {
-    let shape = pieces.kind(piece).orientation(pos.orientation);
-    let mut after = board.clone();
-    if !after.place(shape, pos.x, pos.y) {
-        return None;
-    }
-    let top = i32::from(pos.y) + i32::from(shape.top());
-    let full = after.full_row();
-    let left = i32::from(pos.x) + i32::from(shape.left());
-    let mut lines = 0;
-    let mut piece_cells_cleared = 0;
-    for (i, &mask) in shape.row_masks().iter().enumerate() {
-        if after.rows()[top as usize + i] == full {
-            lines += 1;
-            piece_cells_cleared += (mask << left).count_ones();
-        }
-    }
-    let cleared = tetrad_plugin_api::Lock {
-        lines: after.clear_full_rows(),
-        above_board: false,
-    };
-    if rules.lock_ends_game(&cleared, &after) {
-        return None;
-    }
-    let lowest = top + i32::from(shape.height()) - 1;
-    let landing = Landing {
-        bottom: (board.height() as i32 - 1 - lowest) as u32,
-        piece_height: u32::from(shape.height()),
-        lines,
-        piece_cells_cleared,
-    };
-    let features = if weights.detail() {
-        board_features(&after)
-    } else {
-        board_features_of::<false>(&after)
-    };
-    let mut value = weights.value(&features, &landing);
-    if let Some(surface) = weights.surface() {
-        value += surface.value(board_heights(&after, &mut [0; 32]));
-    }
-    Some((after, value))
-}
 
 /// The linear controller.
 pub struct Controller {

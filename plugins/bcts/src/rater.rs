@@ -1,6 +1,6 @@
 //! The rater: the value of each placement of one piece on one board, from the board's
 //! per-column terms and the few columns the piece changes, with the full pass of
-//! [`crate::evaluate`] for a placement that clears rows.
+//! [`crate::evaluate()`] for a placement that clears rows.
 
 use crate::bound::Bound;
 use crate::ceilings::Ceilings;
@@ -45,7 +45,7 @@ pub(crate) fn shapes(pieces: &PieceSet) -> Shapes {
 }
 
 /// Rates every placement on one board: by the incremental features when the placement
-/// clears no row, by [`evaluate`] when it does. Gives exactly `evaluate`'s value.
+/// clears no row, by [`evaluate()`] when it does. Gives exactly `evaluate`'s value.
 pub(crate) struct Rater<'a> {
     rules: &'a Rules,
     pieces: &'a PieceSet,

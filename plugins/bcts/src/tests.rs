@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::surface::Surface;
-use tetrad_plugin_api::{FallingPiece, PieceKind, Preset};
+use tetrad_plugin_api::{FallingPiece, PieceKind, PieceSet, Preset, Rules};
 
 /// Surface weights of both signs, for tests of the paths that add them.
 pub(crate) const SOME_SURFACE: [f64; SURFACE] = [-1.5, 3.25, -2.0, 0.5, -7.0, 11.0];
@@ -95,7 +95,7 @@ proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(100))]
 
     /// The rater's value of every placement, incremental or not, is bit for bit the
-    /// value [`evaluate`] computes from the whole board after it, under both weight
+    /// value [`evaluate()`] computes from the whole board after it, under both weight
     /// sets (Dellacherie's skips the features it gives no weight), on boards as narrow
     /// as the widest piece.
     #[test]
@@ -125,7 +125,7 @@ proptest::proptest! {
     }
 
     /// Under `simplified`, every drop rated on the columns is the placement the
-    /// enumerator lands at that column, with exactly [`evaluate`]'s value: on boards 4
+    /// enumerator lands at that column, with exactly [`evaluate()`]'s value: on boards 4
     /// to 12 wide, under both weight sets, for tetrominoes and for pieces whose columns
     /// have gaps (a C) or that are wider than the specialised loops (a line of five).
     #[test]
@@ -209,7 +209,7 @@ proptest::proptest! {
     }
 
     /// With `order=mdptetris` the controller chooses the first strict maximum of
-    /// [`evaluate`] over the SDK's placements sorted in the simulator's order, under
+    /// [`evaluate()`] over the SDK's placements sorted in the simulator's order, under
     /// `simplified` (by the drops) and `classic` (by the list) alike.
     #[test]
     fn mdptetris_order_keeps_its_first_strict_maximum(
