@@ -1,22 +1,21 @@
 //! `Game`: one game of the host's engine, with its placements, for Python.
 
-use crate::choices::{Choices, NO_PLACEMENT};
+use crate::choices::Choices;
 use crate::drops::Drops;
 use crate::placement::PyPlacement;
-use crate::play::{outcome, slots_of, Play, Slots};
+use crate::play::{slots_of, Play, Slots};
 use crate::setup::{self, refused, Deal, ProtocolPieces};
 use crate::GameOver;
-use numpy::ndarray::{Array1, Array2, Array3};
+use numpy::ndarray::Array1;
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArray3};
-use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
 use std::path::PathBuf;
 use std::sync::Arc;
-use tetrad::engine::{Game, PieceQueue};
+use tetrad::engine::Game;
 use tetrad::player::Violation;
 use tetrad::setup::Setup;
 use tetrad_plugin_api::abi::ACTION_MASK_V2;
-use tetrad_plugin_api::{Actions, Board, PieceId, Preset};
+use tetrad_plugin_api::{Actions, PieceId};
 
 /// One game under the host's rules: the board, the falling, previewed and held pieces,
 /// every reachable placement, and moves by placement or by tick.
@@ -32,14 +31,6 @@ pub struct PyGame {
     /// Totals carried over from before the game was rebuilt from an observation.
     pub(crate) carried: [u64; 3],
     pub(crate) choices: Option<Arc<Choices>>,
-}
-
-/// The board as cells, 1 where filled, row 0 at the top.
-pub(crate) fn board_array(board: &Board) -> Array2<u8> {
-    let (width, height) = (board.width(), board.height());
-    let mut cells = vec![0; width * height];
-    crate::play::write_cells(&board.rows()[..height], width, &mut cells);
-    Array2::from_shape_vec((height, width), cells).expect("height x width cells")
 }
 
 impl PyGame {
@@ -67,56 +58,6 @@ impl PyGame {
             None => Ok(()),
         }
     }
-
-    /// Plays placement `index`; the rows it cleared.
-    pub(crate) fn place_index(&mut self, index: i64) -> PyResult<u32> {
-        self.live()?;
-        let choices = self.choices();
-        let count = choices.len(&self.play);
-        // A negative index is out of range too (not counted from the end: a placement's
-        // index names it, as `Placement.index` does).
-        let Some(index) = usize::try_from(index).ok().filter(|&index| index < count) else {
-            return Err(PyIndexError::new_err(format!(
-                "placement {index} is out of range: the piece has {count} placements"
-            )));
-        };
-        self.moved();
-        let lines = match choices.path(index) {
-            Some(placement) => self.play.place_plan(placement),
-            None => self.play.place(&choices.list(&self.play)[index]),
-        };
-        match lines {
-            Some(lines) => Ok(lines),
-            None if self.play.end().is_some() => Ok(0),
-            None => Err(refused(format!("placement {index}: its path did not lock the piece"))),
-        }
-    }
-
-    /// The placement index of action slot `slot`, if a placement has it.
-    pub(crate) fn slot_index(&mut self, slot: usize) -> Option<usize> {
-        let first = *self.choices().slot_first().get(slot)?;
-        (first != NO_PLACEMENT).then_some(first as usize)
-    }
-
-    /// 1 at each placement's slot, 0 elsewhere.
-    pub(crate) fn mask_vec(&mut self) -> Vec<i8> {
-        self.choices()
-            .slot_first()
-            .iter()
-            .map(|&first| i8::from(first != NO_PLACEMENT))
-            .collect()
-    }
-
-    /// Current, hold, then the previewed pieces, as indices; the number of pieces for none.
-    pub(crate) fn piece_vec(&self) -> Vec<i64> {
-        let none = self.setup.pieces.len() as i64;
-        let game = &self.play.game;
-        let id = |p: Option<PieceId>| p.map_or(none, |p| i64::from(p.0));
-        let mut out = vec![id(game.current().map(|f| f.piece)), id(game.held())];
-        let mut queue = game.queue();
-        out.extend((0..self.setup.rules.preview).map(|_| id(queue.next())));
-        out
-    }
 }
 
 #[pymethods]
@@ -141,7 +82,7 @@ impl PyGame {
         let rules = setup::rules(preset, width, height, preview, randomizer)?;
         let setup = Arc::new(setup::setup(rules, pieces.as_deref())?);
         let deal = Deal::from_arg(sequence, run_seed, &setup.pieces)?;
-        let start = board.map(|cells| start_board(&rules, &cells)).transpose()?;
+        let start = board.map(|cells| views::start_board(&rules, &cells)).transpose()?;
         let game = deal.game(&setup, seed, start).map_err(refused)?;
         Ok(PyGame::from_parts(setup, game, max_pieces, seed, deal))
     }
@@ -164,33 +105,14 @@ impl PyGame {
         hold: Option<u8>,
         carried: [u64; 3],
     ) -> PyResult<PyGame> {
-        let setup = protocol_setup(preset, width, height, preview, pieces)?;
-        let count = setup.pieces.len();
-        let known = |p: u8| {
-            if usize::from(p) < count {
-                Ok(PieceId(p))
-            } else {
-                Err(refused(format!("piece {p} is not in the set of {count}")))
-            }
-        };
-        let mut dealt: Vec<PieceId> = hold.into_iter().map(known).collect::<PyResult<_>>()?;
-        dealt.push(known(current)?);
-        for piece in queue {
-            dealt.push(known(piece)?);
-        }
-        let board = Board::from_rows(width, height, &rows);
-        let mut game = Game::with_queue(
-            setup.rules,
-            setup.pieces.clone(),
-            PieceQueue::given(Arc::from(dealt)),
-            Some(board),
-        );
-        if hold.is_some() {
-            game.tick(Actions::HOLD);
-        }
-        let mut made = PyGame::from_parts(Arc::new(setup), game, None, 0, Deal::Given(Arc::from(Vec::new())));
-        made.carried = carried;
-        Ok(made)
+        PyGame::observed(
+            preset,
+            (width, height, preview),
+            pieces,
+            rows,
+            (current, queue, hold),
+            carried,
+        )
     }
 
     /// The game a bot has played so far, replayed: the pieces dealt so far, in order,
@@ -206,23 +128,7 @@ impl PyGame {
         dealt: Vec<u8>,
         ticks: Vec<u32>,
     ) -> PyResult<PyGame> {
-        let setup = protocol_setup(preset, width, height, preview, pieces)?;
-        let count = setup.pieces.len();
-        if let Some(&bad) = dealt.iter().find(|&&p| usize::from(p) >= count) {
-            return Err(refused(format!("piece {bad} is not in the set of {count}")));
-        }
-        let dealt: Vec<PieceId> = dealt.into_iter().map(PieceId).collect();
-        let game = Game::with_queue(
-            setup.rules,
-            setup.pieces.clone(),
-            PieceQueue::given(Arc::from(dealt)),
-            None,
-        );
-        let mut made = PyGame::from_parts(Arc::new(setup), game, None, 0, Deal::Given(Arc::from(Vec::new())));
-        for bits in ticks {
-            made.play.game.tick(Actions(bits));
-        }
-        Ok(made)
+        PyGame::replayed(preset, (width, height, preview), pieces, dealt, ticks)
     }
 
     /// Gives a game of given pieces (one a bot plays) more of them, dealt after those it
@@ -396,54 +302,12 @@ impl PyGame {
 
     /// Every placement of the falling piece in the host's order, each with its board.
     fn placements(&mut self) -> Vec<PyPlacement> {
-        let choices = self.choices();
-        let cands = choices.list(&self.play);
-        let rules = self.setup.rules;
-        let movement = rules.movement();
-        cands
-            .iter()
-            .enumerate()
-            .map(|(index, cand)| {
-                let out = outcome(&rules, &self.play.game, cand);
-                PyPlacement {
-                    index,
-                    piece: self.name(cand.piece),
-                    orientation: cand.pos.orientation,
-                    x: cand.pos.x,
-                    y: cand.pos.y,
-                    slide: cand.slide,
-                    hold: cand.hold,
-                    spin: cand.kick.is_some(),
-                    kick: cand.kick,
-                    lines: out.lines,
-                    cleared_rows: out.cleared_rows,
-                    cells: out.cells,
-                    ends_game: out.ends,
-                    slot: self.slots.of(cand),
-                    actions: cand.actions(movement).iter().map(|a| a.0).collect(),
-                    after: out.after,
-                }
-            })
-            .collect()
+        self.placement_list()
     }
 
     /// Every placement's board after it locks, as one array: placements x height x width.
     fn placement_boards<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyArray3<u8>> {
-        let choices = self.choices();
-        let cands = choices.list(&self.play);
-        let rules = self.setup.rules;
-        let (h, w) = (rules.height, rules.width);
-        let mut out = Array3::<u8>::zeros((cands.len(), h, w));
-        for (i, cand) in cands.iter().enumerate() {
-            let after = outcome(&rules, &self.play.game, cand).after;
-            for y in 0..h {
-                let row = after.rows()[y];
-                for x in 0..w {
-                    out[[i, y, x]] = u8::from(row >> x & 1 == 1);
-                }
-            }
-        }
-        out.into_pyarray(py)
+        self.placement_board_array().into_pyarray(py)
     }
 
     /// How many placements the falling piece has.
@@ -521,27 +385,7 @@ impl PyGame {
 
     /// The board as text, `#` filled, `@` the falling piece, `.` empty.
     fn render(&self) -> String {
-        let game = &self.play.game;
-        let board = game.board();
-        let mut falling = Board::new(board.width(), board.height());
-        if let Some(f) = game.current() {
-            let shape = game.pieces().kind(f.piece).orientation(f.pos.orientation);
-            falling.place(shape, f.pos.x, f.pos.y);
-        }
-        let mut text = String::new();
-        for y in self.setup.rules.shown_rows() {
-            for x in 0..board.width() {
-                text.push(if board.filled(x, y) {
-                    '#'
-                } else if falling.filled(x, y) {
-                    '@'
-                } else {
-                    '.'
-                });
-            }
-            text.push('\n');
-        }
-        text
+        self.text()
     }
 
     fn __repr__(&self) -> String {
@@ -558,39 +402,7 @@ impl PyGame {
     }
 }
 
-/// A board given as rows of cells (0 empty, anything else filled), checked against the
-/// rules' size.
-fn start_board(rules: &tetrad_plugin_api::Rules, cells: &[Vec<f64>]) -> PyResult<Board> {
-    let (height, width) = (cells.len(), cells.first().map_or(0, Vec::len));
-    if height != rules.height || cells.iter().any(|row| row.len() != rules.width) {
-        return Err(refused(format!(
-            "board is {height}x{width} (rows x columns), the rules' is {}x{}",
-            rules.height, rules.width
-        )));
-    }
-    let rows: Vec<u32> = cells
-        .iter()
-        .map(|row| {
-            row.iter()
-                .enumerate()
-                .fold(0u32, |acc, (x, &c)| acc | (u32::from(c != 0.0) << x))
-        })
-        .collect();
-    Ok(Board::from_rows(width, height, &rows))
-}
-
-/// The setup a bot protocol `start` describes, checked.
-fn protocol_setup(
-    preset: &str,
-    width: usize,
-    height: usize,
-    preview: usize,
-    pieces: ProtocolPieces,
-) -> PyResult<Setup> {
-    let rules = setup::rules(preset, Some(width), Some(height), Some(preview), None)?;
-    let set = setup::protocol_pieces(rules.preset, pieces);
-    if rules.preset == Preset::Guideline && !set.is_srs() {
-        return Err(refused(tetrad_plugin_api::RulesError::GuidelinePieces));
-    }
-    Setup::new(rules, Arc::new(set)).map_err(refused)
-}
+mod bot;
+mod moves;
+mod views;
+pub(crate) use views::board_array;

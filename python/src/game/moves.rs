@@ -1,0 +1,61 @@
+//! Moves by placement: a placement played by its index or action slot, and which
+//! slots hold one.
+
+use super::PyGame;
+use crate::choices::NO_PLACEMENT;
+use crate::setup::refused;
+use pyo3::exceptions::PyIndexError;
+use pyo3::prelude::*;
+use tetrad_plugin_api::PieceId;
+
+impl PyGame {
+    /// Plays placement `index`; the rows it cleared.
+    pub(crate) fn place_index(&mut self, index: i64) -> PyResult<u32> {
+        self.live()?;
+        let choices = self.choices();
+        let count = choices.len(&self.play);
+        // A negative index is out of range too (not counted from the end: a placement's
+        // index names it, as `Placement.index` does).
+        let Some(index) = usize::try_from(index).ok().filter(|&index| index < count) else {
+            return Err(PyIndexError::new_err(format!(
+                "placement {index} is out of range: the piece has {count} placements"
+            )));
+        };
+        self.moved();
+        let lines = match choices.path(index) {
+            Some(placement) => self.play.place_plan(placement),
+            None => self.play.place(&choices.list(&self.play)[index]),
+        };
+        match lines {
+            Some(lines) => Ok(lines),
+            None if self.play.end().is_some() => Ok(0),
+            None => Err(refused(format!("placement {index}: its path did not lock the piece"))),
+        }
+    }
+
+    /// The placement index of action slot `slot`, if a placement has it.
+    pub(crate) fn slot_index(&mut self, slot: usize) -> Option<usize> {
+        let first = *self.choices().slot_first().get(slot)?;
+        (first != NO_PLACEMENT).then_some(first as usize)
+    }
+
+    /// 1 at each placement's slot, 0 elsewhere.
+    pub(crate) fn mask_vec(&mut self) -> Vec<i8> {
+        self.choices()
+            .slot_first()
+            .iter()
+            .map(|&first| i8::from(first != NO_PLACEMENT))
+            .collect()
+    }
+
+    /// Current, hold, then the previewed pieces, as indices; the number of pieces for none.
+    pub(crate) fn piece_vec(&self) -> Vec<i64> {
+        let none = self.setup.pieces.len() as i64;
+        let game = &self.play.game;
+        let id = |p: Option<PieceId>| p.map_or(none, |p| i64::from(p.0));
+        let mut out = vec![id(game.current().map(|f| f.piece)), id(game.held())];
+        let mut queue = game.queue();
+        out.extend((0..self.setup.rules.preview).map(|_| id(queue.next())));
+        out
+    }
+}
