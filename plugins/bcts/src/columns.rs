@@ -72,7 +72,11 @@ pub struct Columns {
     height: u32,
     /// The mask of the board's rows in a column.
     rows: u64,
-    /// Column `x` at `x + PAD`; walls around the board.
+    /// Column `x` at `x + PAD`; walls around the board. The walls are written when the
+    /// size changes and stay: only the first right of the board holds values of the
+    /// board (what is gathered left of it, and the last pair), and every change writes
+    /// those again. So columns of one size differ only in the board's slots and that one
+    /// ([`Columns::copy_from`] copies no more).
     slots: [Slot; MAX_WIDTH + WINDOW],
     totals: BoardFeatures,
 }
@@ -103,20 +107,24 @@ impl Columns {
         let width = board.width();
         let height = board.height() as u32;
         let rows = u64::MAX >> (64 - height);
+        let resized = (self.width, self.height) != (width, height);
         self.width = width;
         self.height = height;
         self.rows = rows;
-        let wall = Slot {
-            cells: rows,
-            filled_left: rows,
-            filled_from: rows,
-            ..Slot::default()
-        };
         // Every slot a placement's window can reach: the board's columns, emptied (every
-        // other field is written below), and walls around them.
+        // other field is written below), and walls around them, written when the size
+        // changes (see `slots`).
         let slots = &mut self.slots[..width + WINDOW];
-        slots[..PAD].fill(wall);
-        slots[PAD + width..].fill(wall);
+        if resized {
+            let wall = Slot {
+                cells: rows,
+                filled_left: rows,
+                filled_from: rows,
+                ..Slot::default()
+            };
+            slots[..PAD].fill(wall);
+            slots[PAD + width..].fill(wall);
+        }
         for slot in &mut slots[PAD..PAD + width] {
             slot.cells = 0;
         }
@@ -147,11 +155,18 @@ impl Columns {
             totals.row_transitions += slots[i].pair;
         }
         self.totals = totals;
-        self.gather_across();
+        self.gather_across(PAD..PAD + width);
     }
 
     /// Makes these columns `other`'s, copying only the slots a board of its width uses.
     pub fn copy_from(&mut self, other: &Columns) {
+        if (self.width, self.height) == (other.width, other.height) {
+            // Of one size, only the board's slots and the first right of it differ.
+            let changing = PAD..PAD + other.width + 1;
+            self.slots[changing.clone()].copy_from_slice(&other.slots[changing]);
+            self.totals = other.totals;
+            return;
+        }
         let used = other.width + WINDOW;
         self.width = other.width;
         self.height = other.height;
@@ -191,18 +206,21 @@ impl Columns {
             slots[i].pair = now;
         }
         self.totals = totals;
-        self.gather_across();
+        // Only the piece's columns changed: what is gathered left of them, and from
+        // right of them on, stays.
+        self.gather_across(first..first + piece.width);
     }
 
     /// Each slot's OR of the hole rows and AND of the cells left of it and from it on, and
-    /// the rows with holes.
-    fn gather_across(&mut self) {
+    /// the rows with holes, when only the slots `changed` differ from when they were last
+    /// gathered (all of the board's, after a rebuild).
+    fn gather_across(&mut self, changed: std::ops::Range<usize>) {
         let (width, slots) = (self.width, &mut self.slots);
-        for i in PAD..PAD + width {
+        for i in changed.start..PAD + width {
             slots[i + 1].before = slots[i].before | slots[i].term.hole_rows;
             slots[i + 1].filled_left = slots[i].filled_left & slots[i].cells;
         }
-        for i in (PAD..PAD + width).rev() {
+        for i in (PAD..changed.end).rev() {
             slots[i].from = slots[i + 1].from | slots[i].term.hole_rows;
             slots[i].filled_from = slots[i + 1].filled_from & slots[i].cells;
         }

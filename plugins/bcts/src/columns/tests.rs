@@ -90,6 +90,41 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+
+    /// Columns used again, for a board of another size or of the same, by a rebuild or a
+    /// copy (which write the walls only when the size changes), are a fresh rebuild's.
+    #[test]
+    fn columns_used_again_are_a_fresh_rebuild(
+        sizes in prop::collection::vec((4usize..=32, 4usize..=64), 4),
+        columns in prop::collection::vec((0usize..64, any::<u64>()), 32),
+        copy in prop::collection::vec(any::<bool>(), 4),
+    ) {
+        let mut reused = Columns::empty();
+        let mut source = Columns::empty();
+        // Each size twice in a row: once after another size, once after itself.
+        let steps = sizes.iter().flat_map(|size| [size, size]).zip(copy.iter().cycle());
+        for (step, (&(width, height), &copy)) in steps.enumerate() {
+            // Another board at each step.
+            let mut stacks = columns.clone();
+            stacks.rotate_left(step);
+            let board = board(width, height, &stacks);
+            if copy {
+                source.rebuild(&board);
+                reused.copy_from(&source);
+            } else {
+                reused.rebuild(&board);
+            }
+            let fresh = Columns::new(&board);
+            let reach = width + WINDOW;
+            prop_assert_eq!(&reused.slots[..reach], &fresh.slots[..reach]);
+            prop_assert_eq!(reused.totals, fresh.totals);
+            prop_assert_eq!((reused.width, reused.height, reused.rows), (fresh.width, fresh.height, fresh.rows));
+        }
+    }
+}
+
 /// `piece`, `W` columns wide, dropped at every column of `board`: the floor `early` is
 /// given is at most the exact features (all but the row transitions and the wells equal
 /// to them when every column of the piece is one run), and a drop that fills no row has
