@@ -28,9 +28,12 @@
 //! are its own orientation's ([`Bound::rest`] plus [`Bound::landing`]), and when that is
 //! not enough the wells are at least the board's less those of the drop's own columns
 //! (they are the only columns that can lose wells; [`Bound::wells`]); a drop that passes
-//! those is bounded once more by its own features, every one exact but the cumulative
-//! wells, held at their floor (the board's less the piece's columns'; see
-//! `Columns::drop_unless`): the controller's own weighted sum of those is at least the
+//! those is bounded by the weighted sum of its floor features, each at most the drop's
+//! own (`Columns::drop_bounded`: the holes and column transitions from the column tops,
+//! the row transitions less two per run of the piece), raised by the margin as the
+//! one-piece search's ceilings are; then once more by its own features, every one exact
+//! but the cumulative wells, held at their floor (the board's less the piece's columns';
+//! see `Columns::drop_bounded`): the controller's own weighted sum of those is at least the
 //! drop's computed value, with no margin (rounding never reverses an order). A second
 //! placement that clears rows can lower every feature, so it is bounded apart ([`Bound::clearing`],
 //! by what survives a clear); the search finds those drops (they must fill a row of `B1`
