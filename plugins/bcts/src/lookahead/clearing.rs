@@ -70,7 +70,7 @@ impl Context<'_> {
         }
         let sizes = (board.width() as u32, board.height() as u32);
         let open = if every { u32::MAX } else { count as u32 };
-        let most = bound.clearing_any(first.features, next, (first.lowest, open), sizes, &survivors);
+        let most = bound.clearing_any(first.features, next, (first.landing, open), sizes, &survivors);
         if beaten(best, most, index) {
             return limit;
         }
