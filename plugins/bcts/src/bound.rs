@@ -55,6 +55,13 @@
 //! floor: a column with a hole changes from empty to filled above it, to empty at it, and
 //! to filled again below it or at the floor).
 //!
+//! The row transitions of one such drop are known exactly: they are a sum over the rows;
+//! the rows the piece does not touch keep theirs (a clear only moves them down), a row it
+//! touches and does not fill has those of its cells with the piece's, and each row it
+//! fills goes while an empty row (two transitions, the walls counting as filled) comes in
+//! at the top. So [`Bound::clearing`] takes them exactly, from the row transitions of
+//! `B1` and the rows the piece touches.
+//!
 //! All the second placements that clear rows at once ([`Bound::clearing_any`]), so a
 //! first placement can be skipped without looking for them: the rows a drop clears are
 //! among the rows of `B1` it could fill (lacking at most as many cells as the piece has
@@ -238,26 +245,14 @@ impl Bound {
     }
 
     /// [`Bound::rest`] for a drop that clears `lines` rows holding `cells` of its cells,
-    /// on a board `(width, height)`, leaving `survivors` (see the module note). Clearing
-    /// can lower every feature, so this keeps only what survives it: the eroded cells
-    /// exactly; the row transitions of the rows the piece leaves, less at most two per
-    /// run of its cells, plus two for each new empty row at the top, and never fewer than
-    /// two per row (no row is full after the clear, and walls count as filled); one
-    /// column transition per column and two more per column holding a survivor; the
-    /// survivors' holes, rows and columns (for the hole depth); the wells at least 0.
+    /// on a board `width` wide, leaving `row_transitions` and `survivors` (see the module
+    /// note). Clearing can lower every feature, so this keeps only what survives it: the
+    /// eroded cells and the row transitions exactly; one column transition per column and
+    /// two more per column holding a survivor; the survivors' holes, rows and columns (for
+    /// the hole depth); the wells at least 0.
     #[inline]
-    pub fn clearing(
-        &self,
-        after: &BoardFeatures,
-        next: PieceId,
-        orientation: u8,
-        (lines, cells): (u32, u32),
-        (width, height): (u32, u32),
-        survivors: &Survivors,
-    ) -> f64 {
-        let (w, piece) = (&self.weights, &self.pieces[next.index()]);
-        let runs = 2 * piece.runs_of[usize::from(orientation)];
-        let row_transitions = (after.row_transitions.saturating_sub(runs) + 2 * lines).max(2 * height);
+    pub fn clearing(&self, (lines, cells): (u32, u32), row_transitions: u32, width: u32, survivors: &Survivors) -> f64 {
+        let w = &self.weights;
         let value = w[1] * f64::from(lines * cells) + w[2] * f64::from(row_transitions);
         value + self.survivors(width, survivors) + self.margin
     }
