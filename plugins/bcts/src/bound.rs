@@ -60,7 +60,11 @@
 //! touches and does not fill has those of its cells with the piece's, and each row it
 //! fills goes while an empty row (two transitions, the walls counting as filled) comes in
 //! at the top. So [`Bound::clearing`] takes them exactly, from the row transitions of
-//! `B1` and the rows the piece touches.
+//! `B1` and the rows the piece touches. And the cumulative wells are at least those of
+//! the board with the piece added before the clear, which are at least `B1`'s less those
+//! of the piece's columns (as above): a full row holds no well cell, so every well cell
+//! stays one (its row moves down whole, with its neighbours), and the empty cells under
+//! it only gain those a cleared row's filled cell kept apart.
 //!
 //! All the second placements that clear rows at once ([`Bound::clearing_any`]), so a
 //! first placement can be skipped without looking for them: the rows a drop clears are

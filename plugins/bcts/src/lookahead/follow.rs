@@ -89,7 +89,11 @@ impl Context<'_> {
                     None | Some(Dropped::Over { .. }) => continue,
                     Some(Dropped::Clears { top }) => {
                         let (box_top, box_left) = (top as usize, reach.box_left(x));
+                        // The wells after a clear are at least those before it (see
+                        // `bound`'s module note), so at least their floor.
+                        let wells = bound.wells(totals.cumulative_wells - second.columns.wells_in::<W>(box_left));
                         let most = self.clearing_bound(bound, second, totals, reach, box_top, box_left);
+                        let most = most.map(|most| most + wells);
                         if most.is_some_and(|most| most <= so_far || beaten(second.best, most, second.index)) {
                             continue;
                         }

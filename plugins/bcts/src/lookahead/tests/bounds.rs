@@ -2,8 +2,8 @@
 
 use super::*;
 
-/// The bounds on a second placement that clears rows, its own and the one on them all,
-/// are at least its value as the follow-up computes it, on seeded boards of rows that
+/// The bounds on a second placement that clears rows, its own (with the wells at their
+/// floor) and the one on them all, are at least its value as the follow-up computes it, on seeded boards of rows that
 /// lack one or two cells, some of them covered only by rows a clear takes away, between
 /// rows drawn at random.
 #[test]
@@ -72,6 +72,15 @@ fn the_clearing_bound_is_at_least_the_value() {
                             placement.pos,
                             &tables.weights,
                         );
+                        // With the wells at their floor, as the follow-ups take them.
+                        let left = reach.box_left(x);
+                        let own = match shape.columns.width {
+                            1 => columns.wells_in::<1>(left),
+                            2 => columns.wells_in::<2>(left),
+                            3 => columns.wells_in::<3>(left),
+                            _ => columns.wells_in::<4>(left),
+                        };
+                        let most = most + bound.wells(features.cumulative_wells - own);
                         if let Some((_, value)) = rated {
                             assert!(
                                 value <= most,
