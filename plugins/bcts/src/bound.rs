@@ -11,26 +11,31 @@
 //!   old hole keeps the cell above it, every filled cell keeps the hole below it;
 //! - row transitions fall by at most 2 for each horizontal run of the piece's cells in a
 //!   row (the run's two ends are the only pairs that can stop changing), so by at most
-//!   twice the piece's runs, counted in its orientation with the most;
+//!   twice the runs of the piece's orientation;
 //! - cumulative wells can fall only in the piece's own columns (a column beside it only
 //!   gains filled neighbours, and its cells and the runs below them are unchanged), and a
 //!   column's wells are never negative, so they stay at least 0;
-//! - the piece's lowest cell lies above the top of its column, so its height from the
-//!   floor is at least the lowest column of `B1`, which is at least the lowest column of
-//!   the board before the first piece (that piece cleared no row either), and the landing
-//!   height is that plus half the piece's height less one, at least its least over the
-//!   orientations;
+//! - the piece rests on the column tops, and the first piece (which cleared no row
+//!   either) only raised them, so the drop lands no lower than the same drop (same
+//!   orientation, same columns) on the board before the first piece: its landing height
+//!   is at least the least of its orientation's drops there, found once a decision;
 //! - eroded cells are 0.
 //!
 //! With every weight but eroded cells' at most 0, the weighted sum of those lower bounds
-//! (0 for the wells) is at least every second placement's exact value that clears no row
-//! ([`Bound::follow_up`]). For one drop the landing height is known exactly and the runs
+//! (0 for the wells) is at least every second placement's exact value that clears no row;
+//! the landing height's and the row transitions' terms depend on the orientation, so the
+//! bound takes their most over the orientations ([`Bound::reach`], then
+//! [`Bound::follow_up`]; the row transitions counted as the board's less twice the runs,
+//! below 0 or not, which with their weight at most 0 only raises the bound). For one drop the landing height is known exactly and the runs
 //! are its own orientation's ([`Bound::rest`] plus [`Bound::landing`]), and when that is
 //! not enough the wells are at least the board's less those of the drop's own columns
 //! (they are the only columns that can lose wells; [`Bound::wells`]); a drop that passes
-//! those is bounded once more by its own features, every one exact but the cumulative
-//! wells, held at their floor (the board's less the piece's columns'; see
-//! `Columns::drop_unless`): the controller's own weighted sum of those is at least the
+//! those is bounded by the weighted sum of its floor features, each at most the drop's
+//! own (`Columns::drop_bounded`: the holes and column transitions from the column tops,
+//! the row transitions less two per run of the piece), raised by the margin as the
+//! one-piece search's ceilings are; then once more by its own features, every one exact
+//! but the cumulative wells, held at their floor (the board's less the piece's columns';
+//! see `Columns::drop_bounded`): the controller's own weighted sum of those is at least the
 //! drop's computed value, with no margin (rounding never reverses an order). A second
 //! placement that clears rows can lower every feature, so it is bounded apart ([`Bound::clearing`],
 //! by what survives a clear); the search finds those drops (they must fill a row of `B1`
@@ -50,6 +55,17 @@
 //! floor: a column with a hole changes from empty to filled above it, to empty at it, and
 //! to filled again below it or at the floor).
 //!
+//! The row transitions of one such drop are known exactly: they are a sum over the rows;
+//! the rows the piece does not touch keep theirs (a clear only moves them down), a row it
+//! touches and does not fill has those of its cells with the piece's, and each row it
+//! fills goes while an empty row (two transitions, the walls counting as filled) comes in
+//! at the top. So [`Bound::clearing`] takes them exactly, from the row transitions of
+//! `B1` and the rows the piece touches. And the cumulative wells are at least those of
+//! the board with the piece added before the clear, which are at least `B1`'s less those
+//! of the piece's columns (as above): a full row holds no well cell, so every well cell
+//! stays one (its row moves down whole, with its neighbours), and the empty cells under
+//! it only gain those a cleared row's filled cell kept apart.
+//!
 //! All the second placements that clear rows at once ([`Bound::clearing_any`]), so a
 //! first placement can be skipped without looking for them: the rows a drop clears are
 //! among the rows of `B1` it could fill (lacking at most as many cells as the piece has
@@ -58,8 +74,9 @@
 //! at most those rows' number and the piece's most rows, with at most `l` times the
 //! piece's widest row of its cells (and at most all of them): that bounds the eroded
 //! cells from above (or by 1 from below, for a weight below 0); the landing height is at
-//! least its least over the drops as above; the row transitions at least those of one
-//! clear with the most runs of the piece.
+//! least the least of every drop of the piece on the board before the first one, as
+//! above; the row transitions at least those of one clear with the most runs of the
+//! piece.
 //!
 //! Floating point. The follow-up's values are weighted sums computed in `f64` (or exactly,
 //! for whole weights); the bound is another such sum. Every feature is below 2^17 (a board
@@ -125,8 +142,6 @@ impl Survivors {
 struct PieceBound {
     /// The horizontal runs of cells of each orientation, summed over its rows.
     runs_of: Vec<u32>,
-    /// The least (height - 1) / 2.
-    landing_offset: f64,
     /// The most horizontal runs of cells, summed over the rows of one orientation.
     runs: u32,
     /// The most cells in one row of one orientation.
@@ -172,10 +187,6 @@ impl Bound {
                 PieceBound {
                     runs: runs_of.iter().copied().max().unwrap_or(0),
                     runs_of,
-                    landing_offset: orientations
-                        .iter()
-                        .map(|o| f64::from(o.height() - 1) / 2.0)
-                        .fold(f64::INFINITY, f64::min),
                     widest_row: orientations
                         .iter()
                         .flat_map(|o| o.row_masks().iter().map(|m| m.count_ones()))
@@ -196,15 +207,25 @@ impl Bound {
         })
     }
 
-    /// The most a placement of `next` that clears no row can be worth on the board whose
-    /// features are `after`, when the lowest column of the board before both pieces is
-    /// `lowest` cells high: raised by the margin, so it bounds the computed values too.
+    /// The share of [`Bound::follow_up`] that depends on where the drops of `next` in
+    /// `orientation`, `piece_height` rows high, can land, when none has its lowest cell
+    /// less than `bottom` cells above the floor: the landing height's term, and the row
+    /// transitions' for the two per run of the orientation a drop can take away (see the
+    /// module note). [`Bound::follow_up`] takes the most over the orientations.
     #[inline]
-    pub fn follow_up(&self, after: &BoardFeatures, lowest: u32, next: PieceId) -> f64 {
-        let (w, piece) = (&self.weights, &self.pieces[next.index()]);
-        let runs = 2 * piece.runs;
-        let value = w[0] * (f64::from(lowest) + piece.landing_offset)
-            + w[2] * f64::from(after.row_transitions.saturating_sub(runs))
+    pub fn reach(&self, next: PieceId, orientation: u8, bottom: u32, piece_height: u32) -> f64 {
+        let runs = 2 * self.pieces[next.index()].runs_of[usize::from(orientation)];
+        self.landing(bottom, piece_height) - self.weights[2] * f64::from(runs)
+    }
+
+    /// The most a placement of `next` that clears no row can be worth on the board whose
+    /// features are `after`, when `reach` is the most [`Bound::reach`] of its
+    /// orientations: raised by the margin, so it bounds the computed values too.
+    #[inline]
+    pub fn follow_up(&self, after: &BoardFeatures, reach: f64) -> f64 {
+        let w = &self.weights;
+        let value = reach
+            + w[2] * f64::from(after.row_transitions)
             + w[3] * f64::from(after.column_transitions)
             + w[4] * f64::from(after.holes)
             + w[6] * f64::from(after.hole_depth)
@@ -228,26 +249,14 @@ impl Bound {
     }
 
     /// [`Bound::rest`] for a drop that clears `lines` rows holding `cells` of its cells,
-    /// on a board `(width, height)`, leaving `survivors` (see the module note). Clearing
-    /// can lower every feature, so this keeps only what survives it: the eroded cells
-    /// exactly; the row transitions of the rows the piece leaves, less at most two per
-    /// run of its cells, plus two for each new empty row at the top, and never fewer than
-    /// two per row (no row is full after the clear, and walls count as filled); one
-    /// column transition per column and two more per column holding a survivor; the
-    /// survivors' holes, rows and columns (for the hole depth); the wells at least 0.
+    /// on a board `width` wide, leaving `row_transitions` and `survivors` (see the module
+    /// note). Clearing can lower every feature, so this keeps only what survives it: the
+    /// eroded cells and the row transitions exactly; one column transition per column and
+    /// two more per column holding a survivor; the survivors' holes, rows and columns (for
+    /// the hole depth); the wells at least 0.
     #[inline]
-    pub fn clearing(
-        &self,
-        after: &BoardFeatures,
-        next: PieceId,
-        orientation: u8,
-        (lines, cells): (u32, u32),
-        (width, height): (u32, u32),
-        survivors: &Survivors,
-    ) -> f64 {
-        let (w, piece) = (&self.weights, &self.pieces[next.index()]);
-        let runs = 2 * piece.runs_of[usize::from(orientation)];
-        let row_transitions = (after.row_transitions.saturating_sub(runs) + 2 * lines).max(2 * height);
+    pub fn clearing(&self, (lines, cells): (u32, u32), row_transitions: u32, width: u32, survivors: &Survivors) -> f64 {
+        let w = &self.weights;
         let value = w[1] * f64::from(lines * cells) + w[2] * f64::from(row_transitions);
         value + self.survivors(width, survivors) + self.margin
     }
@@ -267,16 +276,16 @@ impl Bound {
     }
 
     /// The most any placement of `next` that clears rows can be worth on the board whose
-    /// features are `after`, `(width, height)` cells, when the lowest column of the board
-    /// before both pieces is `lowest` cells high, at most `open` of its rows could be
-    /// filled by `next`, and `survivors` stay holes when all of those are cleared: see
-    /// the module note.
+    /// features are `after`, `(width, height)` cells, when no such placement has a
+    /// landing height below `landing`, at most `open` of its rows could be filled by
+    /// `next`, and `survivors` stay holes when all of those are cleared: see the module
+    /// note.
     #[inline]
     pub fn clearing_any(
         &self,
         after: &BoardFeatures,
         next: PieceId,
-        (lowest, open): (u32, u32),
+        (landing, open): (f64, u32),
         (width, height): (u32, u32),
         survivors: &Survivors,
     ) -> f64 {
@@ -288,9 +297,7 @@ impl Bound {
             1
         };
         let row_transitions = (after.row_transitions.saturating_sub(2 * piece.runs) + 2).max(2 * height);
-        let value = w[0] * (f64::from(lowest) + piece.landing_offset)
-            + w[1] * f64::from(eroded)
-            + w[2] * f64::from(row_transitions);
+        let value = w[0] * landing + w[1] * f64::from(eroded) + w[2] * f64::from(row_transitions);
         value + self.survivors(width, survivors) + self.margin
     }
 
@@ -332,20 +339,22 @@ mod tests {
         let terms: Vec<_> = bound
             .pieces
             .iter()
-            .map(|p| (p.landing_offset, p.runs, p.widest_row))
+            .map(|p| (p.runs_of.clone(), p.runs, p.widest_row))
             .collect();
-        // I, O, T, S, Z, J, L: the flat I lies in one row of four; a standing I has four
-        // runs, the others three at most (two for the O).
+        // I, O, T, S, Z, J, L, runs by orientation: the flat I lies in one row of four, a
+        // standing I has four runs; a flat T, S, Z, J or L two, a standing one three; the
+        // O two. The widest rows: four for the I, three for the T, J and L, two for the
+        // others.
         assert_eq!(
             terms,
             vec![
-                (0.0, 4, 4),
-                (0.5, 2, 2),
-                (0.5, 3, 3),
-                (0.5, 3, 2),
-                (0.5, 3, 2),
-                (0.5, 3, 3),
-                (0.5, 3, 3)
+                (vec![1, 4], 4, 4),
+                (vec![2], 2, 2),
+                (vec![2, 3, 2, 3], 3, 3),
+                (vec![2, 3], 3, 2),
+                (vec![2, 3], 3, 2),
+                (vec![2, 3, 2, 3], 3, 3),
+                (vec![2, 3, 2, 3], 3, 3)
             ]
         );
         assert!(Bound::new(&Weights::new(DELLACHERIE), &PieceSet::tetrominoes()).is_some());

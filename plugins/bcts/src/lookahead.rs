@@ -93,8 +93,8 @@ struct First<'b> {
     top: u32,
     /// The features of the board after it.
     features: &'b BoardFeatures,
-    /// The lowest column of the board before it, in cells.
-    lowest: u32,
+    /// The least landing height of a drop of the second piece after it.
+    landing: f64,
 }
 
 impl First<'_> {
@@ -276,8 +276,7 @@ impl Context<'_> {
         ranks.clear();
         ranks.extend(candidates.iter().map(|c| rank(c.first_value, c.index)));
         ranks.sort_unstable();
-        let height = board.height() as u32;
-        let lowest = (0..board.width()).map(|x| height - columns.top(x)).min().unwrap_or(0);
+        let (reach, landing) = self.reach(columns, board.width(), next, next_reaches, bound);
         let mut best: Best = None;
         for &rank in ranks.iter() {
             // The low bits of a rank are its candidate's index, its place in the list.
@@ -304,9 +303,9 @@ impl Context<'_> {
                         left,
                         top,
                         features: &features,
-                        lowest,
+                        landing,
                     };
-                    let limit = bound.follow_up(&features, lowest, next);
+                    let limit = bound.follow_up(&features, reach);
                     // The board after it is built only when it is searched, or when
                     // some second placement that clears rows needs rating.
                     if beaten(&best, limit, index) {

@@ -70,7 +70,7 @@ impl Context<'_> {
         }
         let sizes = (board.width() as u32, board.height() as u32);
         let open = if every { u32::MAX } else { count as u32 };
-        let most = bound.clearing_any(first.features, next, (first.lowest, open), sizes, &survivors);
+        let most = bound.clearing_any(first.features, next, (first.landing, open), sizes, &survivors);
         if beaten(best, most, index) {
             return limit;
         }
@@ -117,7 +117,8 @@ impl Context<'_> {
 
     /// The bound on the value of the drop of `next` in `reach`'s orientation whose box
     /// lands at row `top`, column `left` on the board after the first placement (whose
-    /// features are `after`), when it clears rows; `None` when it clears none.
+    /// features are `after`, the row transitions exact), when it clears rows; `None` when
+    /// it clears none.
     pub(super) fn clearing_bound(
         &self,
         bound: &Bound,
@@ -129,25 +130,40 @@ impl Context<'_> {
     ) -> Option<f64> {
         let shape = &self.shapes[second.next.index()][usize::from(reach.orientation())];
         let full = second.board.full_row();
+        let width = second.board.width() as u32;
+        // A row's transitions, the walls counted as filled.
+        let transitions = |row: u32| {
+            let walled = (u64::from(row) << 1) | 1 | (1u64 << (width + 1));
+            ((walled ^ (walled >> 1)) & ((1u64 << (width + 1)) - 1)).count_ones()
+        };
+        // The row transitions after the clear: the rows the piece does not touch keep
+        // theirs, a row it fills goes and an empty one (two) comes in at the top.
+        let (mut gone, mut come) = (0, 0);
         let (mut lines, mut cells, mut cleared) = (0, 0, 0u64);
         let rows = &second.board.rows()[top..top + shape.height];
         for (i, (&row, &mask)) in rows.iter().zip(&shape.rows).enumerate() {
-            if row | mask << left == full {
+            let filled = row | mask << left;
+            gone += transitions(row);
+            if filled == full {
                 lines += 1;
                 cells += mask.count_ones();
                 cleared |= 1 << i;
+                come += 2;
+            } else {
+                come += transitions(filled);
             }
         }
+        // (`after`'s are the board's own, so nothing saturates.)
+        let row_transitions = (after.row_transitions + come).saturating_sub(gone);
         if lines == 0 {
             return None;
         }
-        let board = (second.board.width() as u32, second.board.height() as u32);
+        let height = second.board.height() as u32;
         // The board's rows from its surface down, the cleared ones as bits from there.
         let surface = second.board.surface().min(top);
         let survivors = Survivors::of(&second.board.rows()[surface..], cleared << (top - surface));
-        let bottom = board.1 - (top + shape.height) as u32;
-        let cleared = (lines, cells);
-        let rest = bound.clearing(after, second.next, reach.orientation(), cleared, board, &survivors);
+        let bottom = height - (top + shape.height) as u32;
+        let rest = bound.clearing((lines, cells), row_transitions, width, &survivors);
         Some(bound.landing(bottom, shape.height as u32) + rest)
     }
 }

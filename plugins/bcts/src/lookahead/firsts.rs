@@ -5,11 +5,12 @@
 //! bound has no term for them, and the order of the search changes its cost alone.
 
 use super::{Candidate, Context, FirstDrop};
+use crate::bound::Bound;
 use crate::columns::{Columns, Dropped};
 use crate::drops::Reach;
 use crate::features::{BoardFeatures, Landing};
 use crate::rater::Shape;
-use tetrad_plugin_api::{PieceId, PiecePos};
+use tetrad_plugin_api::{PieceId, PiecePos, MAX_PIECE_SIZE, MAX_WIDTH};
 
 impl Context<'_> {
     /// Adds every drop of one orientation of `piece` from `start` to `candidates`, with
@@ -33,6 +34,50 @@ impl Context<'_> {
             (3, true) => self.drop_firsts_of::<3, true>(columns, shape, reach, start, candidates),
             _ => self.drop_firsts_of::<4, true>(columns, shape, reach, start, candidates),
         }
+    }
+
+    /// The most [`Bound::reach`] over the orientations of `next`, each with the least
+    /// landing of its drops on the board `columns` holds, `width` columns wide (a first
+    /// placement that clears no row only raises the column tops, so no drop lands lower
+    /// after it; minus infinity when every drop ends the game), and the least landing
+    /// height of those drops (0 when every drop ends the game).
+    pub(super) fn reach(
+        &self,
+        columns: &Columns,
+        width: usize,
+        next: PieceId,
+        reaches: &[Reach],
+        bound: &Bound,
+    ) -> (f64, f64) {
+        let mut tops = [0i32; MAX_WIDTH];
+        for (x, top) in tops[..width].iter_mut().enumerate() {
+            *top = columns.top(x) as i32;
+        }
+        let (mut most, mut least) = (f64::NEG_INFINITY, f64::INFINITY);
+        for reach in reaches {
+            let shape = &self.shapes[next.index()][usize::from(reach.orientation())];
+            let piece = &shape.columns;
+            // Each column's lowest cell's row in the box, plus one: the box's top rests
+            // that far above the column's top.
+            let mut under = [0i32; MAX_PIECE_SIZE];
+            for (under, cells) in under[..piece.width].iter_mut().zip(&piece.cells) {
+                *under = 64 - cells.leading_zeros() as i32;
+            }
+            // The lowest box top of the orientation's drops: the highest row.
+            let mut lowest = -1;
+            for &x in reach.xs() {
+                let left = reach.box_left(x);
+                let top = (0..piece.width).map(|j| tops[left + j] - under[j]).min().unwrap_or(-1);
+                lowest = lowest.max(top);
+            }
+            // A drop whose box top is above the board ends the game.
+            if lowest >= 0 {
+                let bottom = columns.height() - (lowest as u32 + shape.height as u32);
+                most = most.max(bound.reach(next, reach.orientation(), bottom, shape.height as u32));
+                least = least.min(f64::from(bottom) + (shape.height - 1) as f64 / 2.0);
+            }
+        }
+        (most, if least.is_finite() { least } else { 0.0 })
     }
 
     /// [`Context::drop_firsts`] for an orientation `W` columns wide.

@@ -17,9 +17,10 @@ impl Context<'_> {
     /// matters: exactly [`Context::follow_up`] when that beats the best so far, else a
     /// value that does not beat it either. A drop that clears no row is rated only when
     /// its bound, with its exact landing height, then that bound with the cumulative
-    /// wells at their floor, and then its value with those wells (every other feature
-    /// exact) beat both the best value of this follow-up so far and the best follow-up so
-    /// far; the others are skipped, since their values could change neither.
+    /// wells at their floor, then the ceiling of its floor features (read from the column
+    /// tops, before any cell), and then its value with the wells at their floor (every
+    /// other feature exact) beat both the best value of this follow-up so far and the best
+    /// follow-up so far; the others are skipped, since their values could change neither.
     pub(super) fn follow_up_within(&self, second: &Second, bound: &Bound, reaches: &[Reach]) -> f64 {
         let totals = second.columns.totals();
         let mut value = f64::NEG_INFINITY;
@@ -60,10 +61,11 @@ impl Context<'_> {
         for &x in reach.xs() {
             let so_far = *value;
             // First the bound from the board's features and the drop's landing height
-            // alone, which costs no feature of the drop; then the drop's ceiling with the
-            // cumulative wells at their floor, every other feature exact (see
-            // `Rater::rate_drops`).
-            let early = |top: u32| {
+            // alone, which costs no feature of the drop; then the drop's two ceilings, from
+            // its floor features and with only the cumulative wells at their floor (see
+            // `Rater::rate_drops`): most drops the first tests leave are skipped by the
+            // floor, whose holes and column transitions come from the column tops.
+            let landed = |top: u32| {
                 let skips = |limit: f64| limit <= so_far || beaten(second.best, limit, second.index);
                 let limit = bound.landing(height - (top + piece_height), piece_height) + rest;
                 skips(limit) || {
@@ -71,36 +73,45 @@ impl Context<'_> {
                     skips(limit + bound.wells(floor))
                 }
             };
+            let early = |top: u32, floor: &BoardFeatures| {
+                let limit = ceilings.early::<DETAIL>(top, floor);
+                limit <= so_far || beaten(second.best, limit, second.index)
+            };
             let skip = |top: u32, features: &BoardFeatures| {
                 let limit = ceilings.later::<DETAIL>(top, features);
                 limit <= so_far || beaten(second.best, limit, second.index)
             };
-            let rated = match second
-                .columns
-                .drop_unless::<W, DETAIL>(&shape.columns, reach.box_left(x), early, skip)
-            {
-                None | Some(Dropped::Over { .. }) => continue,
-                Some(Dropped::Clears { top }) => {
-                    let (box_top, box_left) = (top as usize, reach.box_left(x));
-                    let most = self.clearing_bound(bound, second, totals, reach, box_top, box_left);
-                    if most.is_some_and(|most| most <= so_far || beaten(second.best, most, second.index)) {
-                        continue;
+            let rated =
+                match second
+                    .columns
+                    .drop_bounded::<W, DETAIL>(&shape.columns, reach.box_left(x), landed, early, skip)
+                {
+                    None | Some(Dropped::Over { .. }) => continue,
+                    Some(Dropped::Clears { top }) => {
+                        let (box_top, box_left) = (top as usize, reach.box_left(x));
+                        // The wells after a clear are at least those before it (see
+                        // `bound`'s module note), so at least their floor.
+                        let wells = bound.wells(totals.cumulative_wells - second.columns.wells_in::<W>(box_left));
+                        let most = self.clearing_bound(bound, second, totals, reach, box_top, box_left);
+                        let most = most.map(|most| most + wells);
+                        if most.is_some_and(|most| most <= so_far || beaten(second.best, most, second.index)) {
+                            continue;
+                        }
+                        let placement = reach.placement(x, (top as i32 - i32::from(shape.top)) as i8, second.spawn);
+                        let (rules, pieces, weights) = (self.rules, self.pieces, self.weights);
+                        let outcome = evaluate(rules, pieces, second.board, second.next, placement.pos, weights);
+                        outcome.map_or(f64::NEG_INFINITY, |(_, v)| v)
                     }
-                    let placement = reach.placement(x, (top as i32 - i32::from(shape.top)) as i8, second.spawn);
-                    let (rules, pieces, weights) = (self.rules, self.pieces, self.weights);
-                    let outcome = evaluate(rules, pieces, second.board, second.next, placement.pos, weights);
-                    outcome.map_or(f64::NEG_INFINITY, |(_, v)| v)
-                }
-                Some(Dropped::Open { top, features }) => {
-                    let landing = Landing {
-                        bottom: height - (top + piece_height),
-                        piece_height,
-                        lines: 0,
-                        piece_cells_cleared: 0,
-                    };
-                    self.weights.value(&features, &landing)
-                }
-            };
+                    Some(Dropped::Open { top, features }) => {
+                        let landing = Landing {
+                            bottom: height - (top + piece_height),
+                            piece_height,
+                            lines: 0,
+                            piece_cells_cleared: 0,
+                        };
+                        self.weights.value(&features, &landing)
+                    }
+                };
             *value = value.max(rated);
         }
     }

@@ -214,89 +214,6 @@ fn the_search_chooses_as_the_exhaustive_search_along_games() {
     }
 }
 
-/// The bounds on a second placement that clears rows, its own and the one on them all,
-/// are at least its value as the follow-up computes it, on seeded boards of rows that
-/// lack one or two cells, some of them covered only by rows a clear takes away, between
-/// rows drawn at random.
-#[test]
-fn the_clearing_bound_is_at_least_the_value() {
-    let mut checked = 0;
-    for (weights, width) in [(BCTS, 10), (DELLACHERIE, 10), (BCTS, 5), (DELLACHERIE, 12)] {
-        let tables = Tables::new(Preset::Simplified, width, 20, Weights::new(weights), false);
-        let (context, bound) = (tables.context(), tables.bound.as_ref().expect("the bound holds"));
-        let drops = tables.drops.as_ref().expect("simplified");
-        let mut rng = SeededRng::new(7);
-        let mut columns = Columns::empty();
-        for _ in 0..400 {
-            let mut board = Board::new(width, 20);
-            let stack = 1 + rng.below(12) as usize;
-            for y in 20 - stack..20 {
-                let row = if rng.below(3) == 0 {
-                    rng.next_u32()
-                } else {
-                    !(1 << rng.below(width as u32) | 1 << rng.below(width as u32))
-                };
-                for x in (0..width).filter(|x| row >> x & 1 == 1) {
-                    board.fill(x, y);
-                }
-            }
-            board.clear_full_rows();
-            columns.rebuild(&board);
-            let features = columns.totals();
-            let sizes = (width as u32, 20);
-            let lowest = (0..width).map(|x| 20 - columns.top(x)).min().expect("a column");
-            for next in (0..7).map(PieceId) {
-                let spawn = tables.rules.spawn(tables.pieces.kind(next));
-                let second = Second::new(&board, &columns, (next, spawn), &None, 0);
-                // The rows a drop could fill, found cell by cell, and what survives
-                // their clear.
-                let fillable = |y: usize| {
-                    let gap: Vec<usize> = (0..width).filter(|&x| !board.filled(x, y)).collect();
-                    gap.len() <= bound.widest_row(next) as usize && gap.iter().all(|&x| columns.top(x) as usize > y)
-                };
-                let open: Vec<usize> = (0..20).filter(|&y| fillable(y)).collect();
-                let cleared = open.iter().fold(0u64, |bits, y| bits | 1 << y);
-                let survivors = Survivors::of(board.rows(), cleared);
-                let any = bound.clearing_any(&features, next, (lowest, open.len() as u32), sizes, &survivors);
-                for reach in drops.from(next, spawn).expect("from the spawn") {
-                    let shape = &tables.shapes[next.index()][usize::from(reach.orientation())];
-                    for &x in reach.xs() {
-                        let placement = reach.land(x, spawn, |x| columns.top(x));
-                        let Ok(top) = usize::try_from(i32::from(placement.pos.y) + i32::from(shape.top)) else {
-                            continue;
-                        };
-                        let Some(most) =
-                            context.clearing_bound(bound, &second, &features, reach, top, reach.box_left(x))
-                        else {
-                            continue;
-                        };
-                        let rated = evaluate(
-                            &tables.rules,
-                            &tables.pieces,
-                            &board,
-                            next,
-                            placement.pos,
-                            &tables.weights,
-                        );
-                        if let Some((_, value)) = rated {
-                            assert!(
-                                value <= most,
-                                "{value} > {most}: {next:?} at {placement:?} on\n{board:?}"
-                            );
-                            assert!(
-                                value <= any,
-                                "{value} > {any} (all): {next:?} at {placement:?} on\n{board:?}"
-                            );
-                            checked += 1;
-                        }
-                    }
-                }
-            }
-        }
-    }
-    assert!(checked > 2_000, "only {checked} drops cleared rows");
-}
-
 proptest::proptest! {
     /// The ranks put the candidates in the order of their values, highest first (in
     /// `total_cmp`'s order, infinities and signed zeros included, values closer than 2^-36
@@ -331,3 +248,5 @@ proptest::proptest! {
         }
     }
 }
+
+mod bounds;
