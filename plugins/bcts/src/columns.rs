@@ -104,7 +104,9 @@ impl Columns {
     /// Turns `board` into columns and computes its features, in place (this is once per
     /// decision, and the struct is too big to build and move each time).
     pub fn rebuild(&mut self, board: &Board) {
-        let width = board.width();
+        // At most `MAX_WIDTH` (as every board is): the slot indices below are then known
+        // to lie in the array, with no bounds check.
+        let width = board.width().min(MAX_WIDTH);
         let height = board.height() as u32;
         let rows = u64::MAX >> (64 - height);
         let resized = (self.width, self.height) != (width, height);
@@ -114,7 +116,7 @@ impl Columns {
         // Every slot a placement's window can reach: the board's columns, emptied (every
         // other field is written below), and walls around them, written when the size
         // changes (see `slots`).
-        let slots = &mut self.slots[..width + WINDOW];
+        let slots = &mut self.slots;
         if resized {
             let wall = Slot {
                 cells: rows,
@@ -123,7 +125,7 @@ impl Columns {
                 ..Slot::default()
             };
             slots[..PAD].fill(wall);
-            slots[PAD + width..].fill(wall);
+            slots[PAD + width..width + WINDOW].fill(wall);
         }
         for slot in &mut slots[PAD..PAD + width] {
             slot.cells = 0;
@@ -179,11 +181,13 @@ impl Columns {
     /// afterwards: the board's columns after the placement, equal to a rebuild from the
     /// board after it, for the cost of the piece's columns and their neighbours.
     pub fn place(&mut self, piece: &PieceColumns, left: usize, top: u32) {
-        let (rows, height, width) = (self.rows, self.height, self.width);
+        // Each at most its bound (as it is): the slot indices below are then known to lie
+        // in the array, with no bounds check.
+        let (rows, height, width) = (self.rows, self.height, self.width.min(MAX_WIDTH));
+        let (first, piece_width) = (PAD + left.min(MAX_WIDTH), piece.width.min(MAX_PIECE_SIZE));
         let mut totals = self.totals;
-        let first = PAD + left;
         let slots = &mut self.slots;
-        for j in 0..piece.width {
+        for j in 0..piece_width {
             let slot = &mut slots[first + j];
             slot.cells |= piece.cells[j] << top;
             slot.top = slot.cells.trailing_zeros();
@@ -195,12 +199,12 @@ impl Columns {
             slot.term = term;
         }
         // Wells change in the piece's columns and in the board columns beside them.
-        for i in (first - 1).max(PAD)..(first + piece.width + 1).min(PAD + width) {
+        for i in (first - 1).max(PAD)..(first + piece_width + 1).min(PAD + width) {
             let now = wells(slots[i - 1].cells, slots[i].cells, slots[i + 1].cells, rows, height);
             totals.cumulative_wells = totals.cumulative_wells - slots[i].wells + now;
             slots[i].wells = now;
         }
-        for i in first..=first + piece.width {
+        for i in first..=first + piece_width {
             let now = ((slots[i - 1].cells ^ slots[i].cells) & rows).count_ones();
             totals.row_transitions = totals.row_transitions - slots[i].pair + now;
             slots[i].pair = now;
@@ -208,7 +212,7 @@ impl Columns {
         self.totals = totals;
         // Only the piece's columns changed: what is gathered left of them, and from
         // right of them on, stays.
-        self.gather_across(first..first + piece.width);
+        self.gather_across(first..first + piece_width);
     }
 
     /// Each slot's OR of the hole rows and AND of the cells left of it and from it on, and
@@ -216,13 +220,27 @@ impl Columns {
     /// gathered (all of the board's, after a rebuild).
     fn gather_across(&mut self, changed: std::ops::Range<usize>) {
         let (width, slots) = (self.width, &mut self.slots);
-        for i in changed.start..PAD + width {
-            slots[i + 1].before = slots[i].before | slots[i].term.hole_rows;
-            slots[i + 1].filled_left = slots[i].filled_left & slots[i].cells;
+        // Left to right from the first changed slot, and right to left from the last,
+        // the running OR and AND carried in registers over a slice: no bounds check and
+        // no reload a slot.
+        let run = &mut slots[changed.start..=PAD + width];
+        let (mut before, mut filled) = (run[0].before, run[0].filled_left);
+        let (mut holes, mut cells) = (run[0].term.hole_rows, run[0].cells);
+        for slot in &mut run[1..] {
+            before |= holes;
+            filled &= cells;
+            slot.before = before;
+            slot.filled_left = filled;
+            (holes, cells) = (slot.term.hole_rows, slot.cells);
         }
-        for i in (PAD..changed.end).rev() {
-            slots[i].from = slots[i + 1].from | slots[i].term.hole_rows;
-            slots[i].filled_from = slots[i + 1].filled_from & slots[i].cells;
+        let run = &mut slots[PAD..=changed.end];
+        let (last, rest) = run.split_last_mut().expect("the slot right of the changed ones");
+        let (mut from, mut filled) = (last.from, last.filled_from);
+        for slot in rest.iter_mut().rev() {
+            from |= slot.term.hole_rows;
+            filled &= slot.cells;
+            slot.from = from;
+            slot.filled_from = filled;
         }
         self.totals.rows_with_holes = slots[PAD].from.count_ones();
     }
