@@ -58,6 +58,9 @@ impl Context<'_> {
         let height = second.columns.height();
         let piece_height = shape.height as u32;
         let ceilings = Ceilings::new(self.weights, bound, totals, height, shape);
+        // The landing bound with the box's top at row 0; each row lower takes one
+        // landing weight off (grouped as the ceilings group it: the margin covers it).
+        let from_top = bound.landing(height.saturating_sub(piece_height), piece_height) + rest;
         for &x in reach.xs() {
             // A bound at most this cannot change this follow-up's best nor win with it.
             let cut = value.max(second.cut);
@@ -67,7 +70,7 @@ impl Context<'_> {
             // `Rater::rate_drops`): most drops the first tests leave are skipped by the
             // floor, whose holes and column transitions come from the column tops.
             let landed = |top: u32| {
-                let limit = bound.landing(height - (top + piece_height), piece_height) + rest;
+                let limit = from_top - bound.landing_weight() * f64::from(top);
                 limit <= cut || {
                     let floor = totals.cumulative_wells - second.columns.wells_in::<W>(reach.box_left(x));
                     limit + bound.wells(floor) <= cut
