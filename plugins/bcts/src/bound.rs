@@ -314,6 +314,13 @@ impl Bound {
         self.weights[0] * (f64::from(bottom) + f64::from(piece_height - 1) / 2.0)
     }
 
+    /// The landing height's weight: a drop one row lower changes [`Bound::landing`] by
+    /// minus this.
+    #[inline]
+    pub fn landing_weight(&self) -> f64 {
+        self.weights[0]
+    }
+
     /// What a bound is raised by to cover the rounding of two weighted sums of features
     /// (see the module note).
     #[inline]

@@ -120,14 +120,15 @@ struct Second<'b> {
     columns: &'b Columns,
     next: PieceId,
     spawn: PiecePos,
-    /// The best follow-up so far, and the first placement's index, which decide whether a
-    /// second placement could matter.
-    best: &'b Best,
-    index: u32,
+    /// The most a bound on the follow-up can be and still be [`beaten`] by the best
+    /// follow-up so far, which decides whether a second placement could matter: one
+    /// comparison instead of the tie rule's.
+    cut: f64,
 }
 
 impl<'b> Second<'b> {
-    /// `next` enters at `spawn`.
+    /// `next` enters at `spawn`; `best` is the best follow-up so far, `index` the first
+    /// placement's.
     fn new(
         board: &'b Board,
         columns: &'b Columns,
@@ -140,8 +141,7 @@ impl<'b> Second<'b> {
             columns,
             next,
             spawn,
-            best,
-            index,
+            cut: cut(best, index),
         }
     }
 }
@@ -158,6 +158,20 @@ type Best = Option<(f64, u32, Placement)>;
 #[inline]
 fn beaten(best: &Best, bound: f64, index: u32) -> bool {
     best.is_some_and(|(value, at, _)| bound < value || (bound <= value && index > at))
+}
+
+/// The most a bound on the follow-up of the first placement at `index` can be and still
+/// be [`beaten`] by the best so far: its value when it comes earlier (a tie loses), the
+/// next value below it when it comes later (a tie wins), minus infinity when there is
+/// none. For every finite bound, `bound <= cut(best, index)` is `beaten(best, bound,
+/// index)`.
+#[inline]
+fn cut(best: &Best, index: u32) -> f64 {
+    match *best {
+        Some((value, at, _)) if index > at => value,
+        Some((value, _, _)) => value.next_down(),
+        None => f64::NEG_INFINITY,
+    }
 }
 
 /// Bits of a rank that hold the candidate's index: more than a piece has placements on

@@ -104,7 +104,7 @@ impl Context<'_> {
                 let Some(most) = self.clearing_bound(bound, &second, first.features, reach, box_top, box_left) else {
                     continue;
                 };
-                if most <= limit || beaten(best, most, index) {
+                if most <= limit.max(second.cut) {
                     continue;
                 }
                 if let Some((_, value)) = evaluate(self.rules, self.pieces, after, next, placement.pos, self.weights) {

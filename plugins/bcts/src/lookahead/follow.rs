@@ -2,7 +2,7 @@
 //! piece on the board it leaves, by the drops under `simplified`, else by the list of
 //! placements.
 
-use super::{beaten, Context, Second};
+use super::{Context, Second};
 use crate::bound::Bound;
 use crate::ceilings::Ceilings;
 use crate::columns::{Columns, Dropped};
@@ -58,29 +58,26 @@ impl Context<'_> {
         let height = second.columns.height();
         let piece_height = shape.height as u32;
         let ceilings = Ceilings::new(self.weights, bound, totals, height, shape);
+        // The landing bound with the box's top at row 0; each row lower takes one
+        // landing weight off (grouped as the ceilings group it: the margin covers it).
+        let from_top = bound.landing(height.saturating_sub(piece_height), piece_height) + rest;
         for &x in reach.xs() {
-            let so_far = *value;
+            // A bound at most this cannot change this follow-up's best nor win with it.
+            let cut = value.max(second.cut);
             // First the bound from the board's features and the drop's landing height
             // alone, which costs no feature of the drop; then the drop's two ceilings, from
             // its floor features and with only the cumulative wells at their floor (see
             // `Rater::rate_drops`): most drops the first tests leave are skipped by the
             // floor, whose holes and column transitions come from the column tops.
             let landed = |top: u32| {
-                let skips = |limit: f64| limit <= so_far || beaten(second.best, limit, second.index);
-                let limit = bound.landing(height - (top + piece_height), piece_height) + rest;
-                skips(limit) || {
+                let limit = from_top - bound.landing_weight() * f64::from(top);
+                limit <= cut || {
                     let floor = totals.cumulative_wells - second.columns.wells_in::<W>(reach.box_left(x));
-                    skips(limit + bound.wells(floor))
+                    limit + bound.wells(floor) <= cut
                 }
             };
-            let early = |top: u32, floor: &BoardFeatures| {
-                let limit = ceilings.early::<DETAIL>(top, floor);
-                limit <= so_far || beaten(second.best, limit, second.index)
-            };
-            let skip = |top: u32, features: &BoardFeatures| {
-                let limit = ceilings.later::<DETAIL>(top, features);
-                limit <= so_far || beaten(second.best, limit, second.index)
-            };
+            let early = |top: u32, floor: &BoardFeatures| ceilings.early::<DETAIL>(top, floor) <= cut;
+            let skip = |top: u32, features: &BoardFeatures| ceilings.later::<DETAIL>(top, features) <= cut;
             let rated =
                 match second
                     .columns
@@ -94,7 +91,7 @@ impl Context<'_> {
                         let wells = bound.wells(totals.cumulative_wells - second.columns.wells_in::<W>(box_left));
                         let most = self.clearing_bound(bound, second, totals, reach, box_top, box_left);
                         let most = most.map(|most| most + wells);
-                        if most.is_some_and(|most| most <= so_far || beaten(second.best, most, second.index)) {
+                        if most.is_some_and(|most| most <= cut) {
                             continue;
                         }
                         let placement = reach.placement(x, (top as i32 - i32::from(shape.top)) as i8, second.spawn);

@@ -215,6 +215,33 @@ fn the_search_chooses_as_the_exhaustive_search_along_games() {
 }
 
 proptest::proptest! {
+    /// The cut is the tie rule in one comparison: a finite bound is at most the cut
+    /// exactly when the best so far beats it.
+    #[test]
+    fn a_bound_at_most_the_cut_is_beaten(
+        value in proptest::prelude::any::<f64>(),
+        at in 0u32..4,
+        index in 0u32..4,
+        step in -3i64..4,
+        some in proptest::prelude::any::<bool>(),
+    ) {
+        let value = if value.is_nan() { 0.0 } else { value };
+        let placement = Placement {
+            pos: PiecePos { orientation: 0, x: 0, y: 0 },
+            turns: 0,
+            shifts: 0,
+            slide: 0,
+        };
+        let best: Best = some.then_some((value, at, placement));
+        // Bounds at and around the value, to the last bit, and far from it.
+        let near = f64::from_bits((value.to_bits() as i64 + step) as u64);
+        for bound in [near, value, 0.0, -1e300, 1e300, f64::MAX, f64::MIN] {
+            if bound.is_finite() {
+                proptest::prop_assert_eq!(bound <= cut(&best, index), beaten(&best, bound, index), "{}", bound);
+            }
+        }
+    }
+
     /// The ranks put the candidates in the order of their values, highest first (in
     /// `total_cmp`'s order, infinities and signed zeros included, values closer than 2^-36
     /// of their size counted as equal), ties by index.
