@@ -6,13 +6,13 @@
 //! bound covers) the first placements are dropped on the board's columns as the
 //! one-piece search drops them, which gives each one's board features (the cumulative
 //! wells at their floor: the bound needs none) and its one-piece value with those
-//! features, at less than the cost of one one-piece decision. They are then searched
-//! best such value first, so a strong follow-up is found early, and a first placement whose
-//! [`Bound`] (raised by its floating-point margin) cannot beat the best follow-up so far
-//! under the tie rule is skipped: the bound covers every second placement that clears no
-//! row, and the few that could clear a row are found and rated exactly first. The winner
-//! is the best value with the lowest enumeration index, which is the first strict
-//! maximum whatever order the values were found in.
+//! features, at less than the cost of one one-piece decision. The few with the best such
+//! value are then searched first, so a strong follow-up is found early, and a first
+//! placement whose [`Bound`] (raised by its floating-point margin) cannot beat the best
+//! follow-up so far under the tie rule is skipped: the bound covers every second
+//! placement that clears no row, and the few that could clear a row are found and rated
+//! exactly first. The winner is the best value with the lowest enumeration index, which
+//! is the first strict maximum whatever order the values were found in.
 //!
 //! The board after a first placement that clears no row is the current board's columns
 //! with the piece added ([`Columns::place`] on a copy of the window the board uses), not
@@ -174,6 +174,12 @@ fn cut(best: &Best, index: u32) -> f64 {
     }
 }
 
+/// The candidates put in order before the search; the others follow in the order a
+/// selection leaves them. The order decides the cost alone (see the module note), and
+/// once a strong follow-up is found most candidates are skipped whatever their order:
+/// sorting them all cost more than it saved.
+const SORTED: usize = 4;
+
 /// Bits of a rank that hold the candidate's index: more than a piece has placements on
 /// the widest board (a polyomino's orientations times 32 columns).
 const INDEX_BITS: u32 = 16;
@@ -285,11 +291,17 @@ impl Context<'_> {
         for reach in reaches {
             self.drop_firsts(columns, piece, reach, start, candidates);
         }
-        // Best first; the index breaks ties so the order is the same on every platform.
-        // Sorted as plain integers, not the candidates themselves (a few times the cost).
+        // The best `SORTED` first, in order; the index breaks ties, so the order is the
+        // same on every platform. Ordered as plain integers, not the candidates
+        // themselves (a few times the cost).
         ranks.clear();
         ranks.extend(candidates.iter().map(|c| rank(c.first_value, c.index)));
-        ranks.sort_unstable();
+        if ranks.len() > SORTED {
+            ranks.select_nth_unstable(SORTED);
+            ranks[..SORTED].sort_unstable();
+        } else {
+            ranks.sort_unstable();
+        }
         let (reach, landing) = self.reach(columns, board.width(), next, next_reaches, bound);
         let mut best: Best = None;
         for &rank in ranks.iter() {
