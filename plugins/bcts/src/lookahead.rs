@@ -127,21 +127,14 @@ struct Second<'b> {
 }
 
 impl<'b> Second<'b> {
-    /// `next` enters at `spawn`; `best` is the best follow-up so far, `index` the first
-    /// placement's.
-    fn new(
-        board: &'b Board,
-        columns: &'b Columns,
-        (next, spawn): (PieceId, PiecePos),
-        best: &'b Best,
-        index: u32,
-    ) -> Second<'b> {
+    /// `next` enters at `spawn`; a follow-up bounded by at most `cut` loses (see [`Cuts`]).
+    fn new(board: &'b Board, columns: &'b Columns, (next, spawn): (PieceId, PiecePos), cut: f64) -> Second<'b> {
         Second {
             board,
             columns,
             next,
             spawn,
-            cut: cut(best, index),
+            cut,
         }
     }
 }
@@ -155,22 +148,49 @@ type Best = Option<(f64, u32, Placement)>;
 
 /// Whether a first placement at `index` whose follow-up is at most `bound` cannot be the
 /// first strict maximum, given the best so far.
-#[inline]
+#[cfg(test)]
 fn beaten(best: &Best, bound: f64, index: u32) -> bool {
     best.is_some_and(|(value, at, _)| bound < value || (bound <= value && index > at))
 }
 
-/// The most a bound on the follow-up of the first placement at `index` can be and still
-/// be [`beaten`] by the best so far: its value when it comes earlier (a tie loses), the
-/// next value below it when it comes later (a tie wins), minus infinity when there is
-/// none. For every finite bound, `bound <= cut(best, index)` is `beaten(best, bound,
-/// index)`.
-#[inline]
-fn cut(best: &Best, index: u32) -> f64 {
-    match *best {
-        Some((value, at, _)) if index > at => value,
-        Some((value, _, _)) => value.next_down(),
-        None => f64::NEG_INFINITY,
+/// The most a bound on a first placement's follow-up can be and still lose to the best
+/// so far, by the placement's index: the best value for a placement after the best one (a
+/// tie loses), the next value below it for one before (a tie wins), minus infinity when
+/// there is none. For every finite bound, `bound <= cuts.of(index)` is `beaten(best,
+/// bound, index)`: one comparison instead of the tie rule's.
+#[derive(Clone, Copy, Debug)]
+struct Cuts {
+    at: u32,
+    later: f64,
+    earlier: f64,
+}
+
+impl Cuts {
+    /// The cuts of the best follow-up so far.
+    #[inline]
+    fn new(best: &Best) -> Cuts {
+        match *best {
+            Some((value, at, _)) => Cuts {
+                at,
+                later: value,
+                earlier: value.next_down(),
+            },
+            None => Cuts {
+                at: u32::MAX,
+                later: f64::NEG_INFINITY,
+                earlier: f64::NEG_INFINITY,
+            },
+        }
+    }
+
+    /// The cut for the first placement at `index`.
+    #[inline]
+    fn of(&self, index: u32) -> f64 {
+        if index > self.at {
+            self.later
+        } else {
+            self.earlier
+        }
     }
 }
 
@@ -304,15 +324,17 @@ impl Context<'_> {
         }
         let (reach, landing) = self.reach(columns, board.width(), next, next_reaches, bound);
         let mut best: Best = None;
+        let mut cuts = Cuts::new(&best);
         for &rank in ranks.iter() {
             // The low bits of a rank are its candidate's index, its place in the list.
             let candidate = &candidates[(rank & ((1 << INDEX_BITS) - 1)) as usize];
             let Candidate { index, placement, .. } = *candidate;
+            let cut = cuts.of(index);
             let value = match candidate.drop {
                 FirstDrop::Over => f64::NEG_INFINITY,
                 FirstDrop::Clears => {
                     if self.after(board, columns, piece, placement.pos, after, after_columns) {
-                        let second = Second::new(after, after_columns, (next, spawn), &best, index);
+                        let second = Second::new(after, after_columns, (next, spawn), cut);
                         self.follow_up_within(&second, bound, next_reaches)
                     } else {
                         f64::NEG_INFINITY
@@ -334,11 +356,11 @@ impl Context<'_> {
                     let limit = bound.follow_up(&features, reach);
                     // The board after it is built only when it is searched, or when
                     // some second placement that clears rows needs rating.
-                    if beaten(&best, limit, index) {
+                    if limit <= cut {
                         // Only a second placement that clears rows could do better.
-                        let within = (next, spawn, &best, index);
+                        let within = (next, spawn, cut);
                         let most = self.clearing_limit(&first, after, within, bound, next_reaches, limit);
-                        if beaten(&best, most, index) {
+                        if most <= cut {
                             continue;
                         }
                     }
@@ -346,11 +368,12 @@ impl Context<'_> {
                     let shape = first.shape;
                     after_columns.copy_from(columns);
                     after_columns.place(&shape.columns, left, top);
-                    let second = Second::new(after, after_columns, (next, spawn), &best, index);
+                    let second = Second::new(after, after_columns, (next, spawn), cut);
                     self.follow_up_within(&second, bound, next_reaches)
                 }
             };
             keep(&mut best, value, index, placement);
+            cuts = Cuts::new(&best);
         }
         Some(best.map(|(value, _, placement)| (value, placement)))
     }
