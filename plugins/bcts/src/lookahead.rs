@@ -120,9 +120,9 @@ struct Second<'b> {
     columns: &'b Columns,
     next: PieceId,
     spawn: PiecePos,
-    /// The most a bound on the follow-up can be and still be [`beaten`] by the best
-    /// follow-up so far, which decides whether a second placement could matter: one
-    /// comparison instead of the tie rule's.
+    /// The most a bound on the follow-up can be and still lose to the best follow-up so
+    /// far under the tie rule ([`Cuts`]), which decides whether a second placement could
+    /// matter.
     cut: f64,
 }
 
