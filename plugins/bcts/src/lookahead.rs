@@ -6,13 +6,13 @@
 //! bound covers) the first placements are dropped on the board's columns as the
 //! one-piece search drops them, which gives each one's board features (the cumulative
 //! wells at their floor: the bound needs none) and its one-piece value with those
-//! features, at less than the cost of one one-piece decision. They are then searched
-//! best such value first, so a strong follow-up is found early, and a first placement whose
-//! [`Bound`] (raised by its floating-point margin) cannot beat the best follow-up so far
-//! under the tie rule is skipped: the bound covers every second placement that clears no
-//! row, and the few that could clear a row are found and rated exactly first. The winner
-//! is the best value with the lowest enumeration index, which is the first strict
-//! maximum whatever order the values were found in.
+//! features, at less than the cost of one one-piece decision. The few with the best such
+//! value are then searched first, so a strong follow-up is found early, and a first
+//! placement whose [`Bound`] (raised by its floating-point margin) cannot beat the best
+//! follow-up so far under the tie rule is skipped: the bound covers every second
+//! placement that clears no row, and the few that could clear a row are found and rated
+//! exactly first. The winner is the best value with the lowest enumeration index, which
+//! is the first strict maximum whatever order the values were found in.
 //!
 //! The board after a first placement that clears no row is the current board's columns
 //! with the piece added ([`Columns::place`] on a copy of the window the board uses), not
@@ -120,28 +120,21 @@ struct Second<'b> {
     columns: &'b Columns,
     next: PieceId,
     spawn: PiecePos,
-    /// The most a bound on the follow-up can be and still be [`beaten`] by the best
-    /// follow-up so far, which decides whether a second placement could matter: one
-    /// comparison instead of the tie rule's.
+    /// The most a bound on the follow-up can be and still lose to the best follow-up so
+    /// far under the tie rule ([`Cuts`]), which decides whether a second placement could
+    /// matter.
     cut: f64,
 }
 
 impl<'b> Second<'b> {
-    /// `next` enters at `spawn`; `best` is the best follow-up so far, `index` the first
-    /// placement's.
-    fn new(
-        board: &'b Board,
-        columns: &'b Columns,
-        (next, spawn): (PieceId, PiecePos),
-        best: &'b Best,
-        index: u32,
-    ) -> Second<'b> {
+    /// `next` enters at `spawn`; a follow-up bounded by at most `cut` loses (see [`Cuts`]).
+    fn new(board: &'b Board, columns: &'b Columns, (next, spawn): (PieceId, PiecePos), cut: f64) -> Second<'b> {
         Second {
             board,
             columns,
             next,
             spawn,
-            cut: cut(best, index),
+            cut,
         }
     }
 }
@@ -155,24 +148,57 @@ type Best = Option<(f64, u32, Placement)>;
 
 /// Whether a first placement at `index` whose follow-up is at most `bound` cannot be the
 /// first strict maximum, given the best so far.
-#[inline]
+#[cfg(test)]
 fn beaten(best: &Best, bound: f64, index: u32) -> bool {
     best.is_some_and(|(value, at, _)| bound < value || (bound <= value && index > at))
 }
 
-/// The most a bound on the follow-up of the first placement at `index` can be and still
-/// be [`beaten`] by the best so far: its value when it comes earlier (a tie loses), the
-/// next value below it when it comes later (a tie wins), minus infinity when there is
-/// none. For every finite bound, `bound <= cut(best, index)` is `beaten(best, bound,
-/// index)`.
-#[inline]
-fn cut(best: &Best, index: u32) -> f64 {
-    match *best {
-        Some((value, at, _)) if index > at => value,
-        Some((value, _, _)) => value.next_down(),
-        None => f64::NEG_INFINITY,
+/// The most a bound on a first placement's follow-up can be and still lose to the best
+/// so far, by the placement's index: the best value for a placement after the best one (a
+/// tie loses), the next value below it for one before (a tie wins), minus infinity when
+/// there is none. For every finite bound, `bound <= cuts.of(index)` is `beaten(best,
+/// bound, index)`: one comparison instead of the tie rule's.
+#[derive(Clone, Copy, Debug)]
+struct Cuts {
+    at: u32,
+    later: f64,
+    earlier: f64,
+}
+
+impl Cuts {
+    /// The cuts of the best follow-up so far.
+    #[inline]
+    fn new(best: &Best) -> Cuts {
+        match *best {
+            Some((value, at, _)) => Cuts {
+                at,
+                later: value,
+                earlier: value.next_down(),
+            },
+            None => Cuts {
+                at: u32::MAX,
+                later: f64::NEG_INFINITY,
+                earlier: f64::NEG_INFINITY,
+            },
+        }
+    }
+
+    /// The cut for the first placement at `index`.
+    #[inline]
+    fn of(&self, index: u32) -> f64 {
+        if index > self.at {
+            self.later
+        } else {
+            self.earlier
+        }
     }
 }
+
+/// The candidates put in order before the search; the others follow in the order a
+/// selection leaves them. The order decides the cost alone (see the module note), and
+/// once a strong follow-up is found most candidates are skipped whatever their order:
+/// sorting them all cost more than it saved.
+const SORTED: usize = 4;
 
 /// Bits of a rank that hold the candidate's index: more than a piece has placements on
 /// the widest board (a polyomino's orientations times 32 columns).
@@ -285,22 +311,30 @@ impl Context<'_> {
         for reach in reaches {
             self.drop_firsts(columns, piece, reach, start, candidates);
         }
-        // Best first; the index breaks ties so the order is the same on every platform.
-        // Sorted as plain integers, not the candidates themselves (a few times the cost).
+        // The best `SORTED` first, in order; the index breaks ties, so the order is the
+        // same on every platform. Ordered as plain integers, not the candidates
+        // themselves (a few times the cost).
         ranks.clear();
         ranks.extend(candidates.iter().map(|c| rank(c.first_value, c.index)));
-        ranks.sort_unstable();
+        if ranks.len() > SORTED {
+            ranks.select_nth_unstable(SORTED);
+            ranks[..SORTED].sort_unstable();
+        } else {
+            ranks.sort_unstable();
+        }
         let (reach, landing) = self.reach(columns, board.width(), next, next_reaches, bound);
         let mut best: Best = None;
+        let mut cuts = Cuts::new(&best);
         for &rank in ranks.iter() {
             // The low bits of a rank are its candidate's index, its place in the list.
             let candidate = &candidates[(rank & ((1 << INDEX_BITS) - 1)) as usize];
             let Candidate { index, placement, .. } = *candidate;
+            let cut = cuts.of(index);
             let value = match candidate.drop {
                 FirstDrop::Over => f64::NEG_INFINITY,
                 FirstDrop::Clears => {
                     if self.after(board, columns, piece, placement.pos, after, after_columns) {
-                        let second = Second::new(after, after_columns, (next, spawn), &best, index);
+                        let second = Second::new(after, after_columns, (next, spawn), cut);
                         self.follow_up_within(&second, bound, next_reaches)
                     } else {
                         f64::NEG_INFINITY
@@ -322,11 +356,11 @@ impl Context<'_> {
                     let limit = bound.follow_up(&features, reach);
                     // The board after it is built only when it is searched, or when
                     // some second placement that clears rows needs rating.
-                    if beaten(&best, limit, index) {
+                    if limit <= cut {
                         // Only a second placement that clears rows could do better.
-                        let within = (next, spawn, &best, index);
+                        let within = (next, spawn, cut);
                         let most = self.clearing_limit(&first, after, within, bound, next_reaches, limit);
-                        if beaten(&best, most, index) {
+                        if most <= cut {
                             continue;
                         }
                     }
@@ -334,11 +368,12 @@ impl Context<'_> {
                     let shape = first.shape;
                     after_columns.copy_from(columns);
                     after_columns.place(&shape.columns, left, top);
-                    let second = Second::new(after, after_columns, (next, spawn), &best, index);
+                    let second = Second::new(after, after_columns, (next, spawn), cut);
                     self.follow_up_within(&second, bound, next_reaches)
                 }
             };
             keep(&mut best, value, index, placement);
+            cuts = Cuts::new(&best);
         }
         Some(best.map(|(value, _, placement)| (value, placement)))
     }

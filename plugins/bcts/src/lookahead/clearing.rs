@@ -2,7 +2,7 @@
 //! every feature), found on the board after the first placement and rated exactly when
 //! they could still matter.
 
-use super::{beaten, Best, Context, First, Second, GAPS};
+use super::{Context, First, Second, GAPS};
 use crate::bound::{Bound, Survivors};
 use crate::drops::Reach;
 use crate::evaluate;
@@ -20,7 +20,7 @@ impl Context<'_> {
         &self,
         first: &First,
         after: &mut Board,
-        (next, spawn, best, index): (PieceId, PiecePos, &Best, u32),
+        (next, spawn, cut): (PieceId, PiecePos, f64),
         bound: &Bound,
         reaches: &[Reach],
         limit: f64,
@@ -71,7 +71,7 @@ impl Context<'_> {
         let sizes = (board.width() as u32, board.height() as u32);
         let open = if every { u32::MAX } else { count as u32 };
         let most = bound.clearing_any(first.features, next, (first.landing, open), sizes, &survivors);
-        if beaten(best, most, index) {
+        if most <= cut {
             return limit;
         }
         let gaps = &gaps[..count];
@@ -100,11 +100,11 @@ impl Context<'_> {
                     first.place(after);
                     built = true;
                 }
-                let second = Second::new(after, columns, (next, spawn), best, index);
+                let second = Second::new(after, columns, (next, spawn), cut);
                 let Some(most) = self.clearing_bound(bound, &second, first.features, reach, box_top, box_left) else {
                     continue;
                 };
-                if most <= limit.max(second.cut) {
+                if most <= limit.max(cut) {
                     continue;
                 }
                 if let Some((_, value)) = evaluate(self.rules, self.pieces, after, next, placement.pos, self.weights) {

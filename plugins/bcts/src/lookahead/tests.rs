@@ -237,7 +237,7 @@ proptest::proptest! {
         let near = f64::from_bits((value.to_bits() as i64 + step) as u64);
         for bound in [near, value, 0.0, -1e300, 1e300, f64::MAX, f64::MIN] {
             if bound.is_finite() {
-                proptest::prop_assert_eq!(bound <= cut(&best, index), beaten(&best, bound, index), "{}", bound);
+                proptest::prop_assert_eq!(bound <= Cuts::new(&best).of(index), beaten(&best, bound, index), "{}", bound);
             }
         }
     }

@@ -35,7 +35,7 @@ fn the_clearing_bound_is_at_least_the_value() {
             let lowest = (0..width).map(|x| 20 - columns.top(x)).min().expect("a column");
             for next in (0..7).map(PieceId) {
                 let spawn = tables.rules.spawn(tables.pieces.kind(next));
-                let second = Second::new(&board, &columns, (next, spawn), &None, 0);
+                let second = Second::new(&board, &columns, (next, spawn), f64::NEG_INFINITY);
                 // The rows a drop could fill, found cell by cell, and what survives
                 // their clear.
                 let fillable = |y: usize| {
