@@ -234,7 +234,7 @@ proptest::proptest! {
         };
         let best: Best = some.then_some((value, at, placement));
         // Bounds at and around the value, to the last bit, and far from it.
-        let near = f64::from_bits((value.to_bits() as i64 + step) as u64);
+        let near = f64::from_bits((value.to_bits() as i64).wrapping_add(step) as u64);
         for bound in [near, value, 0.0, -1e300, 1e300, f64::MAX, f64::MIN] {
             if bound.is_finite() {
                 proptest::prop_assert_eq!(bound <= Cuts::new(&best).of(index), beaten(&best, bound, index), "{}", bound);
