@@ -94,8 +94,8 @@ impl Context<'_> {
                         // The wells after a clear are at least those before it (see
                         // `bound`'s module note), so at least their floor.
                         let wells = bound.wells(totals.cumulative_wells - second.columns.wells_in::<W>(box_left));
-                        let most = self.clearing_bound(bound, second, totals, reach, box_top, box_left);
-                        let most = most.map(|most| most + wells);
+                        let at = (box_top, box_left);
+                        let most = self.clearing_bound(bound, second, totals, reach, at, (wells, cut));
                         if most.is_some_and(|most| most <= cut) {
                             continue;
                         }
