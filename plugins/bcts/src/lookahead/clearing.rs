@@ -101,10 +101,12 @@ impl Context<'_> {
                     built = true;
                 }
                 let second = Second::new(after, columns, (next, spawn), cut);
-                let Some(most) = self.clearing_bound(bound, &second, first.features, reach, box_top, box_left) else {
+                let within = (0.0, limit.max(cut));
+                let at = (box_top, box_left);
+                let Some(most) = self.clearing_bound(bound, &second, first.features, reach, at, within) else {
                     continue;
                 };
-                if most <= limit.max(cut) {
+                if most <= within.1 {
                     continue;
                 }
                 if let Some((_, value)) = evaluate(self.rules, self.pieces, after, next, placement.pos, self.weights) {
@@ -117,16 +119,25 @@ impl Context<'_> {
 
     /// The bound on the value of the drop of `next` in `reach`'s orientation whose box
     /// lands at row `top`, column `left` on the board after the first placement (whose
-    /// features are `after`, the row transitions exact), when it clears rows; `None` when
-    /// it clears none.
+    /// features are `after`, the row transitions exact), when it clears rows, plus
+    /// `wells` (a term of at most 0 the caller adds); `None` when it clears none. When
+    /// that is at most `cut`, it may come back as another value at most `cut`.
+    ///
+    /// Why the survivors may go unread. The bound with no survivor is at least the bound
+    /// with them, even as computed: each survivor term is a weight at most 0 times a count
+    /// (`f64` multiplication by a fixed number is monotone, so a smaller count never
+    /// gives a smaller product), and rounded addition is monotone in each operand. So
+    /// when the bound with none is at most `cut`, so is the exact one, and the caller,
+    /// which only compares it with `cut`, skips the drop either way: the board's rows are
+    /// read only for the drops that bound does not settle.
     pub(super) fn clearing_bound(
         &self,
         bound: &Bound,
         second: &Second,
         after: &BoardFeatures,
         reach: &Reach,
-        top: usize,
-        left: usize,
+        (top, left): (usize, usize),
+        (wells, cut): (f64, f64),
     ) -> Option<f64> {
         let shape = &self.shapes[second.next.index()][usize::from(reach.orientation())];
         let full = second.board.full_row();
@@ -159,11 +170,17 @@ impl Context<'_> {
             return None;
         }
         let height = second.board.height() as u32;
+        let bottom = height - (top + shape.height) as u32;
+        let landing = bound.landing(bottom, shape.height as u32);
+        let most =
+            |survivors: &Survivors| landing + bound.clearing((lines, cells), row_transitions, width, survivors) + wells;
+        let none = most(&Survivors::default());
+        if none <= cut {
+            return Some(none);
+        }
         // The board's rows from its surface down, the cleared ones as bits from there.
         let surface = second.board.surface().min(top);
         let survivors = Survivors::of(&second.board.rows()[surface..], cleared << (top - surface));
-        let bottom = height - (top + shape.height) as u32;
-        let rest = bound.clearing((lines, cells), row_transitions, width, &survivors);
-        Some(bound.landing(bottom, shape.height as u32) + rest)
+        Some(most(&survivors))
     }
 }

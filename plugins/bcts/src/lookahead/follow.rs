@@ -21,10 +21,15 @@ impl Context<'_> {
     /// tops, before any cell), and then its value with the wells at their floor (every
     /// other feature exact) beat both the best value of this follow-up so far and the best
     /// follow-up so far; the others are skipped, since their values could change neither.
+    ///
+    /// The drops are visited from the last orientation back, and in each from the
+    /// rightmost column: the maximum is the same in any order (a skipped drop could not
+    /// raise it), only how soon a strong drop raises the cut changes, and this order
+    /// skipped more drops than the enumeration order on seeded 10-wide games.
     pub(super) fn follow_up_within(&self, second: &Second, bound: &Bound, reaches: &[Reach]) -> f64 {
         let totals = second.columns.totals();
         let mut value = f64::NEG_INFINITY;
-        for reach in reaches {
+        for reach in reaches.iter().rev() {
             let shape = &self.shapes[second.next.index()][usize::from(reach.orientation())];
             let rest = bound.rest(&totals, second.next, reach.orientation());
             let drops = (second, bound, (shape, reach), (&totals, rest), &mut value);
@@ -61,7 +66,7 @@ impl Context<'_> {
         // The landing bound with the box's top at row 0; each row lower takes one
         // landing weight off (grouped as the ceilings group it: the margin covers it).
         let from_top = bound.landing(height.saturating_sub(piece_height), piece_height) + rest;
-        for &x in reach.xs() {
+        for &x in reach.xs().iter().rev() {
             // A bound at most this cannot change this follow-up's best nor win with it.
             let cut = value.max(second.cut);
             // First the bound from the board's features and the drop's landing height
@@ -89,8 +94,8 @@ impl Context<'_> {
                         // The wells after a clear are at least those before it (see
                         // `bound`'s module note), so at least their floor.
                         let wells = bound.wells(totals.cumulative_wells - second.columns.wells_in::<W>(box_left));
-                        let most = self.clearing_bound(bound, second, totals, reach, box_top, box_left);
-                        let most = most.map(|most| most + wells);
+                        let at = (box_top, box_left);
+                        let most = self.clearing_bound(bound, second, totals, reach, at, (wells, cut));
                         if most.is_some_and(|most| most <= cut) {
                             continue;
                         }

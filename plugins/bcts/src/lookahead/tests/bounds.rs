@@ -59,11 +59,16 @@ fn the_clearing_bound_is_at_least_the_value() {
                         let Ok(top) = usize::try_from(i32::from(placement.pos.y) + i32::from(shape.top)) else {
                             continue;
                         };
-                        let Some(most) =
-                            context.clearing_bound(bound, &second, &features, reach, top, reach.box_left(x))
-                        else {
+                        let at = (top, reach.box_left(x));
+                        let bounded = |cut| context.clearing_bound(bound, &second, &features, reach, at, (0.0, cut));
+                        let Some(most) = bounded(f64::NEG_INFINITY) else {
                             continue;
                         };
+                        // A cut settles the drop as the full bound does, the survivors
+                        // read or not: at the bound, and just under it.
+                        assert!(bounded(most).is_some_and(|settled| settled <= most));
+                        let under = most.next_down();
+                        assert!(bounded(under).is_some_and(|settled| settled > under));
                         let rated = evaluate(
                             &tables.rules,
                             &tables.pieces,
