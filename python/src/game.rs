@@ -5,7 +5,6 @@ use crate::drops::Drops;
 use crate::placement::PyPlacement;
 use crate::play::{slots_of, Play, Slots};
 use crate::setup::{self, refused, Deal, ProtocolPieces};
-use crate::GameOver;
 use numpy::ndarray::Array1;
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArray3};
 use pyo3::prelude::*;
@@ -45,17 +44,6 @@ impl PyGame {
             deal,
             carried: [0; 3],
             choices: None,
-        }
-    }
-
-    fn name(&self, piece: PieceId) -> String {
-        self.setup.pieces.kind(piece).name().to_string()
-    }
-
-    fn live(&self) -> PyResult<()> {
-        match self.play.end() {
-            Some(end) => Err(GameOver::new_err(format!("the game is over ({})", end.name()))),
-            None => Ok(()),
         }
     }
 }

@@ -1,14 +1,28 @@
-//! Moves by placement: a placement played by its index or action slot, and which
-//! slots hold one.
+//! Moves by placement: whether the game still takes one, a placement played by its index
+//! or action slot, which slots hold one, and the pieces (their names and indices).
 
 use super::PyGame;
 use crate::choices::NO_PLACEMENT;
 use crate::setup::refused;
+use crate::GameOver;
 use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
 use tetrad_plugin_api::PieceId;
 
 impl PyGame {
+    /// A piece's name in the game's set.
+    pub(super) fn name(&self, piece: PieceId) -> String {
+        self.setup.pieces.kind(piece).name().to_string()
+    }
+
+    /// `GameOver` once the game has ended: no move is played then.
+    pub(super) fn live(&self) -> PyResult<()> {
+        match self.play.end() {
+            Some(end) => Err(GameOver::new_err(format!("the game is over ({})", end.name()))),
+            None => Ok(()),
+        }
+    }
+
     /// Plays placement `index`; the rows it cleared.
     pub(crate) fn place_index(&mut self, index: i64) -> PyResult<u32> {
         self.live()?;
