@@ -15,9 +15,13 @@ pub(super) fn beaten(best: &Best, bound: f64, index: u32) -> bool {
 
 /// The most a bound on a first placement's follow-up can be and still lose to the best
 /// so far, by the placement's index: the best value for a placement after the best one (a
-/// tie loses), the next value below it for one before (a tie wins), minus infinity when
-/// there is none. For every finite bound, `bound <= cuts.of(index)` is `beaten(best,
-/// bound, index)`: one comparison instead of the tie rule's.
+/// tie loses), the next value below it for one before (a tie wins). When nothing can lose
+/// (no best yet, or a placement before a best of minus infinity, which a follow-up of
+/// minus infinity ties and so wins), the cut is NaN, which no bound is at most. So for
+/// every bound, infinite ones included, `bound <= cuts.of(index)` is `beaten(best, bound,
+/// index)`: one comparison instead of the tie rule's. (A cut of minus infinity there
+/// would skip a first placement whose every follow-up ends the game, though it wins the
+/// tie when every placement ends it.)
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Cuts {
     at: u32,
@@ -33,12 +37,16 @@ impl Cuts {
             Some((value, at, _)) => Cuts {
                 at,
                 later: value,
-                earlier: value.next_down(),
+                earlier: if value == f64::NEG_INFINITY {
+                    f64::NAN
+                } else {
+                    value.next_down()
+                },
             },
             None => Cuts {
                 at: u32::MAX,
-                later: f64::NEG_INFINITY,
-                earlier: f64::NEG_INFINITY,
+                later: f64::NAN,
+                earlier: f64::NAN,
             },
         }
     }

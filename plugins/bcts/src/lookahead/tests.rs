@@ -183,6 +183,27 @@ fn an_i_as_wide_as_the_board_fills_an_empty_row() {
     }
 }
 
+/// When every placement ends the game, or every follow-up does, all are worth minus
+/// infinity and the first in enumeration order is kept, as the oracle keeps it: none may
+/// be skipped for a bound of minus infinity before a best is known.
+#[test]
+fn every_placement_ending_the_game_keeps_the_first() {
+    // A stack to the top (no row full: nothing fits, nothing clears), and one whose
+    // every first placement leaves no room for the second piece.
+    let full = "#.#.#\n.#.#.\n".repeat(10);
+    let nearly = format!(".....\n{}", ".#.#.\n#.#.#\n".repeat(9) + ".#.#.\n");
+    for weights in [BCTS, DELLACHERIE] {
+        let tables = Tables::new(Preset::Simplified, 5, 20, Weights::new(weights), false);
+        for stack in [&full, &nearly] {
+            let board = Board::from_text(5, 20, stack);
+            for (piece, next) in (0..7).flat_map(|piece| (0..7).map(move |next| (piece, next))) {
+                let [search, oracle] = tables.both(&board, PieceId(piece), PieceId(next));
+                assert_eq!(search, oracle, "{stack:?} {piece} {next}");
+            }
+        }
+    }
+}
+
 /// Along seeded games played by the two-piece search itself, every decision is the
 /// oracle's: boards as the controller meets them, where near-ties are common.
 #[test]
@@ -215,8 +236,9 @@ fn the_search_chooses_as_the_exhaustive_search_along_games() {
 }
 
 proptest::proptest! {
-    /// The cut is the tie rule in one comparison: a finite bound is at most the cut
-    /// exactly when the best so far beats it.
+    /// The cut is the tie rule in one comparison: a bound, infinite or not, is at most
+    /// the cut exactly when the best so far beats it (best values of minus and plus
+    /// infinity included).
     #[test]
     fn a_bound_at_most_the_cut_is_beaten(
         value in proptest::prelude::any::<f64>(),
@@ -225,7 +247,12 @@ proptest::proptest! {
         step in -3i64..4,
         some in proptest::prelude::any::<bool>(),
     ) {
-        let value = if value.is_nan() { 0.0 } else { value };
+        // A value to the last bit, or an infinity (as a follow-up that ends the game is).
+        let value = match value {
+            value if value.is_nan() => 0.0,
+            value if step == 3 => f64::NEG_INFINITY.copysign(value),
+            value => value,
+        };
         let placement = Placement {
             pos: PiecePos { orientation: 0, x: 0, y: 0 },
             turns: 0,
@@ -235,10 +262,9 @@ proptest::proptest! {
         let best: Best = some.then_some((value, at, placement));
         // Bounds at and around the value, to the last bit, and far from it.
         let near = f64::from_bits((value.to_bits() as i64).wrapping_add(step) as u64);
-        for bound in [near, value, 0.0, -1e300, 1e300, f64::MAX, f64::MIN] {
-            if bound.is_finite() {
-                proptest::prop_assert_eq!(bound <= Cuts::new(&best).of(index), beaten(&best, bound, index), "{}", bound);
-            }
+        let far = [0.0, -1e300, 1e300, f64::MAX, f64::MIN, f64::INFINITY, f64::NEG_INFINITY];
+        for bound in [near, value].into_iter().chain(far).filter(|bound| !bound.is_nan()) {
+            proptest::prop_assert_eq!(bound <= Cuts::new(&best).of(index), beaten(&best, bound, index), "{}", bound);
         }
     }
 
