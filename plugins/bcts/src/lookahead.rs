@@ -291,8 +291,9 @@ impl Context<'_> {
                     self.follow_up_within(&second, bound, next_reaches)
                 }
             };
-            keep(&mut best, value, index, placement);
-            cuts = Cuts::new(&best);
+            if keep(&mut best, value, index, placement) {
+                cuts = Cuts::new(&best);
+            }
         }
         Some(best.map(|(value, _, placement)| (value, placement)))
     }

@@ -87,10 +87,12 @@ pub(super) fn rank(value: f64, index: u32) -> u64 {
 }
 
 /// Keeps the follow-up `value` of the first placement at `index` if it is better than the
-/// best so far, or as good and earlier in the enumeration order.
+/// best so far, or as good and earlier in the enumeration order; whether it did.
 #[inline]
-pub(super) fn keep(best: &mut Best, value: f64, index: u32, placement: Placement) {
-    if best.is_none_or(|(score, at, _)| value > score || (value == score && index < at)) {
+pub(super) fn keep(best: &mut Best, value: f64, index: u32, placement: Placement) -> bool {
+    let better = best.is_none_or(|(score, at, _)| value > score || (value == score && index < at));
+    if better {
         *best = Some((value, index, placement));
     }
+    better
 }
