@@ -93,14 +93,19 @@ impl Columns {
             return Some(Dropped::Over { top });
         }
         // A row fills where every column outside the piece's is filled and each of the
-        // piece's is after it. (Tested without a branch on the first half: whether a row
-        // is filled outside the piece's columns is a coin toss on a tall stack.)
-        let mut full = slots[PAD].filled_left & slots[PAD + W].filled_from;
-        for j in 0..W {
-            full &= slots[PAD + j].cells | piece.cells[j] << top;
-        }
-        if full != 0 {
-            return Some(Dropped::Clears { top: top as u32 });
+        // piece's is after it; only a row the piece has a cell in can, so the piece's
+        // columns are read only when one of its rows is filled everywhere else (seldom on
+        // the low stacks the published controllers keep: 300 instructions a piece fewer
+        // with BCTS's weights, no more time).
+        let outside = slots[PAD].filled_left & slots[PAD + W].filled_from;
+        if outside & piece.rows << top != 0 {
+            let mut full = outside;
+            for j in 0..W {
+                full &= slots[PAD + j].cells | piece.cells[j] << top;
+            }
+            if full != 0 {
+                return Some(Dropped::Clears { top: top as u32 });
+            }
         }
         if landed(top as u32) {
             return None;

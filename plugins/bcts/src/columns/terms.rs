@@ -33,6 +33,8 @@ pub struct PieceColumns {
     /// Horizontal runs of cells, summed over the rows: each can lower the row transitions
     /// of a board it is added to by at most 2 (its two ends).
     pub(crate) runs: u32,
+    /// The box's rows that hold a cell: the only rows a drop of the piece can fill.
+    pub(super) rows: u64,
 }
 
 impl PieceColumns {
@@ -58,6 +60,7 @@ impl PieceColumns {
             // One run: shifted down to bit 0, the cells are a mask of ones.
             let run = cells.checked_shr(cells.trailing_zeros()).unwrap_or(0);
             piece.solid[j] = run != 0 && run & (run + 1) == 0;
+            piece.rows |= cells;
         }
         piece
     }
