@@ -9,7 +9,10 @@
 //! alone, before any cell is touched, and with the row transitions at their floor (each
 //! horizontal run of the piece lowers them by at most 2) and the cumulative wells at
 //! theirs (the board's less the piece's columns') they give a drop's value a ceiling
-//! that costs a few additions: [`Columns::drop_bounded`] asks it first.
+//! that costs a few additions: [`Columns::drop_bounded`] asks it first. The row
+//! transitions are then made exact from the board's cells beside the ends of the piece's
+//! horizontal runs alone, and the next ceiling asked, before the cells after the drop
+//! (which only the wells need) are formed.
 
 use super::terms::column;
 use super::{cells_after, Columns, PieceColumns, Slot, PAD, WINDOW};
@@ -143,64 +146,89 @@ impl Columns {
         if early(top, &floor) {
             return None;
         }
-        let cells = cells_after::<W>(slots, piece, top);
-        let mut features = self.dropped_but_wells::<W, DETAIL>(slots, &cells, piece, top, &rests, floor);
+        // The row transitions made exact from the board's cells beside the piece's runs:
+        // most drops are left unrated by `skip` before any cell after the drop is formed.
+        let mut features = floor;
+        features.row_transitions = self.row_transitions_after::<W>(slots, piece, top);
+        if !piece.plain {
+            let cells = cells_after::<W>(slots, piece, top);
+            features.row_transitions -= 2 * twice_filled::<W>(slots, piece, top);
+            self.recount_hollow::<W, DETAIL>(slots, &cells, piece, top, &rests, &mut features);
+        }
         if skip(top, &features) {
             return None;
         }
+        let cells = cells_after::<W>(slots, piece, top);
         self.add_wells::<W>(slots, &cells, &mut features);
         Some(Dropped::Open { top, features })
     }
 
-    /// The features after a drop that fills no row, its box top at row `top`, the
-    /// window's `slots` turned into `cells`, from its `floor` (see
-    /// [`Columns::drop_bounded`]) and the row each column alone would stop the box's top
-    /// at (`rests`: the top's row plus the column's gap): the row transitions made exact,
-    /// and a column whose piece cells are not one run recomputed. The cumulative wells
-    /// stay at their floor, as [`Columns::features_but_wells`] leaves them.
+    /// The row transitions after `piece` drops with its box's top at row `top` and fills
+    /// no row. They change only at the ends of the piece's horizontal runs: between two
+    /// cells of the piece, both empty before, both filled after; at an end, the cell
+    /// outside the piece (the board's, or a filled wall) made a transition with the empty
+    /// cell before and makes one with the filled cell after only if it is empty itself.
+    /// So each end adds 1 less 2 if its outside cell is filled ([`PieceColumns::ends`]
+    /// knows those cells; a cell between two runs counts for both).
     #[inline(always)]
-    fn dropped_but_wells<const W: usize, const DETAIL: bool>(
+    fn row_transitions_after<const W: usize>(&self, slots: &[Slot; WINDOW], piece: &PieceColumns, top: u32) -> u32 {
+        let mut filled = 0;
+        for k in 0..W + 2 {
+            filled += (slots[PAD - 1 + k].cells & piece.ends[k] << top).count_ones();
+        }
+        // Two ends a run; the cells between two runs are counted again by the caller.
+        self.totals.row_transitions + 2 * piece.runs - 2 * filled
+    }
+
+    /// The features of a drop that fills no row, its box top at row `top`, made exact in
+    /// the piece's columns that are not one run (where the floor may fall short), the
+    /// window's `slots` turned into `cells` and `rests` the row each column alone
+    /// would stop the box's top at (the top's row plus the column's gap). The cumulative
+    /// wells stay at their floor, as [`Columns::features_but_wells`] leaves them.
+    #[inline(always)]
+    fn recount_hollow<const W: usize, const DETAIL: bool>(
         &self,
         slots: &[Slot; WINDOW],
         cells: &[u64; WINDOW],
         piece: &PieceColumns,
         top: u32,
         rests: &[i32; W],
-        floor: BoardFeatures,
-    ) -> BoardFeatures {
+        f: &mut BoardFeatures,
+    ) {
         let (rows, height) = (self.rows, self.height);
-        let mut f = floor;
-        if !piece.solid[..W].iter().all(|&solid| solid) {
-            // The floor is exact for columns of one run: recount the others, and the rows
-            // with holes afresh.
-            let mut hole_rows = slots[PAD].before | slots[PAD + W].from;
-            for j in 0..W {
-                let (slot, gap) = (&slots[PAD + j], rests[j] as u32 - top);
-                let old = &slot.term;
-                if piece.solid[j] {
-                    hole_rows |= old.hole_rows | slot.above & piece.under[j] << top;
-                    continue;
-                }
-                let now = column(cells[PAD + j], rows, height);
-                let gap_transitions = if gap > 0 { 2 } else { 0 };
-                f.column_transitions = f.column_transitions - gap_transitions - old.transitions + now.transitions;
-                f.holes = f.holes - gap - old.holes + now.holes;
-                if DETAIL {
-                    let floor_depth = if old.holes > 0 || gap > 0 { piece.count[j] } else { 0 };
-                    f.hole_depth = f.hole_depth - floor_depth - old.hole_depth + now.hole_depth;
-                    hole_rows |= now.hole_rows;
-                }
+        // The floor is exact for columns of one run: recount the others, and the rows
+        // with holes afresh.
+        let mut hole_rows = slots[PAD].before | slots[PAD + W].from;
+        for j in 0..W {
+            let (slot, gap) = (&slots[PAD + j], rests[j] as u32 - top);
+            let old = &slot.term;
+            if piece.solid[j] {
+                hole_rows |= old.hole_rows | slot.above & piece.under[j] << top;
+                continue;
             }
+            let now = column(cells[PAD + j], rows, height);
+            let gap_transitions = if gap > 0 { 2 } else { 0 };
+            f.column_transitions = f.column_transitions - gap_transitions - old.transitions + now.transitions;
+            f.holes = f.holes - gap - old.holes + now.holes;
             if DETAIL {
-                f.rows_with_holes = hole_rows.count_ones();
+                let floor_depth = if old.holes > 0 || gap > 0 { piece.count[j] } else { 0 };
+                f.hole_depth = f.hole_depth - floor_depth - old.hole_depth + now.hole_depth;
+                hole_rows |= now.hole_rows;
             }
         }
-        // The pairs from (left - 1, left) to (left + W - 1, left + W).
-        f.row_transitions = self.totals.row_transitions;
-        for p in 0..=W {
-            let now = ((cells[PAD - 1 + p] ^ cells[PAD + p]) & rows).count_ones();
-            f.row_transitions = f.row_transitions - slots[PAD + p].pair + now;
+        if DETAIL {
+            f.rows_with_holes = hole_rows.count_ones();
         }
-        f
     }
+}
+
+/// The filled cells between two runs of `piece` (see [`PieceColumns::ends`]), when its box
+/// top is at row `top`: each stands beside two ends.
+#[inline(always)]
+fn twice_filled<const W: usize>(slots: &[Slot; WINDOW], piece: &PieceColumns, top: u32) -> u32 {
+    let mut filled = 0;
+    for k in 0..W + 2 {
+        filled += (slots[PAD - 1 + k].cells & piece.ends_twice[k] << top).count_ones();
+    }
+    filled
 }

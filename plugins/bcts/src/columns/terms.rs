@@ -35,6 +35,18 @@ pub struct PieceColumns {
     pub(crate) runs: u32,
     /// The box's rows that hold a cell: the only rows a drop of the piece can fill.
     pub(super) rows: u64,
+    /// Whether every column's cells are one run ([`PieceColumns::solid`] all true) and no
+    /// row has a one-cell gap between two runs (`ends_twice` all 0), as in every
+    /// tetromino: a drop's floor features are then exact but for the row transitions and
+    /// the wells, and `ends` alone knows the row transitions.
+    pub(super) plain: bool,
+    /// For each column from the one left of the box (index 0) to the one right of it,
+    /// the box rows where that column's cell lies outside the piece beside an end of a
+    /// horizontal run of it; `ends_twice`, where it lies between two runs (beside two
+    /// ends). A drop changes the row transitions only at those cells (see
+    /// `Columns::row_transitions_after`).
+    pub(super) ends: [u64; MAX_PIECE_SIZE + 2],
+    pub(super) ends_twice: [u64; MAX_PIECE_SIZE + 2],
 }
 
 impl PieceColumns {
@@ -47,6 +59,14 @@ impl PieceColumns {
         for (i, &mask) in row_masks.iter().enumerate() {
             // A run starts at each cell whose left neighbour is empty.
             piece.runs += (mask & !(mask << 1)).count_ones();
+            // Bit `k` the column left of the box's column `k`: the cells outside the row's
+            // runs with one of them on their right, and on their left.
+            let cells = u64::from(mask) << 1;
+            let (left_of_run, right_of_run) = ((cells >> 1) & !cells, (cells << 1) & !cells);
+            for (k, (ends, twice)) in piece.ends.iter_mut().zip(&mut piece.ends_twice).enumerate() {
+                *ends |= ((left_of_run | right_of_run) >> k & 1) << i;
+                *twice |= ((left_of_run & right_of_run) >> k & 1) << i;
+            }
             for (j, column) in piece.cells.iter_mut().enumerate() {
                 *column |= u64::from(mask >> j & 1) << i;
             }
@@ -62,6 +82,8 @@ impl PieceColumns {
             piece.solid[j] = run != 0 && run & (run + 1) == 0;
             piece.rows |= cells;
         }
+        piece.plain = piece.solid[..width.min(MAX_PIECE_SIZE)].iter().all(|&solid| solid)
+            && piece.ends_twice.iter().all(|&twice| twice == 0);
         piece
     }
 }

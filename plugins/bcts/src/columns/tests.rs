@@ -47,6 +47,23 @@ fn piece_columns_know_their_runs() {
     assert_eq!(&c.solid[..2], &[true, false]);
 }
 
+#[test]
+fn piece_columns_know_the_cells_beside_their_runs() {
+    // An upside-down U: rows `XXX` and `X.X`. Index 0 is the column left of the box: both
+    // rows end there; the right wall side likewise; the middle cell of the lower row lies
+    // between two runs.
+    let u = PieceColumns::new(&[0b111, 0b101], 3);
+    assert_eq!(u.runs, 3);
+    assert_eq!(&u.ends[..5], &[0b11, 0b00, 0b10, 0b00, 0b11]);
+    assert_eq!(&u.ends_twice[..5], &[0b00, 0b00, 0b10, 0b00, 0b00]);
+    assert!(!u.plain);
+    // An S (`.XX` over `XX.`): every run's ends, no cell between two runs.
+    let s = PieceColumns::new(&[0b110, 0b011], 3);
+    assert_eq!(&s.ends[..5], &[0b10, 0b01, 0b00, 0b10, 0b01]);
+    assert!(s.ends_twice.iter().all(|&twice| twice == 0));
+    assert!(s.plain);
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
 
