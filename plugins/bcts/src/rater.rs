@@ -253,10 +253,29 @@ impl<'a> Rater<'a> {
         shape: &Shape,
         reach: &Reach,
         start: PiecePos,
+        visit: impl Visitor,
+    ) {
+        // Whether the piece is plain (every tetromino is), asked once an orientation.
+        if shape.columns.is_plain() {
+            self.visit_drops_as::<W, DETAIL, SURFACE, true>(piece, shape, reach, start, visit);
+        } else {
+            self.visit_drops_as::<W, DETAIL, SURFACE, false>(piece, shape, reach, start, visit);
+        }
+    }
+
+    /// [`Rater::visit_drops_of`] for a piece [`PieceColumns::is_plain`] or not as `PLAIN`
+    /// says.
+    #[inline(always)]
+    fn visit_drops_as<const W: usize, const DETAIL: bool, const SURFACE: bool, const PLAIN: bool>(
+        &self,
+        piece: PieceId,
+        shape: &Shape,
+        reach: &Reach,
+        start: PiecePos,
         mut visit: impl Visitor,
     ) {
         for &x in reach.xs() {
-            let drop = self.columns.drop_bounded::<W, DETAIL>(
+            let drop = self.columns.drop_bounded_as::<W, DETAIL, PLAIN>(
                 &shape.columns,
                 reach.box_left(x),
                 |_| false,

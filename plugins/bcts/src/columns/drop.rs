@@ -82,6 +82,25 @@ impl Columns {
         early: impl FnOnce(u32, &BoardFeatures) -> bool,
         skip: impl FnOnce(u32, &BoardFeatures) -> bool,
     ) -> Option<Dropped> {
+        if piece.plain {
+            self.drop_bounded_as::<W, DETAIL, true>(piece, left, landed, early, skip)
+        } else {
+            self.drop_bounded_as::<W, DETAIL, false>(piece, left, landed, early, skip)
+        }
+    }
+
+    /// [`Columns::drop_bounded`] for a piece that is [`PieceColumns::plain`] or not as
+    /// `PLAIN` says: a loop over one orientation's drops asks once, not at every drop.
+    #[inline(always)]
+    pub fn drop_bounded_as<const W: usize, const DETAIL: bool, const PLAIN: bool>(
+        &self,
+        piece: &PieceColumns,
+        left: usize,
+        landed: impl FnOnce(u32) -> bool,
+        early: impl FnOnce(u32, &BoardFeatures) -> bool,
+        skip: impl FnOnce(u32, &BoardFeatures) -> bool,
+    ) -> Option<Dropped> {
+        debug_assert_eq!(piece.plain, PLAIN);
         let slots = self.window(left);
         // Each column's row the box's top would rest at: the piece rests on the lowest.
         let mut rests = [0i32; W];
@@ -159,7 +178,7 @@ impl Columns {
         // most drops are left unrated by `skip` before any cell after the drop is formed.
         let mut features = floor;
         features.row_transitions = self.row_transitions_after::<W>(slots, piece, top);
-        if !piece.plain {
+        if !PLAIN {
             let cells = cells_after::<W>(slots, piece, top);
             features.row_transitions -= 2 * twice_filled::<W>(slots, piece, top);
             self.recount_hollow::<W, DETAIL>(slots, &cells, piece, top, &rests, &mut features);

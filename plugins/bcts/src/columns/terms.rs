@@ -50,6 +50,12 @@ pub struct PieceColumns {
 }
 
 impl PieceColumns {
+    /// Whether the piece is plain (see the field): every tetromino is.
+    #[inline(always)]
+    pub fn is_plain(&self) -> bool {
+        self.plain
+    }
+
     /// The columns of an orientation given by its row masks (bit 0 the leftmost column).
     pub fn new(row_masks: &[u32], width: usize) -> PieceColumns {
         let mut piece = PieceColumns {
