@@ -106,7 +106,7 @@ impl Columns {
         let mut rests = [0i32; W];
         let (mut top, mut rest_sum, mut wells) = (i32::MAX, 0, 0);
         for j in 0..W {
-            rests[j] = slots[PAD + j].top as i32 - 1 - piece.lowest[j] as i32;
+            rests[j] = slots[PAD + j].top as i32 - piece.depth[j];
             top = top.min(rests[j]);
             rest_sum += rests[j];
             wells += slots[PAD + j].wells;

@@ -27,6 +27,9 @@ pub struct PieceColumns {
     pub(super) solid: [bool; MAX_PIECE_SIZE],
     /// The box row of each column's lowest cell: where a drop meets the column's top.
     pub(super) lowest: [u32; MAX_PIECE_SIZE],
+    /// `lowest` plus one, signed: a drop's box top rests that many rows above the top of
+    /// the column (one subtraction a column, in the drops' hottest loop).
+    pub(super) depth: [i32; MAX_PIECE_SIZE],
     /// For each column, the rows below its lowest cell, from the box's top: shifted to
     /// the row of the box's top, where a drop's gap may be.
     pub(super) under: [u64; MAX_PIECE_SIZE],
@@ -83,6 +86,7 @@ impl PieceColumns {
             // Every column of a connected piece's box holds a cell.
             piece.lowest[j] = 63u32.saturating_sub(cells.leading_zeros());
             piece.under[j] = (u64::MAX << piece.lowest[j]) << 1;
+            piece.depth[j] = piece.lowest[j] as i32 + 1;
             // One run: shifted down to bit 0, the cells are a mask of ones.
             let run = cells.checked_shr(cells.trailing_zeros()).unwrap_or(0);
             piece.solid[j] = run != 0 && run & (run + 1) == 0;
