@@ -135,6 +135,12 @@ impl Weights {
         &self.real
     }
 
+    /// The weights as integers, when all are whole: values are then summed exactly.
+    #[inline(always)]
+    pub(crate) fn whole(&self) -> Option<&[i64; COUNT]> {
+        self.whole.as_ref()
+    }
+
     /// Whether hole depth or rows with holes carry weight (BCTS's do, Dellacherie's not).
     #[inline]
     pub fn detail(&self) -> bool {

@@ -3,7 +3,7 @@
 //! [`crate::evaluate()`] for a placement that clears rows.
 
 use crate::bound::Bound;
-use crate::ceilings::Ceilings;
+use crate::ceilings::{Ceiling, Ceilings, WholeCeilings};
 use crate::columns::{Columns, Dropped, PieceColumns};
 use crate::drops::Reach;
 use crate::evaluate;
@@ -170,6 +170,9 @@ impl<'a> Rater<'a> {
     ///   [`Ceilings::early`] groups it and raised by [`Bound::margin`], which covers the
     ///   rounding of both sums;
     /// - then the same with its row transitions exact ([`Ceilings::later`]).
+    ///
+    /// With whole weights both are summed in integers, exactly, as the values are
+    /// ([`WholeCeilings`]).
     #[inline(always)]
     pub(crate) fn rate_drops(
         &self,
@@ -179,18 +182,21 @@ impl<'a> Rater<'a> {
         best: &mut Option<(f64, Placement)>,
         bound: Option<&Bound>,
     ) {
-        let limit = bound.map(|bound| {
-            let shape = &self.shapes[piece.index()][usize::from(reach.orientation())];
-            Ceilings::new(
-                self.weights,
-                bound,
-                &self.columns.totals(),
-                self.board.height() as u32,
-                shape,
-            )
-        });
         let threshold = best.map_or(f64::NEG_INFINITY, |(score, _)| score);
-        self.visit_drops(piece, reach, start, KeepBest { best, threshold, limit });
+        let Some(bound) = bound else {
+            let limit: Option<Ceilings> = None;
+            return self.visit_drops(piece, reach, start, KeepBest { best, threshold, limit });
+        };
+        let shape = &self.shapes[piece.index()][usize::from(reach.orientation())];
+        let (totals, height) = (self.columns.totals(), self.board.height() as u32);
+        // Whole weights take their own loop, with ceilings summed in integers.
+        if let Some(whole) = self.weights.whole() {
+            let limit = Some(WholeCeilings::new(whole, &totals, height, shape));
+            self.visit_drops(piece, reach, start, KeepBest { best, threshold, limit });
+        } else {
+            let limit = Some(Ceilings::new(self.weights, bound, &totals, height, shape));
+            self.visit_drops(piece, reach, start, KeepBest { best, threshold, limit });
+        }
     }
 
     /// Gives `visit` every drop of one orientation of `piece` from `start`, left to right,
@@ -363,15 +369,15 @@ impl<F: FnMut(f64, Placement)> Visitor for Every<F> {
 }
 
 /// The first strictly best drop kept, the drops that cannot beat it skipped.
-struct KeepBest<'b> {
+struct KeepBest<'b, C> {
     best: &'b mut Option<(f64, Placement)>,
     /// The best value so far, minus infinity before the first: a finite value at most
     /// this cannot be kept.
     threshold: f64,
-    limit: Option<Ceilings<'b>>,
+    limit: Option<C>,
 }
 
-impl Visitor for KeepBest<'_> {
+impl<C: Ceiling> Visitor for KeepBest<'_, C> {
     #[inline(always)]
     fn skips_early<const DETAIL: bool>(&self, top: u32, floor: &BoardFeatures) -> bool {
         // At most the best so far: `keep_best` would not take it.
