@@ -267,6 +267,12 @@ impl Columns {
     /// piece at `left` has its column `j` at `PAD + j`.
     #[inline(always)]
     fn window(&self, left: usize) -> &[Slot; WINDOW] {
+        // A box starts on the board, so less than `MAX_WIDTH` (a power of two) columns in:
+        // taken modulo that, which is one AND, the window is known to lie in the array,
+        // with no check at every drop.
+        const { assert!(MAX_WIDTH.is_power_of_two()) };
+        debug_assert!(left < MAX_WIDTH, "a window at column {left}");
+        let left = left % MAX_WIDTH;
         self.slots[left..left + WINDOW].try_into().expect("a window of slots")
     }
 
