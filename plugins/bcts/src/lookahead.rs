@@ -101,15 +101,6 @@ struct First<'b> {
 }
 
 impl First<'_> {
-    /// The cells it adds to row `y`.
-    #[inline(always)]
-    fn row(&self, y: usize) -> u32 {
-        match y.checked_sub(self.top as usize) {
-            Some(i) if i < self.shape.height => self.shape.rows[i] << self.left,
-            _ => 0,
-        }
-    }
-
     /// Makes `after` the board after it.
     fn place(&self, after: &mut Board) {
         after.clone_from(self.board);

@@ -50,8 +50,7 @@ impl Context<'_> {
         } else {
             board.surface().min(top as usize)
         };
-        for (y, &row) in board.rows().iter().enumerate().skip(from) {
-            let row = row | first.row(y);
+        let mut scan = |y: usize, row: u32| {
             let gap = full & !row;
             let open = gap & above == 0 && gap.count_ones() <= widest;
             above |= row;
@@ -64,6 +63,19 @@ impl Context<'_> {
                 gaps[count] = (gap, y);
                 count += 1;
             }
+        };
+        // The rows above the first piece, its own with its cells, and those below it: no
+        // test a row of whether the piece is in it.
+        let rows = board.rows();
+        let (top, bottom) = (top as usize, top as usize + shape.height);
+        for (y, &row) in rows[..top].iter().enumerate().skip(from) {
+            scan(y, row);
+        }
+        for (i, (&row, &cells)) in rows[top..bottom].iter().zip(&shape.rows).enumerate() {
+            scan(top + i, row | cells << left);
+        }
+        for (y, &row) in rows.iter().enumerate().skip(bottom) {
+            scan(y, row);
         }
         if count == 0 {
             return limit;
