@@ -92,12 +92,26 @@ impl Context<'_> {
         for reach in reaches {
             let shape2 = &self.shapes[next.index()][usize::from(reach.orientation())];
             let span = (1u32 << shape2.columns.width) - 1;
+            // The box's left columns from which some gap is spanned, as bits: from the
+            // gap's last column less the width plus one to its first, once an
+            // orientation rather than every gap asked at every drop.
+            let mut lefts = if every { u64::MAX } else { 0 };
+            for &(gap, _) in gaps {
+                let (first, last) = (gap.trailing_zeros(), 31 - gap.leading_zeros());
+                let from = (last + 1).saturating_sub(shape2.columns.width as u32);
+                if from <= first {
+                    lefts |= (u64::MAX >> (63 - first)) & (u64::MAX << from);
+                }
+            }
+            if lefts == 0 {
+                continue;
+            }
             for &x in reach.xs() {
                 let box_left = reach.box_left(x);
-                let spans = |&(gap, _): &(u32, usize)| gap & !(span << box_left) == 0;
-                if !every && !gaps.iter().any(spans) {
+                if lefts >> box_left & 1 == 0 {
                     continue;
                 }
+                let spans = |&(gap, _): &(u32, usize)| gap & !(span << box_left) == 0;
                 let placement = reach.land(x, spawn, top_of);
                 let box_top = i32::from(placement.pos.y) + i32::from(shape2.top);
                 if box_top < 0 {
