@@ -68,14 +68,14 @@ impl Context<'_> {
         // test a row of whether the piece is in it.
         let rows = board.rows();
         let (top, bottom) = (top as usize, top as usize + shape.height);
-        for (y, &row) in rows[..top].iter().enumerate().skip(from) {
-            scan(y, row);
+        for (i, &row) in rows[from..top].iter().enumerate() {
+            scan(from + i, row);
         }
         for (i, (&row, &cells)) in rows[top..bottom].iter().zip(&shape.rows).enumerate() {
             scan(top + i, row | cells << left);
         }
-        for (y, &row) in rows.iter().enumerate().skip(bottom) {
-            scan(y, row);
+        for (i, &row) in rows[bottom..].iter().enumerate() {
+            scan(bottom + i, row);
         }
         if count == 0 {
             return limit;
