@@ -37,7 +37,7 @@ impl Context<'_> {
         };
         // The rows a drop of `next` could fill: few enough cells missing, each open to
         // the sky. A drop fills one only if its box spans the row's gap.
-        let mut gaps = [(0u32, 0usize); GAPS];
+        let mut gaps = [(0u32, 0u32); GAPS];
         let (mut count, mut every) = (0, false);
         // The holes that survive when every such row is cleared.
         let (mut survivors, mut cover) = (Survivors::default(), 0);
@@ -60,7 +60,7 @@ impl Context<'_> {
                 // More rows than kept: any drop may fill one.
                 every = true;
             } else {
-                gaps[count] = (gap, y);
+                gaps[count] = (gap, y as u32);
                 count += 1;
             }
         };
@@ -111,7 +111,7 @@ impl Context<'_> {
                 if lefts >> box_left & 1 == 0 {
                     continue;
                 }
-                let spans = |&(gap, _): &(u32, usize)| gap & !(span << box_left) == 0;
+                let spans = |&(gap, _): &(u32, u32)| gap & !(span << box_left) == 0;
                 let placement = reach.land(x, spawn, top_of);
                 let box_top = i32::from(placement.pos.y) + i32::from(shape2.top);
                 if box_top < 0 {
@@ -119,7 +119,7 @@ impl Context<'_> {
                 }
                 let box_top = box_top as usize;
                 let rows = box_top..box_top + shape2.height;
-                if !every && !gaps.iter().any(|gap| spans(gap) && rows.contains(&gap.1)) {
+                if !every && !gaps.iter().any(|gap| spans(gap) && rows.contains(&(gap.1 as usize))) {
                     continue;
                 }
                 if !built {
