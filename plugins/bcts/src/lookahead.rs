@@ -28,7 +28,7 @@ use crate::rater::{keep_best, Shape, Shapes};
 #[cfg(test)]
 use best::beaten;
 use best::{keep, rank, Best, Cuts, INDEX_BITS, SORTED};
-use tetrad_plugin_api::{placements_into, Board, Orientation, PieceId, PiecePos, PieceSet, Placement, Rules};
+use tetrad_plugin_api::{placements_into, Board, PieceId, PieceKind, PiecePos, PieceSet, Placement, Rules};
 
 /// What a two-piece search reads: the game's rules and pieces and the controller's tables.
 pub(crate) struct Context<'a> {
@@ -88,7 +88,8 @@ enum FirstDrop {
 struct First<'b> {
     board: &'b Board,
     columns: &'b Columns,
-    orientation: &'b Orientation,
+    /// Its piece, whose orientation at `pos` it is.
+    kind: &'b PieceKind,
     pos: PiecePos,
     shape: &'b Shape,
     /// Where its box went.
@@ -101,19 +102,10 @@ struct First<'b> {
 }
 
 impl First<'_> {
-    /// The cells it adds to row `y`.
-    #[inline(always)]
-    fn row(&self, y: usize) -> u32 {
-        match y.checked_sub(self.top as usize) {
-            Some(i) if i < self.shape.height => self.shape.rows[i] << self.left,
-            _ => 0,
-        }
-    }
-
     /// Makes `after` the board after it.
     fn place(&self, after: &mut Board) {
         after.clone_from(self.board);
-        after.place(self.orientation, self.pos.x, self.pos.y);
+        after.place(self.kind.orientation(self.pos.orientation), self.pos.x, self.pos.y);
     }
 }
 
@@ -242,6 +234,7 @@ impl Context<'_> {
             ranks.sort_unstable();
         }
         let (reach, landing) = self.reach(columns, board.width(), next, next_reaches, bound);
+        let (kind, piece_shapes) = (self.pieces.kind(piece), &self.shapes[piece.index()]);
         let mut best: Best = None;
         let mut cuts = Cuts::new(&best);
         for &rank in ranks.iter() {
@@ -264,9 +257,9 @@ impl Context<'_> {
                     let first = First {
                         board,
                         columns,
-                        orientation: self.pieces.kind(piece).orientation(pos.orientation),
+                        kind,
                         pos,
-                        shape: &self.shapes[piece.index()][usize::from(pos.orientation)],
+                        shape: &piece_shapes[usize::from(pos.orientation)],
                         left,
                         top,
                         features: &features,

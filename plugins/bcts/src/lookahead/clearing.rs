@@ -37,7 +37,7 @@ impl Context<'_> {
         };
         // The rows a drop of `next` could fill: few enough cells missing, each open to
         // the sky. A drop fills one only if its box spans the row's gap.
-        let mut gaps = [(0u32, 0usize); GAPS];
+        let mut gaps = [(0u32, 0u32); GAPS];
         let (mut count, mut every) = (0, false);
         // The holes that survive when every such row is cleared.
         let (mut survivors, mut cover) = (Survivors::default(), 0);
@@ -50,8 +50,7 @@ impl Context<'_> {
         } else {
             board.surface().min(top as usize)
         };
-        for (y, &row) in board.rows().iter().enumerate().skip(from) {
-            let row = row | first.row(y);
+        let mut scan = |y: usize, row: u32| {
             let gap = full & !row;
             let open = gap & above == 0 && gap.count_ones() <= widest;
             above |= row;
@@ -61,9 +60,22 @@ impl Context<'_> {
                 // More rows than kept: any drop may fill one.
                 every = true;
             } else {
-                gaps[count] = (gap, y);
+                gaps[count] = (gap, y as u32);
                 count += 1;
             }
+        };
+        // The rows above the first piece, its own with its cells, and those below it: no
+        // test a row of whether the piece is in it.
+        let rows = board.rows();
+        let (top, bottom) = (top as usize, top as usize + shape.height);
+        for (i, &row) in rows[from..top].iter().enumerate() {
+            scan(from + i, row);
+        }
+        for (i, (&row, &cells)) in rows[top..bottom].iter().zip(&shape.rows).enumerate() {
+            scan(top + i, row | cells << left);
+        }
+        for (i, &row) in rows[bottom..].iter().enumerate() {
+            scan(bottom + i, row);
         }
         if count == 0 {
             return limit;
@@ -80,12 +92,26 @@ impl Context<'_> {
         for reach in reaches {
             let shape2 = &self.shapes[next.index()][usize::from(reach.orientation())];
             let span = (1u32 << shape2.columns.width) - 1;
+            // The box's left columns from which some gap is spanned, as bits: from the
+            // gap's last column less the width plus one to its first, once an
+            // orientation rather than every gap asked at every drop.
+            let mut lefts = if every { u64::MAX } else { 0 };
+            for &(gap, _) in gaps {
+                let (first, last) = (gap.trailing_zeros(), 31 - gap.leading_zeros());
+                let from = (last + 1).saturating_sub(shape2.columns.width as u32);
+                if from <= first {
+                    lefts |= (u64::MAX >> (63 - first)) & (u64::MAX << from);
+                }
+            }
+            if lefts == 0 {
+                continue;
+            }
             for &x in reach.xs() {
                 let box_left = reach.box_left(x);
-                let spans = |&(gap, _): &(u32, usize)| gap & !(span << box_left) == 0;
-                if !every && !gaps.iter().any(spans) {
+                if lefts >> box_left & 1 == 0 {
                     continue;
                 }
+                let spans = |&(gap, _): &(u32, u32)| gap & !(span << box_left) == 0;
                 let placement = reach.land(x, spawn, top_of);
                 let box_top = i32::from(placement.pos.y) + i32::from(shape2.top);
                 if box_top < 0 {
@@ -93,7 +119,7 @@ impl Context<'_> {
                 }
                 let box_top = box_top as usize;
                 let rows = box_top..box_top + shape2.height;
-                if !every && !gaps.iter().any(|gap| spans(gap) && rows.contains(&gap.1)) {
+                if !every && !gaps.iter().any(|gap| spans(gap) && rows.contains(&(gap.1 as usize))) {
                     continue;
                 }
                 if !built {
