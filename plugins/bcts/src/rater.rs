@@ -281,7 +281,7 @@ impl<'a> Rater<'a> {
         mut visit: impl Visitor,
     ) {
         for &x in reach.xs() {
-            let drop = self.columns.drop_bounded_as::<W, DETAIL, PLAIN>(
+            let drop = self.columns.drop_bounded_as::<W, DETAIL, PLAIN, false>(
                 &shape.columns,
                 reach.box_left(x),
                 |_| false,

@@ -79,25 +79,30 @@ impl Columns {
         piece: &PieceColumns,
         left: usize,
         landed: impl FnOnce(u32) -> bool,
-        early: impl FnOnce(u32, &BoardFeatures) -> bool,
+        early: impl FnMut(u32, &BoardFeatures) -> bool,
         skip: impl FnOnce(u32, &BoardFeatures) -> bool,
     ) -> Option<Dropped> {
         if piece.plain {
-            self.drop_bounded_as::<W, DETAIL, true>(piece, left, landed, early, skip)
+            self.drop_bounded_as::<W, DETAIL, true, false>(piece, left, landed, early, skip)
         } else {
-            self.drop_bounded_as::<W, DETAIL, false>(piece, left, landed, early, skip)
+            self.drop_bounded_as::<W, DETAIL, false, false>(piece, left, landed, early, skip)
         }
     }
 
     /// [`Columns::drop_bounded`] for a piece that is [`PieceColumns::plain`] or not as
-    /// `PLAIN` says: a loop over one orientation's drops asks once, not at every drop.
+    /// `PLAIN` says (a loop over one orientation's drops asks once, not at every drop).
+    /// With `STAGED` and `DETAIL`, `early` is asked twice: first with the hole depth and
+    /// the rows with holes at the board's (a drop that fills no row only adds to both, so
+    /// those are floors too), before the rows of the piece's gaps are read; then as
+    /// without. That pays where most drops fall to the first (the two-piece follow-ups,
+    /// whose cut is high), not in the one-piece search.
     #[inline(always)]
-    pub fn drop_bounded_as<const W: usize, const DETAIL: bool, const PLAIN: bool>(
+    pub fn drop_bounded_as<const W: usize, const DETAIL: bool, const PLAIN: bool, const STAGED: bool>(
         &self,
         piece: &PieceColumns,
         left: usize,
         landed: impl FnOnce(u32) -> bool,
-        early: impl FnOnce(u32, &BoardFeatures) -> bool,
+        mut early: impl FnMut(u32, &BoardFeatures) -> bool,
         skip: impl FnOnce(u32, &BoardFeatures) -> bool,
     ) -> Option<Dropped> {
         debug_assert_eq!(piece.plain, PLAIN);
@@ -145,6 +150,9 @@ impl Columns {
         floor.row_transitions = floor.row_transitions.saturating_sub(2 * piece.runs);
         let top = top as u32;
         if DETAIL {
+            if STAGED && early(top, &floor) {
+                return None;
+            }
             // The gaps' rows join the rows with holes, and a column with a hole under the
             // piece (an old one, or its gap) gains the piece's cells in its hole depth.
             if resting == W as u32 {

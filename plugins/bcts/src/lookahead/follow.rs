@@ -60,6 +60,29 @@ impl Context<'_> {
             &mut f64,
         ),
     ) {
+        let drops = (second, bound, (shape, reach), (totals, rest), value);
+        if shape.columns.is_plain() {
+            self.follow_up_as::<W, DETAIL, true>(drops);
+        } else {
+            self.follow_up_as::<W, DETAIL, false>(drops);
+        }
+    }
+
+    /// [`Context::follow_up_of`] for a piece [`crate::columns::PieceColumns::is_plain`] or
+    /// not as `PLAIN` says (asked once an orientation, not at every drop). The drops'
+    /// early ceiling is asked in two stages (see [`Columns::drop_bounded_as`]): the
+    /// follow-ups' cut is high, and most drops fall to the first.
+    #[inline(always)]
+    fn follow_up_as<const W: usize, const DETAIL: bool, const PLAIN: bool>(
+        &self,
+        (second, bound, (shape, reach), (totals, rest), value): (
+            &Second,
+            &Bound,
+            (&Shape, &Reach),
+            (&BoardFeatures, f64),
+            &mut f64,
+        ),
+    ) {
         let height = second.columns.height();
         let piece_height = shape.height as u32;
         let ceilings = Ceilings::new(self.weights, bound, totals, height, shape);
@@ -83,37 +106,39 @@ impl Context<'_> {
             };
             let early = |top: u32, floor: &BoardFeatures| ceilings.early::<DETAIL>(top, floor) <= cut;
             let skip = |top: u32, features: &BoardFeatures| ceilings.later::<DETAIL>(top, features) <= cut;
-            let rated =
-                match second
-                    .columns
-                    .drop_bounded::<W, DETAIL>(&shape.columns, reach.box_left(x), landed, early, skip)
-                {
-                    None | Some(Dropped::Over { .. }) => continue,
-                    Some(Dropped::Clears { top }) => {
-                        let (box_top, box_left) = (top as usize, reach.box_left(x));
-                        // The wells after a clear are at least those before it (see
-                        // `bound`'s module note), so at least their floor.
-                        let wells = bound.wells(totals.cumulative_wells - second.columns.wells_in::<W>(box_left));
-                        let at = (box_top, box_left);
-                        let most = self.clearing_bound(bound, second, totals, reach, at, (wells, cut));
-                        if most.is_some_and(|most| most <= cut) {
-                            continue;
-                        }
-                        let placement = reach.placement(x, (top as i32 - i32::from(shape.top)) as i8, second.spawn);
-                        let (rules, pieces, weights) = (self.rules, self.pieces, self.weights);
-                        let outcome = evaluate(rules, pieces, second.board, second.next, placement.pos, weights);
-                        outcome.map_or(f64::NEG_INFINITY, |(_, v)| v)
+            let rated = match second.columns.drop_bounded_as::<W, DETAIL, PLAIN, true>(
+                &shape.columns,
+                reach.box_left(x),
+                landed,
+                early,
+                skip,
+            ) {
+                None | Some(Dropped::Over { .. }) => continue,
+                Some(Dropped::Clears { top }) => {
+                    let (box_top, box_left) = (top as usize, reach.box_left(x));
+                    // The wells after a clear are at least those before it (see
+                    // `bound`'s module note), so at least their floor.
+                    let wells = bound.wells(totals.cumulative_wells - second.columns.wells_in::<W>(box_left));
+                    let at = (box_top, box_left);
+                    let most = self.clearing_bound(bound, second, totals, reach, at, (wells, cut));
+                    if most.is_some_and(|most| most <= cut) {
+                        continue;
                     }
-                    Some(Dropped::Open { top, features }) => {
-                        let landing = Landing {
-                            bottom: height - (top + piece_height),
-                            piece_height,
-                            lines: 0,
-                            piece_cells_cleared: 0,
-                        };
-                        self.weights.value(&features, &landing)
-                    }
-                };
+                    let placement = reach.placement(x, (top as i32 - i32::from(shape.top)) as i8, second.spawn);
+                    let (rules, pieces, weights) = (self.rules, self.pieces, self.weights);
+                    let outcome = evaluate(rules, pieces, second.board, second.next, placement.pos, weights);
+                    outcome.map_or(f64::NEG_INFINITY, |(_, v)| v)
+                }
+                Some(Dropped::Open { top, features }) => {
+                    let landing = Landing {
+                        bottom: height - (top + piece_height),
+                        piece_height,
+                        lines: 0,
+                        piece_cells_cleared: 0,
+                    };
+                    self.weights.value(&features, &landing)
+                }
+            };
             *value = value.max(rated);
         }
     }
