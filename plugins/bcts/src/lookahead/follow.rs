@@ -12,6 +12,17 @@ use crate::features::{BoardFeatures, Landing};
 use crate::rater::{Rater, Shape};
 use tetrad_plugin_api::{placements_into, Board, PieceId, Placement};
 
+/// One orientation's drops in a follow-up, as [`Context::follow_up_of`] takes them: the
+/// second piece's board, the bound, the orientation's shape and columns, the board's
+/// features with the orientation's rest of the bound, and the running best value.
+type OrientationDrops<'s, 'b> = (
+    &'s Second<'b>,
+    &'s Bound,
+    (&'s Shape, &'s Reach),
+    (&'s BoardFeatures, f64),
+    &'s mut f64,
+);
+
 impl Context<'_> {
     /// The follow-up of a first placement by the drops of the second piece, when it
     /// matters: exactly [`Context::follow_up`] when that beats the best so far, else a
@@ -50,17 +61,8 @@ impl Context<'_> {
     /// [`Context::follow_up_within`] for the drops of one orientation, `W` columns wide:
     /// each rated as [`Rater::visit_all_drops`] rates it, into the running best `value`.
     #[inline(always)]
-    pub(super) fn follow_up_of<const W: usize, const DETAIL: bool>(
-        &self,
-        (second, bound, (shape, reach), (totals, rest), value): (
-            &Second,
-            &Bound,
-            (&Shape, &Reach),
-            (&BoardFeatures, f64),
-            &mut f64,
-        ),
-    ) {
-        let drops = (second, bound, (shape, reach), (totals, rest), value);
+    pub(super) fn follow_up_of<const W: usize, const DETAIL: bool>(&self, drops: OrientationDrops) {
+        let (_, _, (shape, _), _, _) = drops;
         if shape.columns.is_plain() {
             self.follow_up_as::<W, DETAIL, true>(drops);
         } else {
@@ -75,13 +77,7 @@ impl Context<'_> {
     #[inline(always)]
     fn follow_up_as<const W: usize, const DETAIL: bool, const PLAIN: bool>(
         &self,
-        (second, bound, (shape, reach), (totals, rest), value): (
-            &Second,
-            &Bound,
-            (&Shape, &Reach),
-            (&BoardFeatures, f64),
-            &mut f64,
-        ),
+        (second, bound, (shape, reach), (totals, rest), value): OrientationDrops,
     ) {
         let height = second.columns.height();
         let piece_height = shape.height as u32;
