@@ -3,13 +3,15 @@
 //! [`crate::evaluate()`] for a placement that clears rows.
 
 use crate::bound::Bound;
-use crate::ceilings::{Ceiling, Ceilings, WholeCeilings};
+use crate::ceilings::{Ceilings, WholeCeilings};
 use crate::columns::{Columns, Dropped, PieceColumns};
 use crate::drops::Reach;
 use crate::evaluate;
-use crate::features::{BoardFeatures, Landing, Weights};
+use crate::features::{Landing, Weights};
 use crate::surface::Surface;
 use tetrad_plugin_api::{Board, PieceId, PiecePos, PieceSet, Placement, Preset, Rules, MAX_PIECE_SIZE};
+pub(crate) use visitors::keep_best;
+use visitors::{Every, KeepBest, Visitor};
 
 /// One orientation of a piece, as the rater reads it for every placement.
 #[derive(Clone, Copy, Debug)]
@@ -334,72 +336,6 @@ impl<'a> Rater<'a> {
     }
 }
 
-/// What the drop loops do with each drop: whether to rate it, and what to do with its
-/// value.
-trait Visitor {
-    /// Whether a drop that fills no row, its box's top at row `top`, may be left unrated,
-    /// given its features at their floor as [`Columns::drop_bounded`] gives them to its
-    /// `early` test (`DETAIL`: hole depth and rows with holes carry weight).
-    fn skips_early<const DETAIL: bool>(&self, top: u32, floor: &BoardFeatures) -> bool;
-    /// Whether a drop that fills no row, its box's top at row `top`, may be left unrated,
-    /// given its features with the cumulative wells at their floor.
-    fn skips<const DETAIL: bool>(&self, top: u32, features: &BoardFeatures) -> bool;
-    /// Takes a drop's value.
-    fn visit(&mut self, value: f64, placement: Placement);
-}
-
-/// Every drop rated, each given to the function.
-struct Every<F>(F);
-
-impl<F: FnMut(f64, Placement)> Visitor for Every<F> {
-    #[inline(always)]
-    fn skips_early<const DETAIL: bool>(&self, _: u32, _: &BoardFeatures) -> bool {
-        false
-    }
-
-    #[inline(always)]
-    fn skips<const DETAIL: bool>(&self, _: u32, _: &BoardFeatures) -> bool {
-        false
-    }
-
-    #[inline(always)]
-    fn visit(&mut self, value: f64, placement: Placement) {
-        (self.0)(value, placement);
-    }
-}
-
-/// The first strictly best drop kept, the drops that cannot beat it skipped.
-struct KeepBest<'b, C> {
-    best: &'b mut Option<(f64, Placement)>,
-    /// The best value so far, minus infinity before the first: a finite value at most
-    /// this cannot be kept.
-    threshold: f64,
-    limit: Option<C>,
-}
-
-impl<C: Ceiling> Visitor for KeepBest<'_, C> {
-    #[inline(always)]
-    fn skips_early<const DETAIL: bool>(&self, top: u32, floor: &BoardFeatures) -> bool {
-        // At most the best so far: `keep_best` would not take it.
-        self.limit
-            .is_some_and(|limit| limit.early::<DETAIL>(top, floor) <= self.threshold)
-    }
-
-    #[inline(always)]
-    fn skips<const DETAIL: bool>(&self, top: u32, features: &BoardFeatures) -> bool {
-        self.limit
-            .is_some_and(|limit| limit.later::<DETAIL>(top, features) <= self.threshold)
-    }
-
-    #[inline(always)]
-    fn visit(&mut self, value: f64, placement: Placement) {
-        keep_best(self.best, value, placement);
-        if let Some((score, _)) = self.best {
-            self.threshold = *score;
-        }
-    }
-}
-
 /// A placement as [`Rater::outcome`] leaves it.
 enum Outcome {
     /// Its value (`None` if it ends the game): it clears rows, or ends the game.
@@ -408,11 +344,4 @@ enum Outcome {
     Open { left: usize, top: u32, landing: Landing },
 }
 
-/// Keeps `placement` in `best` if its value beats the best so far (so the first of equals
-/// stays).
-#[inline(always)]
-pub(crate) fn keep_best(best: &mut Option<(f64, Placement)>, value: f64, placement: Placement) {
-    if best.is_none_or(|(score, _)| value > score) {
-        *best = Some((value, placement));
-    }
-}
+mod visitors;
