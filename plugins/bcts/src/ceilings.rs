@@ -42,22 +42,6 @@ impl<'b> Ceilings<'b> {
         }
     }
 
-    /// The early ceiling of a drop whose box's top is at row `top`, from its `floor`
-    /// features: the weighted sum of the floor, the landing height's term split into
-    /// `early`'s share and `top`'s, the row transitions' in `early`,
-    /// eroded cells 0; without `DETAIL` hole depth and rows with holes weigh nothing.
-    #[inline(always)]
-    pub(crate) fn early<const DETAIL: bool>(&self, top: u32, floor: &BoardFeatures) -> f64 {
-        self.ceiling::<DETAIL>(self.early, top, floor)
-    }
-
-    /// [`Ceilings::early`] with the row transitions of `features` in place of their floor.
-    #[inline(always)]
-    pub(crate) fn later<const DETAIL: bool>(&self, top: u32, features: &BoardFeatures) -> f64 {
-        let w = self.weights.real();
-        self.ceiling::<DETAIL>(self.base + w[2] * f64::from(features.row_transitions), top, features)
-    }
-
     /// `constant` plus the terms of the features that vary from drop to drop.
     #[inline(always)]
     fn ceiling<const DETAIL: bool>(&self, constant: f64, top: u32, features: &BoardFeatures) -> f64 {
@@ -77,21 +61,26 @@ impl<'b> Ceilings<'b> {
 /// What the drop loops ask of ceilings: [`Ceilings`], or [`WholeCeilings`] for whole
 /// weights.
 pub(crate) trait Ceiling: Copy {
-    /// The ceiling of a drop from its floor features (see [`Ceilings::early`]).
+    /// The early ceiling of a drop whose box's top is at row `top`, from its `floor`
+    /// features: the weighted sum of the floor, the landing height's term split into the
+    /// orientation's share and `top`'s, the row transitions' at their floor for the
+    /// orientation, eroded cells 0; without `DETAIL` hole depth and rows with holes weigh
+    /// nothing.
     fn early<const DETAIL: bool>(&self, top: u32, floor: &BoardFeatures) -> f64;
-    /// The same with its row transitions exact (see [`Ceilings::later`]).
+    /// [`Ceiling::early`] with the row transitions of `features` in place of their floor.
     fn later<const DETAIL: bool>(&self, top: u32, features: &BoardFeatures) -> f64;
 }
 
 impl Ceiling for Ceilings<'_> {
     #[inline(always)]
     fn early<const DETAIL: bool>(&self, top: u32, floor: &BoardFeatures) -> f64 {
-        Ceilings::early::<DETAIL>(self, top, floor)
+        self.ceiling::<DETAIL>(self.early, top, floor)
     }
 
     #[inline(always)]
     fn later<const DETAIL: bool>(&self, top: u32, features: &BoardFeatures) -> f64 {
-        Ceilings::later::<DETAIL>(self, top, features)
+        let w = self.weights.real();
+        self.ceiling::<DETAIL>(self.base + w[2] * f64::from(features.row_transitions), top, features)
     }
 }
 

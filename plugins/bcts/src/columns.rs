@@ -276,8 +276,10 @@ impl Columns {
         self.slots[left..left + WINDOW].try_into().expect("a window of slots")
     }
 
-    /// Adds to `f`, as [`Columns::features_but_wells`] left it, the wells the piece's
-    /// columns have after it and the wells the columns beside it gain.
+    /// Adds to `f`, whose cumulative wells are at their floor (the board's less the
+    /// piece's columns': only those can lose wells, a column beside the piece only gains
+    /// filled neighbours), the wells the piece's columns have after it and the wells the
+    /// columns beside it gain.
     #[inline(always)]
     fn add_wells<const W: usize>(&self, slots: &[Slot; WINDOW], cells: &[u64; WINDOW], f: &mut BoardFeatures) {
         let (rows, height) = (self.rows, self.height);

@@ -169,9 +169,12 @@ impl<'a> Rater<'a> {
     /// drop's value since its features are at least their floors and every weight that
     /// counts is at most 0 ([`Columns::drop_bounded`]):
     /// - before any cell is read, the weighted sum of its floor features, grouped as
-    ///   [`Ceilings::early`] groups it and raised by [`Bound::margin`], which covers the
+    ///   [`Ceiling::early`] groups it and raised by [`Bound::margin`], which covers the
     ///   rounding of both sums;
-    /// - then the same with its row transitions exact ([`Ceilings::later`]).
+    /// - then the same with its row transitions exact ([`Ceiling::later`]).
+    ///
+    /// [`Ceiling::early`]: crate::ceilings::Ceiling::early
+    /// [`Ceiling::later`]: crate::ceilings::Ceiling::later
     ///
     /// With whole weights both are summed in integers, exactly, as the values are
     /// ([`WholeCeilings`]).

@@ -71,8 +71,8 @@ impl Columns {
     /// columns are each one run, else at most the drop's own; the row transitions less
     /// two for each run of the piece; the cumulative wells less the piece's columns'),
     /// before any of its cells is read; `skip`, given its features with only the
-    /// cumulative wells at their floor ([`Columns::features_but_wells`]'s): the wells are
-    /// the costliest feature.
+    /// cumulative wells at their floor (see [`Columns::add_wells`]): the wells are the
+    /// costliest feature.
     #[inline(always)]
     pub fn drop_bounded<const W: usize, const DETAIL: bool>(
         &self,
@@ -220,7 +220,7 @@ impl Columns {
     /// the piece's columns that are not one run (where the floor may fall short), the
     /// window's `slots` turned into `cells` and `rests` the row each column alone
     /// would stop the box's top at (the top's row plus the column's gap). The cumulative
-    /// wells stay at their floor, as [`Columns::features_but_wells`] leaves them.
+    /// wells stay at their floor (see [`Columns::add_wells`]).
     #[inline(always)]
     fn recount_hollow<const W: usize, const DETAIL: bool>(
         &self,

@@ -6,7 +6,7 @@ use super::{Columns, PAD};
 impl Columns {
     /// The cumulative wells of the `W` board columns from `left` on: a drop there that
     /// fills no row leaves at least the board's wells less these (see
-    /// `Columns::features_but_wells`).
+    /// `Columns::add_wells`).
     #[inline(always)]
     pub fn wells_in<const W: usize>(&self, left: usize) -> u32 {
         let slots = self.window(left);

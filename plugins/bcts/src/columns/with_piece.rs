@@ -48,26 +48,11 @@ impl Columns {
     }
 
     /// The features after the piece whose box top is at row `top` turned the window's
-    /// `slots` into `cells`, when no row is full.
+    /// `slots` into `cells`, when no row is full: the board's totals with the piece's
+    /// columns' terms and the pairs around them worked out again, and the cumulative wells
+    /// of the piece's columns and of the columns beside them ([`Columns::add_wells`]).
     #[inline(always)]
     fn features_after<const W: usize, const DETAIL: bool>(
-        &self,
-        slots: &[Slot; WINDOW],
-        cells: &[u64; WINDOW],
-        piece: &PieceColumns,
-        top: u32,
-    ) -> BoardFeatures {
-        let mut f = self.features_but_wells::<W, DETAIL>(slots, cells, piece, top);
-        self.add_wells::<W>(slots, cells, &mut f);
-        f
-    }
-
-    /// [`Columns::features_after`] with the cumulative wells at a floor: the board's, less
-    /// the wells of the piece's columns. (Only those can lose wells: a column beside the
-    /// piece only gains filled neighbours, and its own cells are unchanged.)
-    /// [`Columns::add_wells`] makes them exact.
-    #[inline(always)]
-    fn features_but_wells<const W: usize, const DETAIL: bool>(
         &self,
         slots: &[Slot; WINDOW],
         cells: &[u64; WINDOW],
@@ -109,14 +94,20 @@ impl Columns {
             f.hole_depth = 0;
             f.rows_with_holes = 0;
         }
-        // The pairs from (left - 1, left) to (left + W - 1, left + W).
+        // The pairs from (left - 1, left) to (left + W - 1, left + W), from the cells
+        // already formed. (A drop, which rates most placements before forming its cells,
+        // takes them from the ends of the piece's runs instead:
+        // `Columns::row_transitions_after`; here that costs more.)
         for p in 0..=W {
             let now = ((cells[PAD - 1 + p] ^ cells[PAD + p]) & rows).count_ones();
             f.row_transitions = f.row_transitions - slots[PAD + p].pair + now;
         }
+        // Only the piece's columns can lose wells (a column beside it only gains filled
+        // neighbours): theirs out, then the wells after the piece in.
         for j in 0..W {
             f.cumulative_wells -= slots[PAD + j].wells;
         }
+        self.add_wells::<W>(slots, cells, &mut f);
         f
     }
 }

@@ -4,7 +4,7 @@
 
 use super::{Context, Second};
 use crate::bound::Bound;
-use crate::ceilings::Ceilings;
+use crate::ceilings::{Ceiling, Ceilings};
 use crate::columns::{Columns, Dropped};
 use crate::drops::Reach;
 use crate::evaluate;
