@@ -108,6 +108,9 @@ pub struct Game {
     exhausted: bool,
     /// Garbage sent and received, in a versus game.
     garbage: Option<Box<Garbage>>,
+    /// The board may hold a full row: one it started with, until the first lock clears
+    /// it. Otherwise a lock looks for full rows among the piece's rows alone.
+    full_row_held: bool,
 }
 
 impl Game {
@@ -128,8 +131,10 @@ impl Game {
         let first = queue.next_piece();
         let next = queue.next_piece();
         let later = (1..rules.preview).map_while(|_| queue.next_piece()).collect();
+        let board = board.unwrap_or_else(|| Board::new(rules.width, rules.height));
         let mut game = Game {
-            board: board.unwrap_or_else(|| Board::new(rules.width, rules.height)),
+            full_row_held: board.has_full_row(),
+            board,
             rules,
             pieces,
             queue,
@@ -273,7 +278,14 @@ impl Game {
             _ => Spin::None,
         };
         let locks_out = self.rules.locks_out(shape, falling.pos.y);
-        let lock = self.board.lock(shape, falling.pos.x, falling.pos.y);
+        let lock = if self.full_row_held {
+            let lock = self.board.lock(shape, falling.pos.x, falling.pos.y);
+            // A lock above the board writes nothing, and clears nothing.
+            self.full_row_held = lock.above_board;
+            lock
+        } else {
+            self.board.lock_on_clear(shape, falling.pos.x, falling.pos.y)
+        };
         let clear = self.clear(lock.lines, spin);
         let level = self.stats.level();
         self.stats.pieces += 1;

@@ -150,6 +150,18 @@ fn simplified_drops_from_above_the_stack() {
     assert!(!report.topped_out);
 }
 
+#[test]
+fn a_full_row_the_game_starts_with_is_cleared_by_the_first_lock() {
+    // The full row lies below the O's rows: a lock that looks only at the piece's rows
+    // would leave it.
+    let mut g = game(Preset::Simplified, "##########\n#.........");
+    g.set_current(O);
+    let report = g.tick(Actions::DROP);
+    assert_eq!(report.locked.map(|l| l.lines), Some(1));
+    assert_eq!(g.board().rows()[19], 0b1);
+    assert_eq!(g.board().rows()[18], 0b11_0000, "the O moved down a row");
+}
+
 /// Every enumerated path, played through the engine, locks where the model said.
 fn check_paths_land(preset: Preset, board: Board, piece: PieceId) -> Result<(), TestCaseError> {
     let rules = Rules::preset(preset);

@@ -30,8 +30,9 @@ pub(crate) fn evaluate(
             piece_cells_cleared += (mask << left).count_ones();
         }
     }
+    // The board a bot is shown holds no full row: only the piece's rows can be full.
     let cleared = tetrad_plugin_api::Lock {
-        lines: after.clear_full_rows(),
+        lines: after.clear_full_rows_among(top as usize, usize::from(shape.height())),
         above_board: false,
     };
     if rules.lock_ends_game(&cleared, &after) {

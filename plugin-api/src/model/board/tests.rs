@@ -129,3 +129,35 @@ fn vertical_i_drops_to_the_floor_and_stops_on_the_stack() {
     assert!(board.fits(vertical, -2, 0));
     assert!(board.fits(vertical, 0, -3), "the sky above row 0 is open");
 }
+
+proptest::proptest! {
+    /// On a board with no full row, locking a piece with only its rows looked at for full
+    /// ones gives the board and the lock that looking at every row gives.
+    #[test]
+    fn locking_on_a_clear_board_looks_at_the_pieces_rows_alone(
+        rows in proptest::collection::vec(proptest::prop_oneof![
+            proptest::strategy::Just(0u32),
+            proptest::strategy::Just(0b11_1110_1111u32),
+            proptest::strategy::Just(0b01_1111_1111u32),
+            0u32..1024,
+        ], 0..12),
+        kind in 0usize..7,
+        orientation in 0u8..4,
+        x in -2i8..10,
+    ) {
+        let full = 0b11_1111_1111u32;
+        let rows: Vec<u32> = rows.into_iter().map(|r| if r == full { r & !1 } else { r }).collect();
+        let set = PieceSet::tetrominoes();
+        let kind = set.kind(PieceId(kind as u8));
+        let shape = kind.orientation(orientation % kind.orientations().len() as u8);
+        let board = Board::from_rows(10, 12, &rows);
+        proptest::prop_assume!(board.fits(shape, x, -2));
+        let y = board.drop_row(shape, x, -2);
+        let (mut everywhere, mut among) = (board.clone(), board);
+        let expected = everywhere.lock(shape, x, y);
+        let lock = among.lock_on_clear(shape, x, y);
+        proptest::prop_assert_eq!(lock, expected);
+        proptest::prop_assert_eq!(&among, &everywhere);
+        proptest::prop_assert_eq!(among.surface(), everywhere.surface());
+    }
+}
