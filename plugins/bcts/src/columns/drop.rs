@@ -155,26 +155,17 @@ impl Columns {
             }
             // The gaps' rows join the rows with holes, and a column with a hole under the
             // piece (an old one, or its gap) gains the piece's cells in its hole depth.
-            if resting == W as u32 {
-                // No gap: the rows with holes stay the board's.
-                for j in 0..W {
-                    if slots[PAD + j].term.holes > 0 {
-                        floor.hole_depth += piece.count[j];
-                    }
-                }
-            } else {
-                let mut hole_rows = slots[PAD].before | slots[PAD].from;
-                for j in 0..W {
-                    let slot = &slots[PAD + j];
-                    if rests[j] as u32 > top {
-                        hole_rows |= slot.above & piece.under[j] << top;
-                        floor.hole_depth += piece.count[j];
-                    } else if slot.term.holes > 0 {
-                        floor.hole_depth += piece.count[j];
-                    }
-                }
-                floor.rows_with_holes = hole_rows.count_ones();
+            // Without a branch on whether a column has a gap: which columns do is a coin
+            // toss the processor mispredicts.
+            let mut hole_rows = slots[PAD].before | slots[PAD].from;
+            for j in 0..W {
+                let slot = &slots[PAD + j];
+                // The rows between the piece and the column's top: none without a gap.
+                let gap = slot.above & piece.under[j] << top;
+                hole_rows |= gap;
+                floor.hole_depth += piece.count[j] * u32::from((gap != 0) | (slot.term.holes > 0));
             }
+            floor.rows_with_holes = hole_rows.count_ones();
         } else {
             floor.hole_depth = 0;
             floor.rows_with_holes = 0;
