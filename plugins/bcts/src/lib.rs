@@ -26,6 +26,8 @@
 //! sends by the guideline's versus table (see `spins`; off by default). Works with any
 //! board and piece set.
 
+#[macro_use]
+mod widths;
 mod bound;
 mod ceilings;
 mod columns;

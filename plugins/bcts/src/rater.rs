@@ -242,17 +242,12 @@ impl<'a> Rater<'a> {
     #[inline(always)]
     fn visit_drops_by<const SURFACE: bool>(&self, piece: PieceId, reach: &Reach, start: PiecePos, visit: impl Visitor) {
         let shape = &self.shapes[piece.index()][usize::from(reach.orientation())];
-        match (shape.columns.width, self.detail) {
-            (1, false) => self.visit_drops_of::<1, false, SURFACE>(piece, shape, reach, start, visit),
-            (2, false) => self.visit_drops_of::<2, false, SURFACE>(piece, shape, reach, start, visit),
-            (3, false) => self.visit_drops_of::<3, false, SURFACE>(piece, shape, reach, start, visit),
-            (4, false) => self.visit_drops_of::<4, false, SURFACE>(piece, shape, reach, start, visit),
-            (1, true) => self.visit_drops_of::<1, true, SURFACE>(piece, shape, reach, start, visit),
-            (2, true) => self.visit_drops_of::<2, true, SURFACE>(piece, shape, reach, start, visit),
-            (3, true) => self.visit_drops_of::<3, true, SURFACE>(piece, shape, reach, start, visit),
-            (4, true) => self.visit_drops_of::<4, true, SURFACE>(piece, shape, reach, start, visit),
-            _ => self.visit_landed(piece, reach, start, visit),
-        }
+        by_width_and_detail!(
+            shape.columns.width,
+            self.detail,
+            self.visit_drops_of::<W, DETAIL, SURFACE>(piece, shape, reach, start, visit),
+            _ => self.visit_landed(piece, reach, start, visit)
+        )
     }
 
     /// [`Rater::visit_drops`] for an orientation `W` columns wide: each drop landed and

@@ -24,16 +24,11 @@ impl Context<'_> {
         candidates: &mut Vec<Candidate>,
     ) {
         let shape = &self.shapes[piece.index()][usize::from(reach.orientation())];
-        match (shape.columns.width, self.weights.detail()) {
-            (1, false) => self.drop_firsts_of::<1, false>(columns, shape, reach, start, candidates),
-            (2, false) => self.drop_firsts_of::<2, false>(columns, shape, reach, start, candidates),
-            (3, false) => self.drop_firsts_of::<3, false>(columns, shape, reach, start, candidates),
-            (4, false) => self.drop_firsts_of::<4, false>(columns, shape, reach, start, candidates),
-            (1, true) => self.drop_firsts_of::<1, true>(columns, shape, reach, start, candidates),
-            (2, true) => self.drop_firsts_of::<2, true>(columns, shape, reach, start, candidates),
-            (3, true) => self.drop_firsts_of::<3, true>(columns, shape, reach, start, candidates),
-            _ => self.drop_firsts_of::<4, true>(columns, shape, reach, start, candidates),
-        }
+        by_width_and_detail!(
+            shape.columns.width,
+            self.weights.detail(),
+            self.drop_firsts_of::<W, DETAIL>(columns, shape, reach, start, candidates)
+        )
     }
 
     /// The most [`Bound::reach`] over the orientations of `next`, each with the least

@@ -44,16 +44,11 @@ impl Context<'_> {
             let shape = &self.shapes[second.next.index()][usize::from(reach.orientation())];
             let rest = bound.rest(&totals, second.next, reach.orientation());
             let drops = (second, bound, (shape, reach), (&totals, rest), &mut value);
-            match (shape.columns.width, self.weights.detail()) {
-                (1, false) => self.follow_up_of::<1, false>(drops),
-                (2, false) => self.follow_up_of::<2, false>(drops),
-                (3, false) => self.follow_up_of::<3, false>(drops),
-                (4, false) => self.follow_up_of::<4, false>(drops),
-                (1, true) => self.follow_up_of::<1, true>(drops),
-                (2, true) => self.follow_up_of::<2, true>(drops),
-                (3, true) => self.follow_up_of::<3, true>(drops),
-                _ => self.follow_up_of::<4, true>(drops),
-            }
+            by_width_and_detail!(
+                shape.columns.width,
+                self.weights.detail(),
+                self.follow_up_of::<W, DETAIL>(drops)
+            )
         }
         value
     }
