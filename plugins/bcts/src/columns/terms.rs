@@ -29,7 +29,7 @@ pub struct PieceColumns {
     pub(super) lowest: [u32; MAX_PIECE_SIZE],
     /// `lowest` plus one, signed: a drop's box top rests that many rows above the top of
     /// the column (one subtraction a column, in the drops' hottest loop).
-    pub(super) depth: [i32; MAX_PIECE_SIZE],
+    pub(crate) depth: [i32; MAX_PIECE_SIZE],
     /// For each column, the rows below its lowest cell, from the box's top: shifted to
     /// the row of the box's top, where a drop's gap may be.
     pub(super) under: [u64; MAX_PIECE_SIZE],

@@ -55,23 +55,17 @@ impl Context<'_> {
         for reach in reaches {
             let shape = &self.shapes[next.index()][usize::from(reach.orientation())];
             let piece = &shape.columns;
-            // Each column's lowest cell's row in the box, plus one: the box's top rests
-            // that far above the column's top.
-            let mut under = [0i32; MAX_PIECE_SIZE];
-            for (under, cells) in under[..piece.width].iter_mut().zip(&piece.cells) {
-                *under = 64 - cells.leading_zeros() as i32;
-            }
             // The lowest box top of the orientation's drops: the highest row. (For a
             // width known when compiled, each drop's columns are one window, bounds-checked
             // once, and the loop over them unrolled.)
             let lowest = match piece.width {
-                1 => lowest_top::<1>(&tops, &under, reach),
-                2 => lowest_top::<2>(&tops, &under, reach),
-                3 => lowest_top::<3>(&tops, &under, reach),
-                4 => lowest_top::<4>(&tops, &under, reach),
+                1 => lowest_top::<1>(&tops, &piece.depth, reach),
+                2 => lowest_top::<2>(&tops, &piece.depth, reach),
+                3 => lowest_top::<3>(&tops, &piece.depth, reach),
+                4 => lowest_top::<4>(&tops, &piece.depth, reach),
                 width => reach.xs().iter().fold(-1, |lowest, &x| {
                     let left = reach.box_left(x);
-                    let top = (0..width).map(|j| tops[left + j] - under[j]).min().unwrap_or(-1);
+                    let top = (0..width).map(|j| tops[left + j] - piece.depth[j]).min().unwrap_or(-1);
                     lowest.max(top)
                 }),
             };
@@ -160,17 +154,18 @@ impl Context<'_> {
 }
 
 /// The lowest box top, the highest row, of the drops in `reach` of an orientation `W`
-/// columns wide, whose columns' lowest cells are `under` rows below the box's top, on the
-/// board whose column tops are `tops`; -1 when there is none.
+/// columns wide, whose box's top rests `depth[j]` rows above the top of its column `j`
+/// (`PieceColumns::depth`), on the board whose column tops are `tops`; -1 when there is
+/// none.
 #[inline(always)]
-fn lowest_top<const W: usize>(tops: &[i32; MAX_WIDTH], under: &[i32; MAX_PIECE_SIZE], reach: &Reach) -> i32 {
+fn lowest_top<const W: usize>(tops: &[i32; MAX_WIDTH], depth: &[i32; MAX_PIECE_SIZE], reach: &Reach) -> i32 {
     let mut lowest = -1;
     for &x in reach.xs() {
         let left = reach.box_left(x);
         let window: &[i32; W] = tops[left..left + W].try_into().expect("a drop's columns");
         let mut top = i32::MAX;
         for j in 0..W {
-            top = top.min(window[j] - under[j]);
+            top = top.min(window[j] - depth[j]);
         }
         lowest = lowest.max(top);
     }
