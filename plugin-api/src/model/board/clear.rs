@@ -66,16 +66,7 @@ impl Board {
 
     /// Places the piece and clears full rows: what locking it does.
     pub fn lock(&mut self, orientation: &Orientation, x: i8, y: i8) -> Lock {
-        if !self.place(orientation, x, y) {
-            return Lock {
-                lines: 0,
-                above_board: true,
-            };
-        }
-        Lock {
-            lines: self.clear_full_rows(),
-            above_board: false,
-        }
+        self.lock_by(orientation, x, y, Board::clear_full_rows)
     }
 
     /// [`Board::lock`] on a board that holds no full row, as every board a lock has left
@@ -83,15 +74,27 @@ impl Board {
     #[inline]
     pub fn lock_on_clear(&mut self, orientation: &Orientation, x: i8, y: i8) -> Lock {
         debug_assert!(!self.has_full_row(), "a full row before the lock");
+        let (top, count) = (
+            i32::from(y) + i32::from(orientation.top()),
+            usize::from(orientation.height()),
+        );
+        self.lock_by(orientation, x, y, |board| {
+            board.clear_full_rows_among(top as usize, count)
+        })
+    }
+
+    /// Places the piece, and unless a cell of it lies above row 0 (then nothing is
+    /// placed), clears full rows with `clear`.
+    #[inline(always)]
+    fn lock_by(&mut self, orientation: &Orientation, x: i8, y: i8, clear: impl FnOnce(&mut Board) -> u32) -> Lock {
         if !self.place(orientation, x, y) {
             return Lock {
                 lines: 0,
                 above_board: true,
             };
         }
-        let top = i32::from(y) + i32::from(orientation.top());
         Lock {
-            lines: self.clear_full_rows_among(top as usize, usize::from(orientation.height())),
+            lines: clear(self),
             above_board: false,
         }
     }
