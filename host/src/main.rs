@@ -15,8 +15,14 @@ fn main() -> ExitCode {
     // The sandbox's launcher confines itself and starts the bot: nothing else of tetrad's
     // start-up is wanted there.
     if let Command::Sandbox(args) = &cli.command {
-        return commands::sandbox(args);
+        if !args.check {
+            return commands::sandbox(args);
+        }
     }
+    // No child inherits a descriptor it was not given; a descendant that leaves its
+    // group comes back here to be ended with its game.
+    tetrad::process::inherited_close_on_exec();
+    tetrad::process::tree::become_subreaper();
     let level = if cli.verbose { "info" } else { "warn" };
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or(level)).init();
     // Reports keep standard output to themselves; plugin code prints to standard error.
@@ -32,20 +38,25 @@ fn main() -> ExitCode {
         tetrad::plugin::guard_exit();
     }
     tetrad::process::keep_logs(cli.keep_logs);
-    if let Some(mode) = cli.sandbox {
-        let policy = tetrad::sandbox::Policy {
-            mode: match mode {
-                SandboxMode::Strict => tetrad::sandbox::Mode::Strict,
-                SandboxMode::BestEffort => tetrad::sandbox::Mode::BestEffort,
-            },
-            read: cli.sandbox_read.clone(),
-            limits: tetrad::sandbox::Limits {
-                memory_bytes: cli.max_memory,
-                cpu_seconds: cli.max_cpu,
-                ..Default::default()
-            },
-            launcher: None,
-        };
+    let policy = tetrad::sandbox::Policy {
+        mode: match cli.sandbox {
+            Some(SandboxMode::BestEffort) => tetrad::sandbox::Mode::BestEffort,
+            Some(SandboxMode::Strict) | None => tetrad::sandbox::Mode::Strict,
+        },
+        read: cli.sandbox_read.clone(),
+        limits: tetrad::sandbox::Limits {
+            memory_bytes: cli.max_memory,
+            cpu_seconds: cli.max_cpu,
+            disk_bytes: cli.max_disk,
+            ..Default::default()
+        },
+        launcher: None,
+    };
+    if let Command::Sandbox(_) = cli.command {
+        // `--check`, which tries the sandbox itself rather than running bots inside.
+        return finish(commands::sandbox_check(policy));
+    }
+    if cli.sandbox.is_some() {
         match tetrad::sandbox::enable(policy) {
             Ok(missing) if !missing.is_empty() => {
                 eprintln!("tetrad: --sandbox=best-effort: running without {}", missing.join(", "))
@@ -70,7 +81,7 @@ fn main() -> ExitCode {
         Command::Tune(args) => commands::tune(args),
         Command::Worker(args) => commands::worker(args),
         Command::Seat(args) => commands::seat(args),
-        Command::Sandbox(_) => unreachable!("the launcher returned above"),
+        Command::Sandbox(_) => unreachable!("the launcher and the check returned above"),
         Command::Install(args) => commands::install(args),
         Command::Demo(args) => commands::demo(args),
         Command::Play(args) => commands::play(args),
@@ -79,6 +90,13 @@ fn main() -> ExitCode {
     if ends_logs {
         tetrad::plugin::bot::finish_logs();
     }
+    // Descendants handed to this process that outlived their games' ends.
+    tetrad::process::tree::end_all();
+    finish(outcome)
+}
+
+/// The exit code of a command's outcome; an error is one line on stderr.
+fn finish(outcome: anyhow::Result<ExitCode>) -> ExitCode {
     outcome.unwrap_or_else(|err| {
         // A closed pipe (`tetrad run | head`) is the reader's choice, not an error.
         if err

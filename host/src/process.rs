@@ -8,9 +8,12 @@
 //! in microseconds, and handing each line over from a reading thread would cost more
 //! than the bot's whole answer.
 
+mod descriptors;
 mod lines;
 mod logs;
+pub mod tree;
 
+pub use descriptors::{close_on_exec_above_stderr, inherited_close_on_exec};
 pub use lines::NoLine;
 pub use logs::{file_safe, finish_log_folder, keep_logs, logs_kept, output_hint, LOG_CAP_BYTES};
 
@@ -78,6 +81,8 @@ pub struct ChildProcess {
     ended_by: Option<i32>,
     /// Its exit code, if it exited.
     exit_code: Option<i32>,
+    /// The mark its tree carries ([`tree::TREE_VARIABLE`]).
+    mark: String,
     /// How long a write may wait for room ([`WRITE_LIMIT`]).
     write_limit: Duration,
 }
@@ -103,7 +108,21 @@ impl ChildProcess {
             use std::os::unix::process::CommandExt;
             // Its own group, so that everything it starts can be ended with it.
             command.process_group(0);
+            // Nothing but its three lines: descriptors opened without close-on-exec (by a
+            // plugin loaded in this process, say) stay here.
+            #[allow(unsafe_code)]
+            // SAFETY: the closure runs between fork and exec and makes one system call
+            // (close_range, through `libc::syscall`), which is async-signal-safe; it
+            // allocates nothing and takes no lock.
+            unsafe {
+                command.pre_exec(|| {
+                    close_on_exec_above_stderr();
+                    Ok(())
+                });
+            }
         }
+        let mark = tree::new_mark();
+        command.env(tree::TREE_VARIABLE, &mark);
         let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -129,6 +148,7 @@ impl ChildProcess {
             ended: None,
             ended_by: None,
             exit_code: None,
+            mark,
             write_limit: WRITE_LIMIT,
         })
     }
@@ -301,6 +321,8 @@ impl ChildProcess {
             }
             Err(err) => format!("process lost: {err}"),
         };
+        // Descendants that left its group, handed to this process as their parents ended.
+        tree::end_marked(&self.mark);
         self.ended = Some(cause.clone());
         cause
     }

@@ -1,18 +1,28 @@
 //! The sandbox for strangers' bots (`--sandbox`): what a bot may read and write, the limits
 //! it is held to, and the launcher that confines it. A sandboxed bot is started through
-//! `tetrad sandbox` (the binary itself), which enters new user, network and PID namespaces,
-//! joins a pids cgroup where one is needed, sets resource limits, restricts the file system
-//! with Landlock and system calls with seccomp, and only then starts the bot; everything
-//! the launcher takes on is inherited by the bot and all it starts. The launcher's side is
-//! in [`confine`].
+//! `tetrad sandbox` (the binary itself, with an empty environment), which joins its cgroups
+//! where it can have them, enters new user, network, mount and PID namespaces, gives the
+//! bot a scratch folder of limited size, starts the namespace's first process (its own
+//! code, which holds the bot's whole tree), sets resource limits, leaves the terminal's
+//! session, restricts the file system with Landlock and system calls with seccomp, and
+//! only then starts the bot with the environment its spec gives; everything taken on is
+//! inherited by the bot and all it starts. The launcher's side is in [`confine`];
+//! `tetrad sandbox --check` ([`check`]) tries every kind of escape on this machine.
 
 mod cgroup;
+pub mod check;
 pub mod confine;
+mod environment;
+mod paths;
+mod scratch;
+
+pub use environment::{Forbidden, ALLOWED as ALLOWED_VARIABLES};
+pub use paths::RuleError;
+pub use scratch::{remove_tree, Scratch};
 
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 
 /// How strictly the sandbox is applied.
@@ -38,6 +48,9 @@ pub struct Limits {
     pub open_files: u64,
     /// The largest file it may write, in bytes.
     pub file_bytes: u64,
+    /// What its scratch folder may hold, in bytes (a tmpfs of this size, where a mount
+    /// namespace can be had).
+    pub disk_bytes: u64,
 }
 
 impl Default for Limits {
@@ -48,6 +61,7 @@ impl Default for Limits {
             processes: 64,
             open_files: 256,
             file_bytes: 64 << 20,
+            disk_bytes: 256 << 20,
         }
     }
 }
@@ -87,6 +101,7 @@ impl Policy {
             ),
             format!("--max-memory={}", self.limits.memory_bytes),
             format!("--max-cpu={}", self.limits.cpu_seconds),
+            format!("--max-disk={}", self.limits.disk_bytes),
         ];
         for dir in &self.read {
             args.push(format!("--sandbox-read={}", dir.display()));
@@ -118,22 +133,28 @@ pub const SYSTEM_READ: &[&str] = &[
     "/usr/share/zoneinfo",
 ];
 
-/// Devices every sandboxed program may read and write.
-pub const DEVICES: &[&str] = &["/dev/null", "/dev/zero", "/dev/random", "/dev/urandom", "/dev/tty"];
+/// Devices every sandboxed program may read and write. Not `/dev/tty`: a bot has no
+/// terminal.
+pub const DEVICES: &[&str] = &["/dev/null", "/dev/zero", "/dev/random", "/dev/urandom"];
 
 /// What one sandboxed process is given: the launcher's instructions.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Spec {
     /// Strict or best effort.
     pub mode: Mode,
-    /// Folders and files it may read and run.
+    /// Folders and files it may read and run, resolved.
     pub read: Vec<PathBuf>,
-    /// Its scratch folder, the one place it may write.
+    /// Files it may write besides its scratch folder (an isolated worker's progress file).
+    pub write: Vec<PathBuf>,
+    /// Its scratch folder, the one folder it may write.
     pub scratch: PathBuf,
     /// Its limits.
     pub limits: Limits,
-    /// The pids cgroup it joins, where the process limit needs one (a run as root).
-    pub cgroup: Option<PathBuf>,
+    /// The cgroups it joins, where it can have them (a run as root): pids and memory.
+    pub cgroups: Vec<PathBuf>,
+    /// Its whole environment (the allow-list, its manifest's variables, `HOME` and
+    /// `TMPDIR`); the launcher itself has none.
+    pub env: Vec<(String, String)>,
 }
 
 static POLICY: OnceLock<Policy> = OnceLock::new();
@@ -141,7 +162,11 @@ static POLICY: OnceLock<Policy> = OnceLock::new();
 /// Sandboxes every bot this process starts from now on. Refused in one line, under
 /// [`Mode::Strict`], when the system lacks a piece of the sandbox; under
 /// [`Mode::BestEffort`], what it lacks is returned, to be said once.
-pub fn enable(policy: Policy) -> Result<Vec<String>, String> {
+pub fn enable(mut policy: Policy) -> Result<Vec<String>, String> {
+    let homes = paths::homes();
+    policy.read = (policy.read.iter())
+        .map(|dir| paths::resolve(dir, &homes).map_err(|err| format!("--sandbox-read {err}")))
+        .collect::<Result<_, _>>()?;
     let missing = probe(&policy)?;
     if policy.mode == Mode::Strict && !missing.is_empty() {
         return Err(format!(
@@ -163,16 +188,19 @@ fn probe(policy: &Policy) -> Result<Vec<String>, String> {
     let exe = policy
         .launcher()
         .map_err(|err| format!("--sandbox: the tetrad binary: {err}"))?;
-    let scratch = Scratch::new().map_err(|err| format!("--sandbox: a scratch folder: {err}"))?;
+    let scratch = Scratch::new(&policy.limits).map_err(|err| format!("--sandbox: a scratch folder: {err}"))?;
     let spec = Spec {
         mode: Mode::BestEffort,
         read: Vec::new(),
-        scratch: scratch.path.clone(),
+        write: Vec::new(),
+        scratch: scratch.path().to_path_buf(),
         limits: policy.limits.clone(),
-        cgroup: scratch.cgroup.clone(),
+        cgroups: scratch.cgroups().to_vec(),
+        env: Vec::new(),
     };
     let spec_text = serde_json::to_string(&spec).expect("specs serialise");
     let output = Command::new(exe)
+        .env_clear()
         .args(["sandbox", "--probe", "--spec", &spec_text])
         .output()
         .map_err(|err| format!("--sandbox: cannot start the launcher: {err}"))?;
@@ -185,116 +213,74 @@ fn probe(policy: &Policy) -> Result<Vec<String>, String> {
     })
 }
 
-/// A sandboxed process's scratch folder (and its pids cgroup, if it has one), removed
-/// when the process is done with.
-pub struct Scratch {
-    path: PathBuf,
-    cgroup: Option<PathBuf>,
-}
-
-impl Scratch {
-    fn new() -> std::io::Result<Scratch> {
-        static MADE: AtomicU64 = AtomicU64::new(0);
-        let number = MADE.fetch_add(1, Ordering::Relaxed) + 1;
-        let path = std::env::temp_dir()
-            .join(format!("tetrad-scratch-{}", std::process::id()))
-            .join(number.to_string());
-        std::fs::create_dir_all(&path)?;
-        let cgroup = cgroup::create(&format!("tetrad-{}-{number}", std::process::id()));
-        Ok(Scratch { path, cgroup })
-    }
-
-    /// The folder.
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.path);
-        if let Some(parent) = self.path.parent() {
-            // The run's folder of scratch folders goes with the last of them.
-            let _ = std::fs::remove_dir(parent);
-        }
-        if let Some(cgroup) = &self.cgroup {
-            cgroup::remove(cgroup);
-        }
-    }
-}
-
 /// `command` run inside the sandbox of this run, if there is one: through the launcher,
-/// reading `own` (the bot's folder, and any file it is given) besides the system's folders.
-/// The scratch folder must live as long as the process.
-pub fn wrap(command: Command, own: &[&Path]) -> std::io::Result<(Command, Option<Scratch>)> {
-    let Some(policy) = policy() else {
-        return Ok((command, None));
-    };
-    let exe = policy.launcher()?;
-    let scratch = Scratch::new()?;
-    let mut read: Vec<PathBuf> = SYSTEM_READ.iter().map(PathBuf::from).collect();
-    read.extend(own.iter().map(|path| path.to_path_buf()));
+/// reading `own` (the bot's folder, and any file it is given) besides the system's folders,
+/// and writing `write` (files made beforehand) besides its scratch folder. The launcher
+/// starts with an empty environment; the bot's (the allow-list, the variables `command`
+/// sets, its scratch folder as `HOME` and `TMPDIR`) goes in its spec. Refused: a folder that
+/// resolves to the root or holds a home folder, a variable of the dynamic loader. The
+/// scratch folder must live as long as the process.
+pub fn wrap(command: Command, own: &[&Path], write: &[&Path]) -> std::io::Result<(Command, Option<Scratch>)> {
+    match policy() {
+        Some(policy) => wrap_with(policy, command, own, write).map(|(command, scratch)| (command, Some(scratch))),
+        None => Ok((command, None)),
+    }
+}
+
+/// `command` run inside the sandbox of `policy`, as [`wrap`] says.
+pub(crate) fn wrap_with(
+    policy: &Policy,
+    command: Command,
+    own: &[&Path],
+    write: &[&Path],
+) -> std::io::Result<(Command, Scratch)> {
+    let refused = |err: &dyn std::fmt::Display| std::io::Error::new(std::io::ErrorKind::InvalidInput, err.to_string());
+    let exe = std::fs::canonicalize(policy.launcher()?)?;
+    let homes = paths::homes();
+    let mut read: Vec<PathBuf> = SYSTEM_READ
+        .iter()
+        .filter_map(|path| paths::resolve(Path::new(path), &homes).ok())
+        .collect();
+    for path in own {
+        read.push(paths::resolve(path, &homes).map_err(|err| refused(&err))?);
+    }
     read.extend(policy.read.iter().cloned());
-    read.extend(program_prefixes(command.get_program().as_ref()));
+    let program = Path::new(command.get_program());
+    // tetrad itself (an isolated worker) needs nothing of the folder it is installed in,
+    // which may be in a home (`~/.cargo`).
+    if std::fs::canonicalize(program).ok().as_ref() != Some(&exe) {
+        read.extend(paths::program_prefixes(program, &homes));
+    }
     read.push(exe.clone());
+    read.sort();
+    read.dedup();
+    let scratch = Scratch::new(&policy.limits)?;
+    let env =
+        environment::for_bot(std::env::vars_os(), command.get_envs(), scratch.path()).map_err(|err| refused(&err))?;
     let spec = Spec {
         mode: policy.mode,
         read,
-        scratch: scratch.path.clone(),
+        write: write.iter().map(|path| path.to_path_buf()).collect(),
+        scratch: scratch.path().to_path_buf(),
         limits: policy.limits.clone(),
-        cgroup: scratch.cgroup.clone(),
+        cgroups: scratch.cgroups().to_vec(),
+        env,
     };
     let mut wrapped = Command::new(exe);
     wrapped
+        .env_clear()
         .arg("sandbox")
         .arg("--spec")
         .arg(serde_json::to_string(&spec).expect("specs serialise"))
         .arg("--")
         .arg(command.get_program())
         .args(command.get_args());
-    for (key, value) in command.get_envs() {
-        match value {
-            Some(value) => wrapped.env(key, value),
-            None => wrapped.env_remove(key),
-        };
-    }
-    wrapped.env("TMPDIR", &scratch.path).env("HOME", &scratch.path);
     if let Some(dir) = command.get_current_dir() {
         wrapped.current_dir(dir);
     }
-    Ok((wrapped, Some(scratch)))
-}
-
-/// The installation a program belongs to, which it may need to read as it runs: the folder
-/// above the `bin` folder it is in (an interpreter's standard library lives there), as
-/// named and with its links followed, unless that is the root. A program in any other
-/// folder gets nothing more than that folder's rules give it.
-fn program_prefixes(program: &Path) -> Vec<PathBuf> {
-    let found = if program.components().count() > 1 {
-        Some(program.to_path_buf())
-    } else {
-        std::env::var_os("PATH").and_then(|path| {
-            std::env::split_paths(&path)
-                .map(|dir| dir.join(program))
-                .find(|candidate| candidate.is_file())
-        })
-    };
-    let Some(found) = found else {
-        return Vec::new();
-    };
-    let mut prefixes: Vec<PathBuf> = [Some(found.clone()), std::fs::canonicalize(&found).ok()]
-        .into_iter()
-        .flatten()
-        .filter_map(|path| {
-            let bin = path
-                .parent()
-                .filter(|bin| bin.file_name().is_some_and(|name| name == "bin"))?;
-            Some(bin.parent()?.to_path_buf())
-        })
-        .filter(|prefix| prefix.parent().is_some())
-        .collect();
-    prefixes.dedup();
-    prefixes
+    // The launcher dies with the thread that starts it; the bot's tree dies with the launcher.
+    crate::process::follow_parent(&mut wrapped);
+    Ok((wrapped, scratch))
 }
 
 /// What the sandbox stopped, if it ended a process that ended by `signal` or with `code`:

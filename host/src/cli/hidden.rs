@@ -13,17 +13,26 @@ pub enum SandboxMode {
     BestEffort,
 }
 
-/// Options of the hidden `tetrad sandbox`.
+/// Options of `tetrad sandbox`: the launcher of a sandboxed bot (hidden options), or the
+/// self-test a user runs (`--check`).
 #[derive(Debug, Args)]
 pub struct SandboxArgs {
+    /// Try every kind of escape from the sandbox on this machine, one line a check; fails
+    /// if one gets out (under the default, strict, `--sandbox` mode also if a piece is
+    /// missing).
+    #[arg(long)]
+    pub check: bool,
     /// What to confine the bot to, as JSON.
-    #[arg(long)]
-    pub spec: String,
+    #[arg(long, hide = true, required_unless_present_any = ["check", "escape"])]
+    pub spec: Option<String>,
     /// Only try each piece and print, as JSON, what this system lacks.
-    #[arg(long)]
+    #[arg(long, hide = true)]
     pub probe: bool,
+    /// Inside the sandbox, try one escape and say how it went (the check's probe).
+    #[arg(long, hide = true, num_args = 1..)]
+    pub escape: Vec<String>,
     /// The bot's program and its arguments.
-    #[arg(last = true)]
+    #[arg(last = true, hide = true)]
     pub command: Vec<std::ffi::OsString>,
 }
 

@@ -40,6 +40,9 @@ pub struct Cli {
     /// Under --sandbox, the memory (address space) of each bot process, e.g. `512M`, `4G`.
     #[arg(long, global = true, value_name = "SIZE", value_parser = parse_size, default_value = "2G")]
     pub max_memory: u64,
+    /// Under --sandbox, what each bot's scratch folder may hold, e.g. `256M`.
+    #[arg(long, global = true, value_name = "SIZE", value_parser = parse_size, default_value = "256M")]
+    pub max_disk: u64,
     /// Under --sandbox, the CPU time of each bot process, in seconds.
     #[arg(long, global = true, value_name = "SECONDS", default_value_t = 600,
           value_parser = clap::value_parser!(u64).range(1..=86_400))]
@@ -138,8 +141,7 @@ else.\n\nExample: tetrad report results.jsonl --html results.html"
     /// --isolate in versus).
     #[command(hide = true)]
     Seat(SeatArgs),
-    /// Confine this process and run a bot inside (used by --sandbox).
-    #[command(hide = true)]
+    /// Check the sandbox on this machine (`--check`): every kind of escape, tried.
     Sandbox(SandboxArgs),
 }
 

@@ -61,9 +61,13 @@ pub fn seat(args: SeatArgs) -> Result<ExitCode> {
 }
 
 /// `tetrad sandbox`: confines itself as its spec says and runs the bot inside, ending as
-/// the bot ended; with `--probe`, prints what of the sandbox this system lacks.
+/// the bot ended; with `--probe`, prints what of the sandbox this system lacks; with
+/// `--escape`, tries one escape from inside (the check's probe).
 pub fn sandbox(args: &SandboxArgs) -> ExitCode {
-    let spec: crate::sandbox::Spec = match serde_json::from_str(&args.spec) {
+    if !args.escape.is_empty() {
+        return crate::sandbox::check::attempt(&args.escape);
+    }
+    let spec: crate::sandbox::Spec = match serde_json::from_str(args.spec.as_deref().unwrap_or_default()) {
         Ok(spec) => spec,
         Err(err) => {
             eprintln!("--- sandbox: unreadable spec: {err}");
@@ -80,4 +84,21 @@ pub fn sandbox(args: &SandboxArgs) -> ExitCode {
         return ExitCode::from(crate::sandbox::confine::CONFINE_FAILED);
     };
     crate::sandbox::confine::launch(&spec, program, rest)
+}
+
+/// `tetrad sandbox --check`: every kind of escape tried under `policy`, one line each.
+pub fn sandbox_check(policy: crate::sandbox::Policy) -> anyhow::Result<ExitCode> {
+    let strict = policy.mode == crate::sandbox::Mode::Strict;
+    let report = crate::sandbox::check::run(policy).map_err(anyhow::Error::msg)?;
+    let mut out = std::io::stdout().lock();
+    use std::io::Write;
+    for line in &report.lines {
+        writeln!(out, "{line}")?;
+    }
+    writeln!(out, "{}", report.summary())?;
+    Ok(if report.passed(strict) {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
 }

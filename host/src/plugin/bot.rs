@@ -128,7 +128,7 @@ impl BotProcess {
             .ok()
             .and_then(|path| path.parent().map(Path::to_path_buf))
             .unwrap_or_else(|| manifest.working_dir.clone());
-        let (command, scratch) = crate::sandbox::wrap(manifest.command(), &[&own]).map_err(cannot_start)?;
+        let (command, scratch) = crate::sandbox::wrap(manifest.command(), &[&own], &[]).map_err(cannot_start)?;
         let process = ChildProcess::spawn_following(command, &log, &label, LINE_CAP_BYTES).map_err(cannot_start)?;
         Ok(BotProcess {
             process,

@@ -1,13 +1,21 @@
-//! The launcher's side of the sandbox (`tetrad sandbox`): it confines itself (a pids cgroup
-//! where one is needed, new user, network and PID namespaces, resource limits, Landlock,
-//! seccomp), then starts the bot, which inherits all of it and becomes the first process
-//! of the new PID namespace, so that everything it starts ends when it ends; the launcher
-//! waits for it and ends as it ended.
+//! The launcher's side of the sandbox (`tetrad sandbox`). It starts with an empty
+//! environment and no descriptor but its three lines, joins its cgroups, enters new user,
+//! network, mount and PID namespaces and mounts the bot's scratch folder as a tmpfs of
+//! limited size; then it forks the first process of the new PID namespace, which stays its
+//! own code: that process sets resource limits, leaves the terminal's session, restricts
+//! the file system (Landlock) and system calls (seccomp), and only then starts the bot with
+//! the environment its spec gives. It reaps every orphan of the namespace and ends when the
+//! bot ends, and the kernel then ends everything left in the namespace; it dies with the
+//! launcher (a parent-death signal the bot cannot reach), and the launcher with tetrad.
+//! Where PID namespaces are missing (best effort), the launcher is the subreaper of the
+//! bot's tree and ends it itself.
 //!
-//! The launcher runs on one thread, as the `tetrad` binary started for nothing else.
+//! The launcher runs on one thread, as the `tetrad` binary started for nothing else, so it
+//! may fork.
 
 use super::{cgroup, Mode, Spec, DEVICES};
 use std::ffi::OsString;
+use std::os::fd::{AsFd, OwnedFd};
 use std::process::{Command, ExitCode};
 
 /// The exit code of a launcher that could not confine the bot (under `--sandbox`, which
@@ -78,31 +86,245 @@ pub const FORBIDDEN: &[(&str, libc::c_long)] = &[
 #[cfg(not(target_arch = "x86_64"))]
 pub const FORBIDDEN: &[(&str, libc::c_long)] = &[];
 
-/// Confines this process as `spec` says and runs `program` inside; ends as it ended.
+/// System calls answered "not implemented" (`ENOSYS`), as on a kernel without them, so a
+/// program falls back: `clone3` (whose flags sit in memory, out of seccomp's sight; C
+/// libraries then use `clone`, whose flags the filter reads) and io_uring (whose work, a
+/// socket among it, the kernel does out of seccomp's sight).
+#[cfg(target_arch = "x86_64")]
+pub const ABSENT: &[(&str, libc::c_long)] = &[
+    ("clone3", libc::SYS_clone3),
+    ("io_uring_setup", libc::SYS_io_uring_setup),
+    ("io_uring_enter", libc::SYS_io_uring_enter),
+    ("io_uring_register", libc::SYS_io_uring_register),
+];
+
+/// Elsewhere the list is not written yet.
+#[cfg(not(target_arch = "x86_64"))]
+pub const ABSENT: &[(&str, libc::c_long)] = &[];
+
+/// `clone` flags that make new namespaces: a `clone` with any of them ends the bot, as
+/// `unshare` does (a new user namespace would give it the kernel's netlink and nf_tables,
+/// the usual ground of privilege escalations).
+pub const NAMESPACE_FLAGS: &[(&str, libc::c_int)] = &[
+    ("CLONE_NEWUSER", libc::CLONE_NEWUSER),
+    ("CLONE_NEWNET", libc::CLONE_NEWNET),
+    ("CLONE_NEWNS", libc::CLONE_NEWNS),
+    ("CLONE_NEWPID", libc::CLONE_NEWPID),
+    ("CLONE_NEWIPC", libc::CLONE_NEWIPC),
+    ("CLONE_NEWUTS", libc::CLONE_NEWUTS),
+    ("CLONE_NEWCGROUP", libc::CLONE_NEWCGROUP),
+];
+
+/// `ioctl` requests refused ("operation not permitted") on any descriptor: pushing input
+/// into a terminal (`TIOCSTI`, which the user's shell would read as typed) and the Linux
+/// console's (`TIOCLINUX`, which can do the same through its selection).
+pub const TERMINAL_REQUESTS: &[(&str, libc::c_ulong)] = &[("TIOCSTI", libc::TIOCSTI), ("TIOCLINUX", 0x541C)];
+
+/// Confines the bot as `spec` says and runs `program` inside; ends as the bot ended.
 /// Under [`Mode::Strict`], a piece that cannot be applied ends the launcher with
 /// [`CONFINE_FAILED`] before the bot starts, the reason on stderr (the bot's log).
 pub fn launch(spec: &Spec, program: &OsString, args: &[OsString]) -> ExitCode {
-    let missing = match confine(spec) {
-        Ok(missing) => missing,
+    crate::process::close_on_exec_above_stderr();
+    // The launcher relays the bot's signal by taking it itself: no core file of its own.
+    let _ = rlimit(rustix::process::Resource::Core, 0, 0);
+    let entered = match enter(spec) {
+        Ok(entered) => entered,
         Err(err) => {
             eprintln!("--- sandbox: {err}");
             return ExitCode::from(CONFINE_FAILED);
         }
     };
+    if !entered.pid_namespace {
+        // Orphans of the bot's tree come back here, to be ended with it.
+        let _ = rustix::process::set_child_subreaper(Some(rustix::process::getpid()));
+    }
+    let pipes = (
+        rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC),
+        rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC),
+    );
+    let ((alive_read, alive_write), (status_read, status_write)) = match pipes {
+        (Ok(alive), Ok(status)) => (alive, status),
+        (Err(err), _) | (_, Err(err)) => {
+            eprintln!("--- sandbox: a pipe: {err}");
+            return ExitCode::from(CONFINE_FAILED);
+        }
+    };
+    #[allow(unsafe_code)]
+    // SAFETY: the launcher has one thread (it is started for nothing else and starts no
+    // thread before this point), so the child is a whole copy of it and may run any code.
+    let forked = unsafe { libc::fork() };
+    match forked {
+        -1 => {
+            eprintln!("--- sandbox: fork: {}", std::io::Error::last_os_error());
+            ExitCode::from(CONFINE_FAILED)
+        }
+        0 => {
+            drop((alive_write, status_read));
+            std::process::exit(init(spec, program, args, alive_read, status_write, entered.missing));
+        }
+        first => {
+            drop((alive_read, status_write));
+            // Its stdin and stdout are the bot's: closed here, so tetrad sees the bot's
+            // output end when the bot's tree has let it go.
+            let _ = release_lines();
+            let first_status = wait_for(first);
+            let bot_status = read_status(&status_read);
+            drop(alive_write);
+            if !entered.pid_namespace {
+                crate::process::tree::end_all();
+            }
+            relay(bot_status.or(first_status))
+        }
+    }
+}
+
+/// What [`enter`] did: what it left out, and whether the bot has a PID namespace.
+struct Entered {
+    missing: Vec<String>,
+    pid_namespace: bool,
+}
+
+/// The launcher's part: cgroups, namespaces, the scratch folder's tmpfs.
+fn enter(spec: &Spec) -> Result<Entered, String> {
+    let strict = spec.mode == Mode::Strict;
+    let mut missing = Vec::new();
+    let mut lacks = |what: String| -> Result<(), String> {
+        if strict {
+            Err(what)
+        } else {
+            missing.push(what);
+            Ok(())
+        }
+    };
+    // Joined first: once in its own user namespace, the process may no longer write there.
+    if let Err(err) = cgroup::join(&spec.cgroups) {
+        lacks(format!("its cgroups ({err})"))?;
+    }
+    if rustix::process::geteuid().is_root() && !cgroup::limits_processes(&spec.cgroups) {
+        // Root is never held to RLIMIT_NPROC: without a pids cgroup nothing bounds a fork bomb.
+        lacks("a process limit (root needs a pids cgroup)".to_string())?;
+    }
+    let pid_namespace = match namespaces() {
+        Ok(()) => true,
+        Err(err) => {
+            lacks(format!("user namespaces ({err})"))?;
+            false
+        }
+    };
+    if pid_namespace {
+        if let Err(err) = scratch_tmpfs(spec) {
+            lacks(format!("a disk limit (a tmpfs for the scratch folder: {err})"))?;
+        }
+    } else {
+        lacks("a disk limit (a tmpfs needs a mount namespace)".to_string())?;
+    }
+    Ok(Entered { missing, pid_namespace })
+}
+
+/// The first process of the bot's namespace: confines itself, starts the bot, reaps every
+/// orphan, and ends when the bot ends, telling the launcher how.
+fn init(
+    spec: &Spec,
+    program: &OsString,
+    args: &[OsString],
+    alive: OwnedFd,
+    status: OwnedFd,
+    mut missing: Vec<String>,
+) -> i32 {
+    let failed = i32::from(CONFINE_FAILED);
+    // Dies with the launcher; a launcher already gone has closed its end of `alive`.
+    if rustix::process::set_parent_process_death_signal(Some(rustix::process::Signal::KILL)).is_err()
+        || hung_up(alive.as_fd())
+    {
+        return failed;
+    }
+    match confine(spec) {
+        Ok(more) => missing.extend(more),
+        Err(err) => {
+            eprintln!("--- sandbox: {err}");
+            return failed;
+        }
+    }
     if !missing.is_empty() {
         eprintln!("--- sandbox: running without {}", missing.join(", "));
     }
     let mut command = Command::new(program);
-    command.args(args);
+    command.args(args).env_clear();
+    command.envs(
+        spec.env
+            .iter()
+            .filter(|(name, _)| !super::environment::forbidden(name))
+            .cloned(),
+    );
+    if let Some(mark) = std::env::var_os(crate::process::tree::TREE_VARIABLE) {
+        command.env(crate::process::tree::TREE_VARIABLE, mark);
+    }
     crate::process::follow_parent(&mut command);
-    let status = match command.status() {
-        Ok(status) => status,
+    let bot = match command.spawn() {
+        Ok(child) => child.id(),
         Err(err) => {
             eprintln!("--- sandbox: cannot start `{}`: {err}", program.to_string_lossy());
-            return ExitCode::from(CONFINE_FAILED);
+            return failed;
         }
     };
-    relay(status)
+    let _ = release_lines();
+    loop {
+        match rustix::process::wait(rustix::process::WaitOptions::empty()) {
+            Ok(Some((pid, ended))) if pid.as_raw_nonzero().get() as u32 == bot => {
+                let raw = ended.as_raw();
+                let _ = rustix::io::write(&status, &raw.to_ne_bytes());
+                return exit_code(raw);
+            }
+            Ok(_) | Err(rustix::io::Errno::INTR) => continue,
+            Err(_) => return failed,
+        }
+    }
+}
+
+/// Whether the other end of the pipe `fd` has closed (nothing is ever written to it).
+fn hung_up(fd: std::os::fd::BorrowedFd<'_>) -> bool {
+    use rustix::event::{poll, PollFd, PollFlags, Timespec};
+    let mut fds = [PollFd::new(&fd, PollFlags::IN)];
+    let now = Timespec { tv_sec: 0, tv_nsec: 0 };
+    poll(&mut fds, Some(&now)).is_ok_and(|ready| ready > 0)
+}
+
+/// Stdin and stdout pointed at `/dev/null`: the bot's lines are the bot's alone.
+fn release_lines() -> std::io::Result<()> {
+    let null = std::fs::OpenOptions::new().read(true).write(true).open("/dev/null")?;
+    rustix::stdio::dup2_stdin(&null)?;
+    rustix::stdio::dup2_stdout(&null)?;
+    Ok(())
+}
+
+/// The wait status of the process `pid`, once it has ended.
+fn wait_for(pid: libc::pid_t) -> Option<i32> {
+    let pid = rustix::process::Pid::from_raw(pid)?;
+    loop {
+        match rustix::process::waitpid(Some(pid), rustix::process::WaitOptions::empty()) {
+            Ok(Some((_, status))) => return Some(status.as_raw()),
+            Err(rustix::io::Errno::INTR) => continue,
+            _ => return None,
+        }
+    }
+}
+
+/// The bot's wait status, as the namespace's first process told it.
+fn read_status(pipe: &OwnedFd) -> Option<i32> {
+    let mut bytes = [0u8; 4];
+    match rustix::io::read(pipe, &mut bytes) {
+        Ok(4) => Some(i32::from_ne_bytes(bytes)),
+        _ => None,
+    }
+}
+
+/// An exit code that says how a process with wait status `raw` ended.
+fn exit_code(raw: i32) -> i32 {
+    if libc::WIFSIGNALED(raw) {
+        128 + libc::WTERMSIG(raw)
+    } else {
+        libc::WEXITSTATUS(raw)
+    }
 }
 
 /// Confines this process as far as the system allows and says what it could not do (the
@@ -112,10 +334,19 @@ pub fn probe(spec: &Spec) -> Vec<String> {
         mode: Mode::BestEffort,
         ..spec.clone()
     };
-    confine(&spec).unwrap_or_else(|err| vec![err])
+    let mut missing = match enter(&spec) {
+        Ok(entered) => entered.missing,
+        Err(err) => return vec![err],
+    };
+    match confine(&spec) {
+        Ok(more) => missing.extend(more),
+        Err(err) => missing.push(err),
+    }
+    missing
 }
 
-/// Applies every piece of `spec`, strictly or as far as the system allows; returns what
+/// The first process's part, inherited by the bot: limits, a session of its own (no
+/// terminal), Landlock and seccomp, strictly or as far as the system allows; returns what
 /// was left out.
 fn confine(spec: &Spec) -> Result<Vec<String>, String> {
     let strict = spec.mode == Mode::Strict;
@@ -128,20 +359,9 @@ fn confine(spec: &Spec) -> Result<Vec<String>, String> {
             Ok(())
         }
     };
-    // Joined first: once in its own user namespace, the process may no longer write there.
-    if let Some(dir) = &spec.cgroup {
-        if let Err(err) = cgroup::join(dir, spec.limits.processes) {
-            lacks(format!("a pids cgroup ({}: {err})", dir.display()))?;
-        }
-    }
-    if let Err(err) = namespaces() {
-        lacks(format!("user namespaces ({err})"))?;
-    }
     limits(spec).map_err(|err| format!("resource limits: {err}"))?;
-    if spec.cgroup.is_none() && rustix::process::geteuid().is_root() {
-        // Root is never held to RLIMIT_NPROC: without a pids cgroup nothing bounds a fork bomb.
-        lacks("a process limit (root needs a pids cgroup)".to_string())?;
-    }
+    // A new session has no controlling terminal: `/dev/tty` opens nothing.
+    rustix::process::setsid().map_err(|err| format!("a session of its own: {err}"))?;
     if let Some(partly) = landlock(spec)? {
         lacks(partly)?;
     }
@@ -151,13 +371,14 @@ fn confine(spec: &Spec) -> Result<Vec<String>, String> {
     Ok(missing)
 }
 
-/// New user, network and PID namespaces: the bot sees no network interface but a loopback
-/// that is down, and its first process is the PID namespace's first, so the kernel ends
-/// every process in it when that one ends. Its user and group stay what they were.
+/// New user, network, mount and PID namespaces: the bot sees no network interface but a
+/// loopback that is down, its mounts are its own, and the PID namespace's first process
+/// (the launcher's) ends every process in it when it ends. Its user and group stay what
+/// they were.
 fn namespaces() -> std::io::Result<()> {
     use rustix::thread::UnshareFlags;
     let (uid, gid) = (rustix::process::getuid(), rustix::process::getgid());
-    let flags = UnshareFlags::NEWUSER | UnshareFlags::NEWNET | UnshareFlags::NEWPID;
+    let flags = UnshareFlags::NEWUSER | UnshareFlags::NEWNET | UnshareFlags::NEWNS | UnshareFlags::NEWPID;
     #[allow(unsafe_code)]
     // SAFETY: `unshare_unsafe` is unsafe only for `CLONE_FILES`, which would split the
     // descriptor table under other threads; these flags do not touch it, and the launcher
@@ -171,18 +392,38 @@ fn namespaces() -> std::io::Result<()> {
     Ok(())
 }
 
+/// The scratch folder as a tmpfs of `disk_bytes`, seen in this mount namespace alone (its
+/// mounts made private first, so nothing reaches the host's); it goes when the namespace
+/// does.
+fn scratch_tmpfs(spec: &Spec) -> std::io::Result<()> {
+    use rustix::mount::{mount, mount_change, MountFlags, MountPropagationFlags};
+    mount_change("/", MountPropagationFlags::PRIVATE | MountPropagationFlags::REC)?;
+    let options = std::ffi::CString::new(format!("size={},mode=0700", spec.limits.disk_bytes))?;
+    mount(
+        "tetrad-scratch",
+        &spec.scratch,
+        "tmpfs",
+        MountFlags::NOSUID | MountFlags::NODEV,
+        Some(options.as_c_str()),
+    )?;
+    Ok(())
+}
+
+/// Sets `resource`'s soft and hard limits.
+fn rlimit(resource: rustix::process::Resource, current: u64, maximum: u64) -> rustix::io::Result<()> {
+    rustix::process::setrlimit(
+        resource,
+        rustix::process::Rlimit {
+            current: Some(current),
+            maximum: Some(maximum),
+        },
+    )
+}
+
 /// Memory, CPU time, processes, open files, file size; no core files.
 fn limits(spec: &Spec) -> std::io::Result<()> {
-    use rustix::process::{setrlimit, Resource, Rlimit};
-    let limit = |resource, current: u64, maximum: u64| {
-        setrlimit(
-            resource,
-            Rlimit {
-                current: Some(current),
-                maximum: Some(maximum),
-            },
-        )
-    };
+    use rustix::process::Resource;
+    let limit = rlimit;
     let limits = &spec.limits;
     limit(Resource::As, limits.memory_bytes, limits.memory_bytes)?;
     // Past the soft limit comes SIGXCPU, a second later SIGKILL.
@@ -194,8 +435,8 @@ fn limits(spec: &Spec) -> std::io::Result<()> {
     Ok(())
 }
 
-/// Landlock: reading (and running) only `spec.read`, writing only the scratch folder and a
-/// few devices, no TCP, no signal to a process outside the sandbox and no abstract socket
+/// Landlock: reading (and running) only `spec.read`, writing only the scratch folder, the
+/// files of `spec.write` and a few devices, no TCP, no signal to a process outside the sandbox and no abstract socket
 /// outside it. `Some` names what the kernel could not enforce, under best effort.
 fn landlock(spec: &Spec) -> Result<Option<String>, String> {
     use landlock::{
@@ -220,6 +461,7 @@ fn landlock(spec: &Spec) -> Result<Option<String>, String> {
         .and_then(|r| r.create())
         .and_then(|r| r.add_rules(path_beneath_rules(existing(&spec.read), AccessFs::from_read(abi))))
         .and_then(|r| r.add_rules(path_beneath_rules([&spec.scratch], AccessFs::from_all(abi))))
+        .and_then(|r| r.add_rules(path_beneath_rules(existing(&spec.write), AccessFs::from_file(abi))))
         .and_then(|r| r.add_rules(path_beneath_rules(existing(&devices), AccessFs::from_file(abi))))
         .and_then(|r| r.restrict_self())
         .map_err(|err| format!("Landlock: {err}"))?;
@@ -230,28 +472,68 @@ fn landlock(spec: &Spec) -> Result<Option<String>, String> {
     })
 }
 
-/// seccomp: each of [`FORBIDDEN`] kills the process that makes it.
+/// seccomp, as two filters (the kernel applies the stricter answer): each of
+/// [`FORBIDDEN`], and `clone` with any of [`NAMESPACE_FLAGS`], kills the process that makes
+/// it; each of [`ABSENT`] answers `ENOSYS` and each of [`TERMINAL_REQUESTS`] `EPERM`.
 fn seccomp() -> Result<(), String> {
-    use seccompiler::{BpfProgram, SeccompAction, SeccompFilter, TargetArch};
+    use seccompiler::{
+        BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter, SeccompRule,
+        TargetArch,
+    };
+    use std::collections::BTreeMap;
     if FORBIDDEN.is_empty() {
         return Err("no list of forbidden system calls for this processor".to_string());
     }
-    let arch = TargetArch::try_from(std::env::consts::ARCH).map_err(|err| err.to_string())?;
-    let rules = FORBIDDEN.iter().map(|&(_, number)| (number, Vec::new())).collect();
-    let filter = SeccompFilter::new(rules, SeccompAction::Allow, SeccompAction::KillProcess, arch)
-        .map_err(|err| err.to_string())?;
-    let program = BpfProgram::try_from(filter).map_err(|err| err.to_string())?;
-    seccompiler::apply_filter(&program).map_err(|err| err.to_string())
+    let text = |err: &dyn std::fmt::Display| err.to_string();
+    let arch = TargetArch::try_from(std::env::consts::ARCH).map_err(|err| text(&err))?;
+    let masked = |arg: u8, len: SeccompCmpArgLen, mask: u64| {
+        SeccompCondition::new(arg, len, SeccompCmpOp::MaskedEq(mask), mask).and_then(|c| SeccompRule::new(vec![c]))
+    };
+    let equal = |arg: u8, value: u64| {
+        SeccompCondition::new(arg, SeccompCmpArgLen::Dword, SeccompCmpOp::Eq, value)
+            .and_then(|c| SeccompRule::new(vec![c]))
+    };
+    let mut kills: BTreeMap<i64, Vec<SeccompRule>> =
+        FORBIDDEN.iter().map(|&(_, number)| (number, Vec::new())).collect();
+    let clone_rules = NAMESPACE_FLAGS
+        .iter()
+        .map(|&(_, flag)| masked(0, SeccompCmpArgLen::Qword, flag as u64))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|err| text(&err))?;
+    kills.insert(libc::SYS_clone, clone_rules);
+    let absent: BTreeMap<i64, Vec<SeccompRule>> = ABSENT.iter().map(|&(_, number)| (number, Vec::new())).collect();
+    let mut refused: BTreeMap<i64, Vec<SeccompRule>> = BTreeMap::new();
+    let ioctl_rules = TERMINAL_REQUESTS
+        .iter()
+        .map(|&(_, request)| equal(1, request as u64))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|err| text(&err))?;
+    refused.insert(libc::SYS_ioctl, ioctl_rules);
+    let filters = [
+        (kills, SeccompAction::KillProcess),
+        (absent, SeccompAction::Errno(libc::ENOSYS as u32)),
+        (refused, SeccompAction::Errno(libc::EPERM as u32)),
+    ];
+    for (rules, action) in filters {
+        let filter = SeccompFilter::new(rules, SeccompAction::Allow, action, arch).map_err(|err| text(&err))?;
+        let program = BpfProgram::try_from(filter).map_err(|err| text(&err))?;
+        seccompiler::apply_filter(&program).map_err(|err| text(&err))?;
+    }
+    Ok(())
 }
 
-/// Ends the launcher as the bot ended: with its exit code, or by its signal.
-fn relay(status: std::process::ExitStatus) -> ExitCode {
-    use std::os::unix::process::ExitStatusExt;
-    if let Some(signal) = status.signal() {
+/// Ends the launcher as the bot ended (its wait status `raw`): with its exit code, or by
+/// its signal.
+fn relay(raw: Option<i32>) -> ExitCode {
+    let Some(raw) = raw else {
+        return ExitCode::from(CONFINE_FAILED);
+    };
+    if libc::WIFSIGNALED(raw) {
+        let signal = libc::WTERMSIG(raw);
         if let Some(signal) = rustix::process::Signal::from_named_raw(signal) {
             let _ = rustix::process::kill_process(rustix::process::getpid(), signal);
         }
-        return ExitCode::from(128 + (status.signal().unwrap_or(0) as u8 & 0x7f));
+        return ExitCode::from(128 + (signal as u8 & 0x7f));
     }
-    ExitCode::from(status.code().unwrap_or(1) as u8)
+    ExitCode::from(libc::WEXITSTATUS(raw) as u8)
 }

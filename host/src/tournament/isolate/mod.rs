@@ -88,14 +88,12 @@ impl Worker {
             .and_then(|path| std::path::absolute(path).ok());
         let mut readable = vec![own.as_path()];
         readable.extend(sequence.as_deref());
+        let progress = logs.join(format!("{stem}.progress"));
+        // Made here, so a sandboxed worker may write this one file outside its scratch folder.
+        std::fs::File::create(&progress)?;
         let (mut command, scratch) = match library {
-            true => crate::sandbox::wrap(command, &readable)?,
+            true => crate::sandbox::wrap(command, &readable, &[progress.as_path()])?,
             false => (command, None),
-        };
-        // A sandboxed worker writes nowhere but its scratch folder.
-        let progress = match &scratch {
-            Some(scratch) => scratch.path().join("progress"),
-            None => logs.join(format!("{stem}.progress")),
         };
         command.arg("--progress").arg(&progress);
         let log = logs.join(format!("{stem}.log"));

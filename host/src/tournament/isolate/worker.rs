@@ -59,9 +59,12 @@ pub fn follow_parent(parent: u32) {
 
 fn parent_is(parent: u32) -> bool {
     match rustix::process::getppid() {
+        // The sandbox's launcher keeps the first process of the bot's PID namespace and
+        // starts the bot as the second (outside a namespace, process 2 is the kernel's):
+        // it ends with the parent and takes the namespace with it.
+        Some(pid) if pid.as_raw_nonzero().get() == 1 && rustix::process::getpid().as_raw_nonzero().get() == 2 => true,
         Some(pid) => pid.as_raw_nonzero().get() as u32 == parent,
-        // A parent outside this process's PID namespace: the sandbox's launcher, which ends
-        // with the parent and takes the namespace with it.
+        // A parent outside this process's PID namespace.
         None => true,
     }
 }
