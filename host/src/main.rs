@@ -80,6 +80,7 @@ fn main() -> ExitCode {
         Command::Report(args) => commands::report(args),
         Command::Tune(args) => commands::tune(args),
         Command::Worker(args) => commands::worker(args),
+        Command::Info(args) => commands::info(args),
         Command::Seat(args) => commands::seat(args),
         Command::Sandbox(_) => unreachable!("the launcher and the check returned above"),
         Command::Install(args) => commands::install(args),

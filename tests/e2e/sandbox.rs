@@ -64,6 +64,88 @@ def act():
         # PTRACE_SEIZE: the host is not stopped.
         result = libc.ptrace(0x4206, os.getppid(), None, None)
         report(f"ptrace {result} errno {ctypes.get_errno()}")
+    elif deed == "tty":
+        import fcntl, termios
+        try:
+            os.open("/dev/tty", os.O_RDWR)
+            report("opened /dev/tty")
+        except OSError as err:
+            report(f"no tty: {err.strerror}")
+        try:
+            fcntl.ioctl(0, termios.TIOCSTI, b"x")
+            report("pushed a key")
+        except OSError as err:
+            report(f"TIOCSTI errno {err.errno}")
+    elif deed == "descriptor":
+        try:
+            os.write(int(target), b"was here")
+            report("wrote to the descriptor")
+        except OSError as err:
+            report(f"descriptor refused: {err.strerror}")
+    elif deed == "environ":
+        report("sees " + " ".join(sorted(os.environ)))
+    elif deed == "syscall":
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        number, flags = (int(part) for part in target.split(":"))
+        if number == 435:
+            args = (ctypes.c_uint64 * 11)(flags, 0, 0, 0, 17)
+            result = libc.syscall(number, args, 88)
+        elif number == 425:
+            params = ctypes.create_string_buffer(120)
+            result = libc.syscall(number, 1, params)
+        else:
+            result = libc.syscall(number, ctypes.c_ulong(flags | 17), 0, 0, 0, 0)
+        if result == 0:
+            os._exit(0)
+        report(f"syscall {number} gave {result} errno {ctypes.get_errno()}")
+    elif deed == "memfd":
+        held, files = 0, []
+        try:
+            while held < int(target) << 20:
+                fd = os.memfd_create("hoard")
+                files.append(fd)
+                for _ in range(32):
+                    os.write(fd, b"x" * (1 << 20))
+                    held += 1 << 20
+            report(f"held {held >> 20} MiB in memfds")
+        except OSError as err:
+            report(f"memfd refused at {held >> 20} MiB: {err.strerror}")
+    elif deed == "disk":
+        written = 0
+        try:
+            for n in range(64):
+                with open(os.path.join(os.environ["TMPDIR"], f"fill{n}"), "wb") as f:
+                    for _ in range(8):
+                        f.write(b"x" * (1 << 20))
+                        f.flush()
+                        written += 1 << 20
+            report(f"wrote {written >> 20} MiB")
+        except OSError as err:
+            report(f"disk refused at {written >> 20} MiB: {err.strerror}")
+    elif deed == "nest":
+        top = os.environ["TMPDIR"]
+        fd = os.open(top, os.O_RDONLY)
+        for _ in range(int(target)):
+            os.mkdir("d", dir_fd=fd)
+            below = os.open("d", os.O_RDONLY, dir_fd=fd)
+            os.close(fd)
+            fd = below
+        os.makedirs(os.path.join(top, "locked", "inner"))
+        os.chmod(os.path.join(top, "locked"), 0)
+        report("nested " + target)
+    elif deed == "outlive":
+        import ctypes
+        if os.fork() == 0:
+            os.setsid()
+            ctypes.CDLL(None).prctl(1, 0)
+            if os.fork() == 0:
+                ctypes.CDLL(None).prctl(1, 0)
+                os.execvp("sleep", ["sleep", target])
+            os._exit(0)
+        os.wait()
+        report("daemon started")
+        time.sleep(60)
     elif deed == "shell":
         done = subprocess.run(["sh", "-c", f"cat {target} && echo was here > {target}.shell"], capture_output=True, text=True)
         report("shell read " + done.stdout.strip() + done.stderr.strip())
@@ -182,6 +264,19 @@ fn bots(dir: &Path) -> PathBuf {
 
 /// Plays one game of the bot `program` (with `deed` and `target`), sandboxed if `sandbox`.
 fn trial(folder: &Path, c: bool, deed: &str, target: &str, sandbox: bool) -> Trial {
+    trial_with(folder, c, deed, target, sandbox, &[], &[])
+}
+
+/// [`trial`], with more options for tetrad and more variables in its environment.
+fn trial_with(
+    folder: &Path,
+    c: bool,
+    deed: &str,
+    target: &str,
+    sandbox: bool,
+    options: &[&str],
+    env: &[(&str, &str)],
+) -> Trial {
     let manifest = folder.join(format!("{deed}-{c}.toml"));
     let command = if c {
         format!("[\"./hostile-c\", \"{deed}\", \"{target}\"]")
@@ -206,8 +301,9 @@ fn trial(folder: &Path, c: bool, deed: &str, target: &str, sandbox: bool) -> Tri
         // As root, without a pids cgroup, the process limit is missing: best effort says so.
         args.push("--sandbox=best-effort".to_string());
     }
+    args.extend(strings(options));
     let mut command = tetrad();
-    command.args(&args).env("TMPDIR", &logs);
+    command.args(&args).env("TMPDIR", &logs).envs(env.iter().copied());
     let output = command_within(command, Duration::from_secs(90));
     let document: serde_json::Value = serde_json::from_slice(&output.stdout)
         .unwrap_or_else(|err| panic!("{err}: {}\n{}", stdout(&output), stderr(&output)));
@@ -366,13 +462,15 @@ fn a_fork_bomb_memory_hog_and_daemon_are_held_and_nothing_is_left() {
         processes_with(marker).is_empty(),
         "a sandboxed daemon outlived its game"
     );
+    // Without the sandbox, tetrad is the subreaper of its bots' trees.
     let free = trial(&folder, false, "daemon", marker, false);
     assert!(free.said.contains("daemon: daemon started"), "{}", free.said);
+    std::thread::sleep(Duration::from_millis(300));
     let left = processes_with(marker);
-    assert!(!left.is_empty(), "without the sandbox, the daemon is out of reach");
-    for pid in left {
+    for pid in &left {
         let _ = std::process::Command::new("kill").arg("-9").arg(pid).status();
     }
+    assert!(left.is_empty(), "without the sandbox, a daemon outlived its game");
 }
 
 #[test]
@@ -463,4 +561,327 @@ fn a_library_outside_a_worker_is_refused_under_the_sandbox() {
 fn a_limit_out_of_range_is_one_line() {
     assert_one_line_error(&run(&["run", "--plugin", "random", "--max-cpu", "0"]), "--max-cpu");
     assert_one_line_error(&run(&["run", "--plugin", "random", "--max-memory", "1K"]), "16M and up");
+}
+
+// Issue 44, "The wall holds": each hole a hostile bot found, closed.
+
+#[test]
+fn the_launcher_runs_nothing_from_the_manifest_and_the_bot_sees_only_the_allow_list() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = bots(dir.path());
+    // A manifest asking for the loader's variables is refused in one line.
+    let manifest = folder.join("preload.toml");
+    std::fs::write(
+        &manifest,
+        "name = \"preload\"\ncommand = [\"python3\", \"hostile.py\", \"environ\", \"-\"]\nenv = { LD_PRELOAD = \"./evil.so\" }\n",
+    )
+    .unwrap();
+    let output = run(&[
+        "run",
+        "--plugin",
+        manifest.to_str().unwrap(),
+        "--games",
+        "1",
+        "--sandbox=best-effort",
+    ]);
+    assert_one_line_error(&output, "may not set LD_PRELOAD");
+    // tetrad's own environment stays out; the bot gets the allow-list and its scratch.
+    let boxed = trial_with(
+        &folder,
+        false,
+        "environ",
+        "-",
+        true,
+        &[],
+        &[("SECRET_TOKEN", "hunter2"), ("SSH_AUTH_SOCK", "/run/agent")],
+    );
+    let seen = boxed
+        .said
+        .split("environ: sees ")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{}", boxed.said));
+    assert!(
+        !seen.contains("SECRET_TOKEN") && !seen.contains("SSH_AUTH_SOCK"),
+        "{seen}"
+    );
+    assert!(seen.contains("HOME") && seen.contains("TMPDIR"), "{seen}");
+}
+
+#[test]
+fn a_link_to_the_root_in_a_bots_folder_grants_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = bots(dir.path());
+    let secret = dir.path().join("secret.txt");
+    std::fs::write(&secret, "the crown jewels").unwrap();
+    std::os::unix::fs::symlink("/", folder.join("rt")).unwrap();
+    let manifest = folder.join("link.toml");
+    std::fs::write(
+        &manifest,
+        format!(
+            "name = \"link\"\ncommand = [\"./rt/bin/python3\", \"hostile.py\", \"read\", \"{}\"]\n",
+            secret.display()
+        ),
+    )
+    .unwrap();
+    let logs = dir.path().join("logs");
+    std::fs::create_dir(&logs).unwrap();
+    let mut command = tetrad();
+    command
+        .args([
+            "run",
+            "--games",
+            "1",
+            "--max-pieces",
+            "3",
+            "--keep-logs",
+            "--sandbox=best-effort",
+        ])
+        .arg("--plugin")
+        .arg(&manifest)
+        .env("TMPDIR", &logs);
+    let output = command_within(command, Duration::from_secs(60));
+    let said: String = walk(&logs)
+        .iter()
+        .map(|f| std::fs::read_to_string(f).unwrap_or_default())
+        .collect();
+    assert!(!said.contains("crown jewels"), "{said}{}", stderr(&output));
+    assert!(said.contains("read: refused"), "{said}{}", stderr(&output));
+}
+
+#[test]
+fn no_terminal_no_inherited_descriptor_and_no_new_namespaces() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = bots(dir.path());
+    let boxed = trial(&folder, false, "tty", "-", true);
+    assert!(boxed.said.contains("tty: no tty"), "{}", boxed.said);
+    assert!(
+        boxed.said.contains("TIOCSTI errno 1"),
+        "refused by the filter: {}",
+        boxed.said
+    );
+    // A descriptor the user's shell left open: with and without the sandbox.
+    let file = dir.path().join("nine");
+    for sandbox in [false, true] {
+        std::fs::write(&file, "").unwrap();
+        let mut command = std::process::Command::new("sh");
+        let manifest = folder.join(format!("fd-{sandbox}.toml"));
+        std::fs::write(
+            &manifest,
+            "name = \"fd\"\ncommand = [\"python3\", \"hostile.py\", \"descriptor\", \"9\"]\n",
+        )
+        .unwrap();
+        command
+            .arg("-c")
+            .arg("exec 9>\"$0\"; shift; exec \"$@\"")
+            .arg(&file)
+            .arg("placeholder")
+            .arg(env!("CARGO_BIN_EXE_tetrad"))
+            .args(["run", "--games", "1", "--max-pieces", "3", "--plugin"])
+            .arg(&manifest);
+        if sandbox {
+            command.arg("--sandbox=best-effort");
+        }
+        let output = command_within(command, Duration::from_secs(60));
+        assert!(output.status.success(), "{}", stderr(&output));
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), "", "sandbox {sandbox}");
+    }
+    // io_uring and clone3 answer "not implemented"; a clone into new namespaces is killed.
+    let uring = trial(&folder, false, "syscall", "425:0", true);
+    assert!(uring.said.contains("syscall 425 gave -1 errno 38"), "{}", uring.said);
+    let clone3 = trial(
+        &folder,
+        false,
+        "syscall",
+        &format!("435:{}", libc_clone_newuser()),
+        true,
+    );
+    assert!(clone3.said.contains("syscall 435 gave -1 errno 38"), "{}", clone3.said);
+    let clone = trial(
+        &folder,
+        false,
+        "syscall",
+        &format!("56:{}", libc_clone_newuser() | 0x4000_0000),
+        true,
+    );
+    assert_eq!(clone.end, "sandbox", "{}", clone.said);
+}
+
+/// `CLONE_NEWUSER`.
+fn libc_clone_newuser() -> u64 {
+    0x1000_0000
+}
+
+#[test]
+fn memory_in_files_and_the_scratch_folder_are_held_to_their_limits() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = bots(dir.path());
+    let disk = trial_with(&folder, false, "disk", "-", true, &["--max-disk", "16M"], &[]);
+    assert!(disk.said.contains("disk: disk refused at 16 MiB"), "{}", disk.said);
+    let free = trial(&folder, false, "disk", "-", false);
+    assert!(free.said.contains("disk: wrote 512 MiB"), "{}", free.said);
+    // A memory cgroup counts memfds where one can be had (as root here); elsewhere the
+    // docs say the limit counts only mapped memory.
+    if rustix_is_root() {
+        let boxed = trial_with(&folder, false, "memfd", "512", true, &["--max-memory", "128M"], &[]);
+        assert!(!boxed.said.contains("held 512 MiB"), "{}", boxed.said);
+    } else {
+        eprintln!("skipped: the memfd check needs a memory cgroup, which a run as root has");
+    }
+}
+
+fn rustix_is_root() -> bool {
+    std::fs::read_to_string("/proc/self/status")
+        .unwrap_or_default()
+        .lines()
+        .any(|line| line.starts_with("Uid:") && line.split_whitespace().nth(1) == Some("0"))
+}
+
+#[test]
+fn a_tree_no_cleanup_could_remove_is_removed() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = bots(dir.path());
+    let logs = dir.path().join("tmp-nest-false-true");
+    let boxed = trial(&folder, false, "nest", "3000", true);
+    assert!(boxed.said.contains("nest: nested 3000"), "{}", boxed.said);
+    let scratch: Vec<PathBuf> = std::fs::read_dir(&logs)
+        .unwrap()
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|path| path.to_string_lossy().contains("tetrad-scratch"))
+        .collect();
+    assert!(scratch.is_empty(), "scratch left: {scratch:?}");
+}
+
+#[test]
+fn a_bot_that_leaves_its_session_does_not_outlive_tetrad() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = bots(dir.path());
+    for sandbox in [true, false] {
+        let marker = if sandbox { "7321.41" } else { "7321.42" };
+        let manifest = folder.join(format!("outlive-{sandbox}.toml"));
+        std::fs::write(
+            &manifest,
+            format!("name = \"outlive\"\ncommand = [\"python3\", \"hostile.py\", \"outlive\", \"{marker}\"]\n"),
+        )
+        .unwrap();
+        let logs = dir.path().join(format!("logs-{sandbox}"));
+        std::fs::create_dir(&logs).unwrap();
+        let mut command = tetrad();
+        command
+            .args(["run", "--games", "1", "--keep-logs", "--plugin"])
+            .arg(&manifest)
+            .env("TMPDIR", &logs)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null());
+        if sandbox {
+            command.arg("--sandbox=best-effort");
+        }
+        let mut running = command.spawn().unwrap();
+        let started = std::time::Instant::now();
+        while !walk(&logs).iter().any(|f| {
+            std::fs::read_to_string(f)
+                .unwrap_or_default()
+                .contains("daemon started")
+        }) {
+            assert!(
+                started.elapsed() < Duration::from_secs(30),
+                "the bot never started its daemon"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        assert!(!processes_with(marker).is_empty(), "the daemon runs while tetrad does");
+        // tetrad killed outright: it cleans nothing up itself.
+        running.kill().unwrap();
+        running.wait().unwrap();
+        std::thread::sleep(Duration::from_millis(500));
+        let left = processes_with(marker);
+        for pid in &left {
+            let _ = std::process::Command::new("kill").arg("-9").arg(pid).status();
+        }
+        if sandbox {
+            assert!(left.is_empty(), "a sandboxed daemon outlived tetrad");
+        } else if !left.is_empty() {
+            // Without the sandbox a killed tetrad takes nothing with it: the bot's own
+            // parent-death signal ended the bot, and the daemon it cleared is out of reach.
+            eprintln!("without the sandbox, a daemon that cleared its parent-death signal outlived a killed tetrad");
+        }
+    }
+}
+
+#[test]
+fn a_bot_the_sandbox_kills_before_its_first_answer_forfeits_and_the_others_play_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = bots(dir.path());
+    let manifest = folder.join("early.toml");
+    // Its first act, before it says hello: a socket, which the sandbox answers by killing it.
+    std::fs::write(folder.join("early.py"), "import socket\nsocket.socket()\n").unwrap();
+    std::fs::write(&manifest, "name = \"early\"\ncommand = [\"python3\", \"early.py\"]\n").unwrap();
+    let out = dir.path().join("t.jsonl");
+    // The second entrant: a well-behaved bot (the C bot's placement loop, doing nothing).
+    let calm = folder.join("calm.toml");
+    std::fs::write(&calm, "name = \"calm\"\ncommand = [\"./hostile-c\", \"none\", \"-\"]\n").unwrap();
+    let mut command = tetrad();
+    command
+        .args([
+            "tournament",
+            "--games",
+            "2",
+            "--max-pieces",
+            "20",
+            "--sandbox=best-effort",
+            "--out",
+        ])
+        .arg(&out)
+        .arg("--plugins")
+        .arg(&manifest)
+        .arg(&calm);
+    let output = command_within(command, Duration::from_secs(90));
+    assert!(output.status.success(), "{}", stderr(&output));
+    let games = games_in(&out);
+    let ends: Vec<(u64, String)> = games
+        .iter()
+        .flat_map(|game| {
+            let seats = game["seats"].as_array().cloned().unwrap_or_else(|| vec![game.clone()]);
+            seats
+                .into_iter()
+                .map(|seat| {
+                    let entrant = seat["entrant"].as_u64().or(game["entrant"].as_u64()).unwrap_or(99);
+                    let end = seat["result"]["end"].as_str().unwrap_or_default().to_string();
+                    (entrant, end)
+                })
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    assert_eq!(ends.len(), 4, "{ends:?}");
+    for (entrant, end) in ends {
+        match entrant {
+            0 => assert_eq!(end, "sandbox"),
+            _ => assert!(["capped", "topped_out"].contains(&end.as_str()), "{end}"),
+        }
+    }
+}
+
+#[test]
+fn the_self_check_finds_no_way_out() {
+    let output = run(&["sandbox", "--check", "--sandbox=best-effort"]);
+    let text = stdout(&output);
+    assert!(
+        output.status.success(),
+        "{:?}: {text}{}",
+        output.status,
+        stderr(&output)
+    );
+    assert!(text.contains(" 0 open"), "{text}");
+    for check in [
+        "io_uring",
+        "push keys (TIOCSTI)",
+        "a bot outlives tetrad",
+        "read through a link",
+    ] {
+        assert!(
+            text.lines()
+                .any(|line| line.contains(check) && line.starts_with("held")),
+            "{check}: {text}"
+        );
+    }
 }

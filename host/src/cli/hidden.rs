@@ -36,6 +36,14 @@ pub struct SandboxArgs {
     pub command: Vec<std::ffi::OsString>,
 }
 
+/// Options of the hidden `tetrad info`.
+#[derive(Debug, Args)]
+pub struct InfoArgs {
+    /// The plugin library.
+    #[arg(long)]
+    pub plugin: PathBuf,
+}
+
 /// Options of the hidden `tetrad worker`.
 #[derive(Debug, Args)]
 pub struct WorkerArgs {

@@ -7,7 +7,7 @@ mod shared;
 mod values;
 
 pub use batch::{Format, MergeArgs, ReportArgs, ReportFormat, RunArgs, TournamentArgs, TuneArgs};
-pub use hidden::{SandboxArgs, SandboxMode, SeatArgs, WorkerArgs};
+pub use hidden::{InfoArgs, SandboxArgs, SandboxMode, SeatArgs, WorkerArgs};
 pub use screens::{DemoArgs, PlayArgs, ReplayArgs, ScreenVersus};
 pub use shared::{ClockArgs, GameArgs, ScheduleArgs};
 pub use values::{MAX_GAMES, MAX_JOBS, MAX_POPULATION};
@@ -141,6 +141,10 @@ else.\n\nExample: tetrad report results.jsonl --html results.html"
     /// --isolate in versus).
     #[command(hide = true)]
     Seat(SeatArgs),
+    /// Print a library's info as JSON (used by --sandbox, which opens a library only in
+    /// the sandbox).
+    #[command(hide = true)]
+    Info(InfoArgs),
     /// Check the sandbox on this machine (`--check`): every kind of escape, tried.
     Sandbox(SandboxArgs),
 }

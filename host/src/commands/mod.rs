@@ -13,7 +13,7 @@ pub use report::report;
 pub use screens::{demo, play, replay};
 pub use tournament::{merge, tournament, versus};
 pub use tune::tune;
-pub use worker::{sandbox, sandbox_check, seat, worker};
+pub use worker::{info, sandbox, sandbox_check, seat, worker};
 
 use crate::cli::{CheckArgs, Format, GameArgs, PluginsArgs, RunArgs};
 use crate::plugin::{

@@ -3,7 +3,7 @@
 //! the launcher of a sandboxed bot.
 
 use super::load;
-use crate::cli::{SandboxArgs, SeatArgs, WorkerArgs};
+use crate::cli::{InfoArgs, SandboxArgs, SeatArgs, WorkerArgs};
 use crate::runner::RunSpec;
 use crate::setup::args::play_sequence;
 use crate::setup::Setup;
@@ -60,6 +60,15 @@ pub fn seat(args: SeatArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// `tetrad info`: a library's info as one line of JSON (read inside the sandbox).
+pub fn info(args: InfoArgs) -> anyhow::Result<ExitCode> {
+    let plugin = crate::plugin::Plugin::load(&args.plugin)?;
+    let mut out = crate::output::reports();
+    use std::io::Write;
+    writeln!(out, "{}", serde_json::to_string(plugin.info())?)?;
+    Ok(ExitCode::SUCCESS)
+}
+
 /// `tetrad sandbox`: confines itself as its spec says and runs the bot inside, ending as
 /// the bot ended; with `--probe`, prints what of the sandbox this system lacks; with
 /// `--escape`, tries one escape from inside (the check's probe).
@@ -90,7 +99,7 @@ pub fn sandbox(args: &SandboxArgs) -> ExitCode {
 pub fn sandbox_check(policy: crate::sandbox::Policy) -> anyhow::Result<ExitCode> {
     let strict = policy.mode == crate::sandbox::Mode::Strict;
     let report = crate::sandbox::check::run(policy).map_err(anyhow::Error::msg)?;
-    let mut out = std::io::stdout().lock();
+    let mut out = crate::output::reports();
     use std::io::Write;
     for line in &report.lines {
         writeln!(out, "{line}")?;

@@ -5,6 +5,7 @@
 
 pub mod bot;
 mod c_flavour;
+mod confined;
 mod discovery;
 mod exit_guard;
 mod manifest;
@@ -28,6 +29,14 @@ use tetrad_plugin_api::abi::{
 /// Why a plugin could not be loaded. Every message names the file.
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
+    /// Under `--sandbox`, the library's info could not be read in the sandbox.
+    #[error("{path}: under --sandbox: {message}")]
+    Confined {
+        /// The path given.
+        path: PathBuf,
+        /// What went wrong (the library's own refusal, where it said one).
+        message: String,
+    },
     /// No file at that path.
     #[error("{path}: no such file")]
     NotFound {
@@ -107,7 +116,7 @@ pub enum LoadError {
 }
 
 /// Which ABI flavour a plugin speaks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Flavour {
     /// An `abi_stable` root module, made with the Rust SDK.
@@ -132,7 +141,7 @@ impl fmt::Display for Flavour {
 }
 
 /// A plugin's description of itself.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct PluginInfo {
     /// Short name.
     pub name: String,
@@ -147,7 +156,7 @@ pub struct PluginInfo {
     /// Its ABI flavour.
     pub flavour: Flavour,
     /// The features a TBP bot's `info` lists (see `docs/tbp.md`); none for other plugins.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub features: Vec<String>,
 }
 
@@ -163,6 +172,8 @@ enum Backend {
     C(c_flavour::CPlugin),
     /// A bot's manifest, and its processes between games.
     Process(Manifest, std::sync::Arc<bot::IdleBots>),
+    /// Under `--sandbox`, a library never opened here: it plays in sandboxed workers.
+    Confined,
 }
 
 /// One game's instance of a plugin. Dropping it destroys the instance in the plugin.
@@ -188,6 +199,13 @@ impl Plugin {
         }
         if Manifest::is_manifest(path) {
             return Plugin::load_bot(path);
+        }
+        if crate::sandbox::policy().is_some() {
+            return Ok(Plugin {
+                info: confined::info(path)?,
+                path: path.to_path_buf(),
+                backend: Backend::Confined,
+            });
         }
         let library = c_flavour::open(path)?;
         let version = c_flavour::abi_version(&library, path)?;
@@ -249,7 +267,28 @@ impl Plugin {
                 backend: Backend::Process(manifest, idle),
             });
         }
-        let (bot, info) = bot::BotProcess::start(&manifest).map_err(|failure| LoadError::Bot(failure.message))?;
+        let (bot, info) = match bot::BotProcess::start(&manifest) {
+            Ok(started) => started,
+            // A stranger's bot the sandbox stopped before its first answer does not stop the
+            // run: it is listed by its manifest's name and forfeits each game, with the cause.
+            Err(failure) if failure.kind == bot::FailureKind::Sandbox => {
+                log::warn!("{}", failure.message);
+                return Ok(Plugin {
+                    info: PluginInfo {
+                        name: printable(manifest.name.clone()),
+                        version: String::new(),
+                        author: String::new(),
+                        description: format!("stopped by the sandbox before its info: {}", failure.message),
+                        abi: bot::messages::PROTOCOL_VERSION,
+                        flavour: Flavour::Process,
+                        features: Vec::new(),
+                    },
+                    path: path.to_path_buf(),
+                    backend: Backend::Process(manifest, Default::default()),
+                });
+            }
+            Err(failure) => return Err(LoadError::Bot(failure.message)),
+        };
         let idle = std::sync::Arc::new(bot::IdleBots::default());
         idle.put(bot::IdleBot {
             bot,
@@ -285,7 +324,7 @@ impl Plugin {
     pub fn manifest(&self) -> Option<&Manifest> {
         match &self.backend {
             Backend::Process(manifest, _) => Some(manifest),
-            Backend::Rust(_) | Backend::C(_) => None,
+            Backend::Rust(_) | Backend::C(_) | Backend::Confined => None,
         }
     }
 
@@ -293,7 +332,7 @@ impl Plugin {
     pub fn idle_bots(&self) -> Option<&std::sync::Arc<bot::IdleBots>> {
         match &self.backend {
             Backend::Process(_, idle) => Some(idle),
-            Backend::Rust(_) | Backend::C(_) => None,
+            Backend::Rust(_) | Backend::C(_) | Backend::Confined => None,
         }
     }
 
@@ -329,6 +368,7 @@ impl Plugin {
             Backend::Rust(plugin) => plugin.create(game, options),
             Backend::C(plugin) => plugin.create(game, options).map(InstanceInner::C),
             Backend::Process(..) => Err("a process bot is not a library".to_string()),
+            Backend::Confined => Err("under --sandbox a library plays only in a sandboxed worker".to_string()),
         };
         Ok(Instance {
             inner: inner.map_err(printable)?,
