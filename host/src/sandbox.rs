@@ -167,6 +167,7 @@ pub fn enable(mut policy: Policy) -> Result<Vec<String>, String> {
     policy.read = (policy.read.iter())
         .map(|dir| paths::resolve(dir, &homes).map_err(|err| format!("--sandbox-read {err}")))
         .collect::<Result<_, _>>()?;
+    scratch::remove_stale();
     let missing = probe(&policy)?;
     if policy.mode == Mode::Strict && !missing.is_empty() {
         return Err(format!(

@@ -800,6 +800,20 @@ fn a_bot_that_leaves_its_session_does_not_outlive_tetrad() {
         }
         if sandbox {
             assert!(left.is_empty(), "a sandboxed daemon outlived tetrad");
+            // What the killed run left (its scratch folder, its cgroups) goes with the next.
+            let killed = format!("tetrad-scratch-{}", running.id());
+            assert!(logs.join(&killed).exists(), "the killed run's scratch folder");
+            let next = trial_with(
+                &folder,
+                false,
+                "scratch",
+                "-",
+                true,
+                &[],
+                &[("TMPDIR", logs.to_str().unwrap())],
+            );
+            assert_eq!(next.end, "capped", "{}", next.error);
+            assert!(!logs.join(&killed).exists(), "the killed run's scratch folder was left");
         } else if !left.is_empty() {
             // Without the sandbox a killed tetrad takes nothing with it: the bot's own
             // parent-death signal ended the bot, and the daemon it cleared is out of reach.
@@ -884,4 +898,80 @@ fn the_self_check_finds_no_way_out() {
             "{check}: {text}"
         );
     }
+}
+
+#[test]
+fn a_librarys_constructor_never_runs_in_tetrads_own_process_under_the_sandbox() {
+    let dir = tempfile::tempdir().unwrap();
+    let mark = dir.path().join("constructor-ran");
+    let source = r#"
+#include <stdio.h>
+#include <stdlib.h>
+#include "tetrad_plugin.h"
+static const TetradPluginInfo INFO = { TETRAD_ABI_VERSION, "eager", "1", "tests", "acts as it is opened" };
+__attribute__((constructor)) static void opened(void) {
+    FILE *f = fopen(MARK, "a");
+    if (f) { fputs("ran\n", f); fclose(f); }
+}
+uint32_t tetrad_abi_version(void) { return TETRAD_ABI_VERSION; }
+const TetradPluginInfo *tetrad_plugin_info(void) { return &INFO; }
+void *tetrad_create(const TetradGameInfo *g, const char *o, char *e, size_t n) {
+    (void)g; (void)o; (void)e; (void)n; return malloc(1);
+}
+uint32_t tetrad_update(void *s, const TetradField *f, const TetradPiece *c, const TetradPiece *x, bool fresh) {
+    (void)s; (void)f; (void)c; (void)x; (void)fresh; return TETRAD_DROP;
+}
+void tetrad_destroy(void *s) { free(s); }
+const char *tetrad_last_error(void *s) { (void)s; return ""; }
+"#
+    .replace("MARK", &format!("{:?}", mark.display().to_string()));
+    let folder = dir.path().join("lib");
+    std::fs::create_dir(&folder).unwrap();
+    let lib = compile_c(&folder, "eager", &source).display().to_string();
+    // Without the sandbox the constructor runs, in tetrad's process and in the worker's.
+    let out = dir.path().join("free.jsonl");
+    let output = run(&[
+        "tournament",
+        "--isolate",
+        "--games",
+        "1",
+        "--max-pieces",
+        "5",
+        "--out",
+        out.to_str().unwrap(),
+        "--plugins",
+        &lib,
+        "random",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(mark.exists(), "the constructor ran without the sandbox");
+    std::fs::remove_file(&mark).unwrap();
+    // Under it, tetrad reads the library's info in the sandbox, where the file is out of
+    // reach, and the games are played in sandboxed workers.
+    let out = dir.path().join("boxed.jsonl");
+    let output = run(&[
+        "tournament",
+        "--isolate",
+        "--sandbox=best-effort",
+        "--games",
+        "1",
+        "--max-pieces",
+        "5",
+        "--out",
+        out.to_str().unwrap(),
+        "--plugins",
+        &lib,
+        "random",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        stdout(&output).contains("eager"),
+        "its info, read in the sandbox: {}",
+        stdout(&output)
+    );
+    assert!(!mark.exists(), "the constructor ran outside the sandbox");
+    // `run` refuses a library under the sandbox, and has not opened it either.
+    let output = run(&["run", "--plugin", &lib, "--games", "1", "--sandbox=best-effort"]);
+    assert_one_line_error(&output, "a library plugin runs inside tetrad's own process");
+    assert!(!mark.exists(), "the constructor ran outside the sandbox");
 }

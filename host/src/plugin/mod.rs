@@ -242,7 +242,10 @@ impl Plugin {
     fn load_bot(path: &Path) -> Result<Plugin, LoadError> {
         let manifest = Manifest::load(path).map_err(LoadError::Bot)?;
         if manifest.protocol == Protocol::Tbp {
-            let (bot, told) = tbp::start(&manifest).map_err(|failure| LoadError::Bot(failure.message))?;
+            let (bot, told) = match tbp::start(&manifest) {
+                Ok(started) => started,
+                Err(failure) => return Plugin::stopped_at_start(path, manifest, failure, Flavour::Tbp),
+            };
             // Kept for the first game (or the check of its options): no second start.
             let idle = std::sync::Arc::new(bot::IdleBots::default());
             idle.put(bot::IdleBot {
@@ -269,25 +272,7 @@ impl Plugin {
         }
         let (bot, info) = match bot::BotProcess::start(&manifest) {
             Ok(started) => started,
-            // A stranger's bot the sandbox stopped before its first answer does not stop the
-            // run: it is listed by its manifest's name and forfeits each game, with the cause.
-            Err(failure) if failure.kind == bot::FailureKind::Sandbox => {
-                log::warn!("{}", failure.message);
-                return Ok(Plugin {
-                    info: PluginInfo {
-                        name: printable(manifest.name.clone()),
-                        version: String::new(),
-                        author: String::new(),
-                        description: format!("stopped by the sandbox before its info: {}", failure.message),
-                        abi: bot::messages::PROTOCOL_VERSION,
-                        flavour: Flavour::Process,
-                        features: Vec::new(),
-                    },
-                    path: path.to_path_buf(),
-                    backend: Backend::Process(manifest, Default::default()),
-                });
-            }
-            Err(failure) => return Err(LoadError::Bot(failure.message)),
+            Err(failure) => return Plugin::stopped_at_start(path, manifest, failure, Flavour::Process),
         };
         let idle = std::sync::Arc::new(bot::IdleBots::default());
         idle.put(bot::IdleBot {
@@ -307,6 +292,37 @@ impl Plugin {
             },
             path: path.to_path_buf(),
             backend: Backend::Process(manifest, idle),
+        })
+    }
+
+    /// A bot whose first process failed before its info. The sandbox having stopped it,
+    /// it is listed by its manifest's name and forfeits each game with the cause: a
+    /// stranger's bot does not stop the run. Any other failure is the load's error.
+    fn stopped_at_start(
+        path: &Path,
+        manifest: Manifest,
+        failure: bot::Failure,
+        flavour: Flavour,
+    ) -> Result<Plugin, LoadError> {
+        if failure.kind != bot::FailureKind::Sandbox {
+            return Err(LoadError::Bot(failure.message));
+        }
+        log::warn!("{}", failure.message);
+        Ok(Plugin {
+            info: PluginInfo {
+                name: printable(manifest.name.clone()),
+                version: String::new(),
+                author: String::new(),
+                description: format!("stopped by the sandbox before its info: {}", failure.message),
+                abi: match flavour {
+                    Flavour::Tbp => 0,
+                    _ => bot::messages::PROTOCOL_VERSION,
+                },
+                flavour,
+                features: Vec::new(),
+            },
+            path: path.to_path_buf(),
+            backend: Backend::Process(manifest, Default::default()),
         })
     }
 

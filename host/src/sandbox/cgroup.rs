@@ -91,6 +91,42 @@ pub(super) fn remove(dirs: &[PathBuf]) {
     }
 }
 
+/// Removes the cgroups an earlier run left (one killed outright cannot remove its own): those
+/// named `tetrad-PID-N` for a process ID no longer running.
+pub(super) fn remove_stale() {
+    if !rustix::process::geteuid().is_root() {
+        return;
+    }
+    let mut stale = Vec::new();
+    for controller in CONTROLLERS {
+        let Some(parent) = own_cgroup(controller) else {
+            continue;
+        };
+        let Ok(entries) = std::fs::read_dir(&parent) else {
+            continue;
+        };
+        stale.extend(entries.flatten().map(|entry| entry.path()).filter(|dir| {
+            dir.file_name()
+                .and_then(|name| name.to_str())
+                .is_some_and(left_by_an_ended_run)
+        }));
+    }
+    stale.sort();
+    stale.dedup();
+    remove(&stale);
+}
+
+/// Whether `name` is `tetrad-PID-...` (or `tetrad-scratch-PID`) of a process that has ended.
+pub(super) fn left_by_an_ended_run(name: &str) -> bool {
+    let Some(rest) = name.strip_prefix("tetrad-") else {
+        return false;
+    };
+    let rest = rest.strip_prefix("scratch-").unwrap_or(rest);
+    let pid = rest.split('-').next().unwrap_or_default();
+    pid.parse::<u32>()
+        .is_ok_and(|pid| !Path::new(&format!("/proc/{pid}")).exists())
+}
+
 /// Moves this process into the cgroups `dirs`.
 pub(super) fn join(dirs: &[PathBuf]) -> io::Result<()> {
     for dir in dirs {
@@ -153,6 +189,18 @@ fn mount_point(mountinfo: &str, wanted: impl Fn(&str, &str) -> bool) -> Option<P
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn what_an_ended_run_left_is_told_from_a_running_ones() {
+        let running = std::process::id();
+        assert!(!left_by_an_ended_run(&format!("tetrad-{running}-3")));
+        assert!(!left_by_an_ended_run(&format!("tetrad-scratch-{running}")));
+        // Process IDs stop well below this.
+        assert!(left_by_an_ended_run("tetrad-4194305-1"));
+        assert!(left_by_an_ended_run("tetrad-scratch-4194305"));
+        assert!(!left_by_an_ended_run("someone-else-1"));
+        assert!(!left_by_an_ended_run("tetrad-check-x"));
+    }
 
     #[test]
     fn mount_points_are_found_by_type_and_options() {

@@ -58,6 +58,23 @@ impl Drop for Scratch {
     }
 }
 
+/// Removes what earlier runs killed outright left: their scratch folders and cgroups.
+pub(super) fn remove_stale() {
+    cgroup::remove_stale();
+    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        if name
+            .to_str()
+            .is_some_and(|name| name.starts_with("tetrad-scratch-") && cgroup::left_by_an_ended_run(name))
+        {
+            let _ = remove_tree(&entry.path());
+        }
+    }
+}
+
 /// How deep the removal descends before it moves a folder up to the top: it holds at most
 /// this many folders open, and never a path longer than the top's.
 const DEPTH: usize = 32;
