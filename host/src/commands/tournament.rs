@@ -46,9 +46,12 @@ fn entrants(args: &TournamentArgs) -> Result<Vec<Entrant>> {
         // The name `tetrad plugins` lists it under, for a file named as a bundled plugin or
         // a manifest; otherwise the name the plugin gives itself.
         let name = plugin_name(plugin.path()).unwrap_or_else(|| plugin.info().name.clone());
-        let mut label = match own_options {
-            Some(options) => format!("{name}@{options}"),
-            None => name,
+        // Options shared by every entrant name each as its own do: whoever reads the
+        // standings sees what played.
+        let options = own_options.unwrap_or(&args.options).to_string();
+        let mut label = match options.is_empty() {
+            false => format!("{name}@{options}"),
+            true => name,
         };
         let base = label.clone();
         for n in 2.. {
@@ -57,7 +60,6 @@ fn entrants(args: &TournamentArgs) -> Result<Vec<Entrant>> {
             }
             label = format!("{base}#{n}");
         }
-        let options = own_options.unwrap_or(&args.options).to_string();
         entrants.push(Entrant { label, plugin, options });
     }
     Ok(entrants)
