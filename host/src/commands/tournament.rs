@@ -248,7 +248,16 @@ fn play(args: &TournamentArgs, versus: bool) -> Result<Played> {
     let config = tournament.config();
     let (mut writer, done) = match (&args.out, args.resume) {
         (Some(path), true) if path.exists() => Writer::resume(path, &config, &shard.label())?,
-        (Some(path), _) => (Writer::create(path, &config, &shard.label())?, Vec::new()),
+        (Some(path), _) => {
+            let games = args
+                .record_games
+                .as_ref()
+                .map(|dir| tournament::folder_for_results(path, dir));
+            (
+                Writer::create(path, &config, &shard.label(), games.as_deref())?,
+                Vec::new(),
+            )
+        }
         (None, _) => (Writer::none(), Vec::new()),
     };
     note_unlimited(&tournament.spec);
