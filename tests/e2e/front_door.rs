@@ -48,6 +48,17 @@ fn install_by_default_fills_the_per_user_folders() {
     assert!(dir.path().join(".local/bin/tetrad").is_file());
     let plugins = dir.path().join(".local/share/tetrad/plugins");
     assert_eq!(std::fs::read_dir(&plugins).unwrap().count(), 7);
+    // The installed tetrad's folder `../share/tetrad/plugins` is the per-user folder:
+    // listed once.
+    let listed = isolated_from_home(Command::new(dir.path().join(".local/bin/tetrad")), dir.path())
+        .arg("plugins")
+        .output()
+        .unwrap();
+    assert!(listed.status.success(), "{}", stderr(&listed));
+    let text = stdout(&listed);
+    let folder = plugins.display().to_string();
+    let lines: Vec<&str> = text.lines().filter(|l| l.contains(&folder)).collect();
+    assert_eq!(lines, [format!("  {folder} (7 used)")], "{text}");
 }
 
 #[test]
