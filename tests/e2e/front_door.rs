@@ -338,3 +338,49 @@ fn a_plugin_has_one_name_in_the_list_and_in_the_standings() {
         assert_eq!(report["standings"][0]["label"], "dropper", "{entrant}");
     }
 }
+
+/// The README's set-up tournament, and the sample of its output the README shows.
+fn readme_tournament() -> (Vec<String>, String) {
+    let readme = std::fs::read_to_string(crate::common::workspace().join("README.md")).unwrap();
+    let command = readme
+        .lines()
+        .find(|l| l.starts_with("cargo run --release -- tournament "))
+        .expect("the README's tournament command");
+    let args = command["cargo run --release -- ".len()..]
+        .split(' ')
+        .map(str::to_string)
+        .collect();
+    let start = readme.find("```text\nplugin ").expect("the README's sample output") + "```text\n".len();
+    let sample = readme[start..start + readme[start..].find("```").unwrap()].to_string();
+    (args, sample)
+}
+
+#[test]
+fn the_readme_is_short_and_shows_todays_output() {
+    let readme = std::fs::read_to_string(crate::common::workspace().join("README.md")).unwrap();
+    let lines = readme.lines().count();
+    assert!(lines < 350, "the README has {lines} lines; move detail to docs/");
+    // The README's command, cut short: its table has the columns and rows of the sample.
+    let (mut args, sample) = readme_tournament();
+    let games = args.iter().position(|a| a == "--games").unwrap();
+    args[games + 1] = "1".to_string();
+    let pieces = args.iter().position(|a| a == "--max-pieces").unwrap();
+    args[pieces + 1] = "20".to_string();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let output = run(&args);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    let first_column = |text: &str| -> Vec<String> {
+        text.lines()
+            .map(|l| l.split_whitespace().next().unwrap_or("").to_string())
+            .collect()
+    };
+    let table = &text[..text.find("\n\n").unwrap()];
+    assert_eq!(text.lines().next(), sample.lines().next(), "the table's header");
+    assert_eq!(
+        first_column(table),
+        first_column(&sample[..sample.find("\n\n").unwrap()])
+    );
+    let pairwise = |text: &str| text.lines().find(|l| l.starts_with("seeds won")).map(str::to_string);
+    assert_eq!(pairwise(&text), pairwise(&sample));
+}
