@@ -9,6 +9,7 @@ pub mod fuzzing;
 pub mod html_report;
 pub mod input;
 pub mod output;
+pub mod palette;
 pub mod pieces;
 pub mod player;
 pub mod plugin;

@@ -48,6 +48,17 @@ fn install_by_default_fills_the_per_user_folders() {
     assert!(dir.path().join(".local/bin/tetrad").is_file());
     let plugins = dir.path().join(".local/share/tetrad/plugins");
     assert_eq!(std::fs::read_dir(&plugins).unwrap().count(), 7);
+    // The installed tetrad's folder `../share/tetrad/plugins` is the per-user folder:
+    // listed once.
+    let listed = isolated_from_home(Command::new(dir.path().join(".local/bin/tetrad")), dir.path())
+        .arg("plugins")
+        .output()
+        .unwrap();
+    assert!(listed.status.success(), "{}", stderr(&listed));
+    let text = stdout(&listed);
+    let folder = plugins.display().to_string();
+    let lines: Vec<&str> = text.lines().filter(|l| l.contains(&folder)).collect();
+    assert_eq!(lines, [format!("  {folder} (7 used)")], "{text}");
 }
 
 #[test]
@@ -326,4 +337,50 @@ fn a_plugin_has_one_name_in_the_list_and_in_the_standings() {
         let report = crate::common::json(&played);
         assert_eq!(report["standings"][0]["label"], "dropper", "{entrant}");
     }
+}
+
+/// The README's set-up tournament, and the sample of its output the README shows.
+fn readme_tournament() -> (Vec<String>, String) {
+    let readme = std::fs::read_to_string(crate::common::workspace().join("README.md")).unwrap();
+    let command = readme
+        .lines()
+        .find(|l| l.starts_with("cargo run --release -- tournament "))
+        .expect("the README's tournament command");
+    let args = command["cargo run --release -- ".len()..]
+        .split(' ')
+        .map(str::to_string)
+        .collect();
+    let start = readme.find("```text\nplugin ").expect("the README's sample output") + "```text\n".len();
+    let sample = readme[start..start + readme[start..].find("```").unwrap()].to_string();
+    (args, sample)
+}
+
+#[test]
+fn the_readme_is_short_and_shows_todays_output() {
+    let readme = std::fs::read_to_string(crate::common::workspace().join("README.md")).unwrap();
+    let lines = readme.lines().count();
+    assert!(lines < 350, "the README has {lines} lines; move detail to docs/");
+    // The README's command, cut short: its table has the columns and rows of the sample.
+    let (mut args, sample) = readme_tournament();
+    let games = args.iter().position(|a| a == "--games").unwrap();
+    args[games + 1] = "1".to_string();
+    let pieces = args.iter().position(|a| a == "--max-pieces").unwrap();
+    args[pieces + 1] = "20".to_string();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let output = run(&args);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    let first_column = |text: &str| -> Vec<String> {
+        text.lines()
+            .map(|l| l.split_whitespace().next().unwrap_or("").to_string())
+            .collect()
+    };
+    let table = &text[..text.find("\n\n").unwrap()];
+    assert_eq!(text.lines().next(), sample.lines().next(), "the table's header");
+    assert_eq!(
+        first_column(table),
+        first_column(&sample[..sample.find("\n\n").unwrap()])
+    );
+    let pairwise = |text: &str| text.lines().find(|l| l.starts_with("seeds won")).map(str::to_string);
+    assert_eq!(pairwise(&text), pairwise(&sample));
 }

@@ -375,3 +375,81 @@ fn every_game_is_recorded_and_the_report_links_its_page() {
         assert_eq!(actions(isolated.join(&file)), actions(solo.join(&file)), "{name}");
     }
 }
+
+#[test]
+fn a_player_is_named_with_its_options_on_its_page_and_when_verified() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "versus",
+        "--plugins",
+        "tree-search@depth=1",
+        "tree-search",
+        "--games",
+        "1",
+        "--max-pieces",
+        "20",
+    ];
+    let replay = record(dir.path(), "game.json", &args);
+    let verified = run(&["replay", "--verify", replay.to_str().unwrap()]);
+    assert!(verified.status.success(), "{}", stderr(&verified));
+    let text = stdout(&verified);
+    let version = env!("CARGO_PKG_VERSION");
+    assert!(text.contains(&format!("(tree-search@depth=1 {version})")), "{text}");
+    assert!(text.contains(&format!("(tree-search {version})")), "{text}");
+    let page = page_of(&replay, &dir.path().join("game.html"));
+    assert!(page.contains(&format!("\"players\":[\"tree-search@depth=1 {version}\"]")));
+    // The seed as the command line and the terminal write it.
+    assert!(page.contains("\"seed\":\"0x"), "the seed is not in hex");
+}
+
+#[test]
+fn a_report_finds_the_games_where_the_tournament_recorded_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let results = dir.path().join("t.jsonl");
+    let recorded = dir.path().join("recorded");
+    let output = run(&[
+        "tournament",
+        "--plugins",
+        "random",
+        "tree-search@depth=1",
+        "--games",
+        "3",
+        "--max-pieces",
+        "20",
+        "--out",
+        results.to_str().unwrap(),
+        "--record-games",
+        recorded.to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    // The games in the file in the reverse of their order: the report sorts them.
+    let text = std::fs::read_to_string(&results).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines[1..].reverse();
+    std::fs::write(&results, lines.join("\n") + "\n").unwrap();
+    // Run from elsewhere: the folder is found from the results file's.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let report = crate::common::tetrad()
+        .current_dir(elsewhere.path())
+        .args(["report", results.to_str().unwrap(), "--html", "r.html"])
+        .output()
+        .unwrap();
+    assert!(report.status.success(), "{}", stderr(&report));
+    assert!(stdout(&report).contains("6 game pages drawn"), "{}", stdout(&report));
+    let page = std::fs::read_to_string(elsewhere.path().join("r.html")).unwrap();
+    let order: Vec<usize> = ["game-0-0", "game-0-1", "game-1-0", "game-1-1", "game-2-0", "game-2-1"]
+        .iter()
+        .map(|name| {
+            page.find(&format!("href=\"r-games/{name}.html\""))
+                .unwrap_or_else(|| panic!("no link to {name}"))
+        })
+        .collect();
+    assert!(order.windows(2).all(|w| w[0] < w[1]), "games out of order: {order:?}");
+    let game = std::fs::read_to_string(elsewhere.path().join("r-games/game-1-1.html")).unwrap();
+    assert!(game.contains("<a href=\"../r.html\">"), "no link back to the report");
+    // Its legend names every piece in its colour.
+    for (name, colour) in ["I", "O", "T", "S", "Z", "J", "L"].iter().zip(tetrad::palette::PIECES) {
+        let entry = format!("style=\"background:{}\"></span>{name}</span>", colour.hex());
+        assert!(game.contains(&entry), "no legend entry {entry}");
+    }
+}

@@ -72,7 +72,7 @@ fn report_draws_every_chart_of_a_tournament_in_one_self_contained_page() {
             assert!(figure(&page, chart).contains(label), "{label} in `{chart}`");
         }
     }
-    assert!(page.contains("6 games each, seed 1: 18 of 18 played"));
+    assert!(page.contains("6 games each, seed 1: 18 of 18 games played"));
     assert!(page.contains("capped at 150 pieces"));
 
     // The same page on standard output.
@@ -156,4 +156,35 @@ fn report_is_documented_in_the_help() {
     for needle in ["--html", "self-contained", "tetrad tournament --out"] {
         assert!(help.contains(needle), "`{needle}` not in: {help}");
     }
+}
+
+#[test]
+fn a_versus_report_counts_games_not_seats() {
+    // Three entrants, two seeds: each pair plays both, so six games, four for each entrant.
+    let dir = tempfile::tempdir().unwrap();
+    let results = dir.path().join("results.jsonl");
+    let output = run(&[
+        "tournament",
+        "--versus",
+        "--plugins",
+        "random",
+        "tree-search@depth=1",
+        "chasm",
+        "--games",
+        "2",
+        "--max-pieces",
+        "20",
+        "--out",
+        results.to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let piped = run(&["report", results.to_str().unwrap(), "--html", "-"]);
+    assert!(piped.status.success(), "{}", stderr(&piped));
+    let page = stdout(&piped);
+    let size = "3 entrants, 4 games each (2 against each other entrant), seed 1: 6 of 6 games played";
+    assert!(
+        page.contains(size),
+        "{}",
+        page.lines().find(|l| l.contains("size")).unwrap_or("")
+    );
 }

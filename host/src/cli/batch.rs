@@ -208,8 +208,9 @@ pub struct ReportArgs {
     #[arg(long, value_name = "OUT", required = true)]
     pub html: PathBuf,
     /// The folder of the games' replays (`--record-games DIR`): each game is drawn as a
-    /// page in OUT's folder `OUT-games/`, linked from the report [default: FILE's name
-    /// with `.games` for its extension, when that folder exists].
+    /// page in a folder beside OUT named after it (`t-games/` for `--html t.html`), linked
+    /// from the report [default: the folder FILE names, else FILE's name with `.games` for
+    /// its extension, when that folder exists].
     #[arg(long, value_name = "DIR")]
     pub games: Option<PathBuf>,
 }

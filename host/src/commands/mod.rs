@@ -72,11 +72,15 @@ pub fn run(mut args: RunArgs) -> Result<ExitCode> {
         let mut out = crate::output::reports();
         writeln!(
             out,
-            "plugin {} {} (ABI {}, {}) from {}",
+            "plugin {} {} (ABI {}, {}){} from {}",
             info.name,
             info.version,
             info.abi,
             info.flavour,
+            match spec.options.is_empty() {
+                true => String::new(),
+                false => format!(" with {}", spec.options),
+            },
             plugin.path().display()
         )?;
         let pieces_from = match &spec.sequences {

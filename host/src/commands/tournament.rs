@@ -46,9 +46,12 @@ fn entrants(args: &TournamentArgs) -> Result<Vec<Entrant>> {
         // The name `tetrad plugins` lists it under, for a file named as a bundled plugin or
         // a manifest; otherwise the name the plugin gives itself.
         let name = plugin_name(plugin.path()).unwrap_or_else(|| plugin.info().name.clone());
-        let mut label = match own_options {
-            Some(options) => format!("{name}@{options}"),
-            None => name,
+        // Options shared by every entrant name each as its own do: whoever reads the
+        // standings sees what played.
+        let options = own_options.unwrap_or(&args.options).to_string();
+        let mut label = match options.is_empty() {
+            false => format!("{name}@{options}"),
+            true => name,
         };
         let base = label.clone();
         for n in 2.. {
@@ -57,7 +60,6 @@ fn entrants(args: &TournamentArgs) -> Result<Vec<Entrant>> {
             }
             label = format!("{base}#{n}");
         }
-        let options = own_options.unwrap_or(&args.options).to_string();
         entrants.push(Entrant { label, plugin, options });
     }
     Ok(entrants)
@@ -246,7 +248,16 @@ fn play(args: &TournamentArgs, versus: bool) -> Result<Played> {
     let config = tournament.config();
     let (mut writer, done) = match (&args.out, args.resume) {
         (Some(path), true) if path.exists() => Writer::resume(path, &config, &shard.label())?,
-        (Some(path), _) => (Writer::create(path, &config, &shard.label())?, Vec::new()),
+        (Some(path), _) => {
+            let games = args
+                .record_games
+                .as_ref()
+                .map(|dir| tournament::folder_for_results(path, dir));
+            (
+                Writer::create(path, &config, &shard.label(), games.as_deref())?,
+                Vec::new(),
+            )
+        }
         (None, _) => (Writer::none(), Vec::new()),
     };
     note_unlimited(&tournament.spec);

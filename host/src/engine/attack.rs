@@ -261,13 +261,16 @@ impl fmt::Display for AttackTable {
         if self.has_bonuses() {
             write!(
                 f,
-                " spins={} minis={} b2b={} combo={} pc={}",
+                " spins={} minis={} b2b={}",
                 list(&self.spins),
                 list(&self.minis),
-                self.back_to_back,
-                list(&self.combo),
-                self.perfect_clear
+                self.back_to_back
             )?;
+            // No combo table is no part at all, as it is read: `combo=` alone reads as empty.
+            if !self.combo.is_empty() {
+                write!(f, " combo={}", list(&self.combo))?;
+            }
+            write!(f, " pc={}", self.perfect_clear)?;
         }
         Ok(())
     }
@@ -332,6 +335,14 @@ mod tests {
             .unwrap_err()
             .contains("unknown part `tsd`"));
         assert!("0 pc=99".parse::<AttackTable>().unwrap_err().contains("at most 64"));
+    }
+
+    #[test]
+    fn a_table_without_combos_is_written_without_an_empty_combo_part() {
+        let table: AttackTable = "0,1,2,4 spins=2,4,6".parse().unwrap();
+        let text = table.to_string();
+        assert_eq!(text, "0,1,2,4 spins=2,4,6 minis=0,0 b2b=0 pc=0");
+        assert_eq!(text.parse::<AttackTable>(), Ok(table));
     }
 
     #[test]

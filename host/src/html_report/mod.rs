@@ -225,17 +225,28 @@ fn rules_text(setup: &Setup) -> String {
     format!("{}{pieces}", setup.rules_text())
 }
 
-/// The tournament's size: entrants, games, seed, cap and shard.
+/// The tournament's size: entrants, the games each plays, seed, games played of those
+/// scheduled, cap and shard. A versus game seats two entrants: it is one game played,
+/// and one of each seated entrant's.
 fn size_text(contents: &Contents) -> String {
     let config = &contents.config;
-    let scheduled = config.games.saturating_mul(config.entrants.len() as u64);
+    let entrants = config.entrants.len();
+    let versus = config.setup.attack.is_some();
+    let seatings = crate::tournament::seatings(entrants, versus);
+    // Every entrant sits in as many seatings as entrant 0.
+    let each = seatings.iter().filter(|s| s.contains(&0)).count() as u64;
+    let seeds = match versus && each > 1 {
+        true => format!(" ({} against each other entrant)", config.games),
+        false => String::new(),
+    };
+    let scheduled = config.games.saturating_mul(seatings.len() as u64);
     let mut text = format!(
-        "{}, {} each, seed {}: {} of {} played",
-        plural(config.entrants.len() as u64, "entrant"),
-        plural(config.games, "game"),
+        "{}, {} each{seeds}, seed {}: {} of {} played",
+        plural(entrants as u64, "entrant"),
+        plural(config.games.saturating_mul(each), "game"),
         config.seed,
-        contents.seats().len(),
-        scheduled
+        contents.fixtures.len(),
+        plural(scheduled, "game")
     );
     if let Some(cap) = config.setup.max_pieces {
         let _ = write!(text, "; capped at {}", plural(cap, "piece"));

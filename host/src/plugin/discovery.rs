@@ -44,6 +44,15 @@ pub fn search_path() -> Vec<PathBuf> {
         dirs.extend(std::env::split_paths(&extra).filter(|dir| !dir.as_os_str().is_empty()));
     }
     dirs.extend(user_plugin_dir());
+    // Installed in the per-user folders, `../share/tetrad/plugins` beside the executable
+    // is the per-user plugin folder: a folder is searched, and listed, once.
+    let mut seen: Vec<PathBuf> = Vec::new();
+    dirs.retain(|dir| {
+        let key = dir.canonicalize().unwrap_or_else(|_| dir.clone());
+        let first = !seen.contains(&key);
+        seen.push(key);
+        first
+    });
     dirs
 }
 

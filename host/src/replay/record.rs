@@ -47,13 +47,19 @@ impl PlayerRecord {
         }
     }
 
-    /// `name version`, or the name alone, safe to print: both are read from a file, so
+    /// `name@options version` as a tournament names an entrant, without the parts the
+    /// record lacks (`bcts 0.1.0`, `human`), so that two instances of one plugin with
+    /// different options read apart; safe to print: all three are read from a file, so
     /// their control characters are shown escaped (see [`printable`]).
     pub fn label(&self) -> String {
-        printable(match &self.version {
-            Some(version) => format!("{} {version}", self.name),
-            None => self.name.clone(),
-        })
+        let mut label = self.name.clone();
+        if !self.options.is_empty() {
+            label = format!("{label}@{}", self.options);
+        }
+        if let Some(version) = &self.version {
+            label = format!("{label} {version}");
+        }
+        printable(label)
     }
 }
 

@@ -6,9 +6,8 @@
 pub mod trace;
 
 use crate::html_report::{escape, frame};
+use crate::palette;
 use crate::replay::{Replay, ReplayError};
-use crate::tui::ui::colour;
-use ratatui::style::Color;
 use serde_json::{json, Value};
 use tetrad_plugin_api::PieceId;
 use trace::{SeatTrace, Trace};
@@ -39,21 +38,52 @@ pub enum PageError {
 }
 
 /// The page for `replay`, drawn from the engine's re-simulation of it; a replay that does
-/// not verify has none. `name` titles the page (the file's name).
-pub fn page(replay: &Replay, name: &str) -> Result<String, PageError> {
+/// not verify has none. `name` titles the page (the file's name); `back`, the address of
+/// the report that links the page, gets a link to it.
+pub fn page(replay: &Replay, name: &str, back: Option<&str>) -> Result<String, PageError> {
     let data = data(replay, name)?;
     // Inside a script element only `</script` could end it early: `<` is written escaped.
     let json = serde_json::to_string(&data)
         .expect("JSON values serialize")
         .replace('<', "\\u003c");
     let title = format!("tetrad replay: {name}");
+    let back = back.map_or_else(String::new, |href| {
+        format!(
+            "<p class=\"back\"><a href=\"{}\">back to the report</a></p>\n",
+            escape(href)
+        )
+    });
     let body = format!(
-        "<noscript>This page plays the game back with its script.</noscript>\n\
-         <main id=\"app\" data-title=\"{}\"></main>\n\
+        "{back}<noscript>This page plays the game back with its script.</noscript>\n\
+         <main id=\"app\" data-title=\"{}\"></main>\n{}\
          <script type=\"application/json\" id=\"game\">{json}</script>\n<script>\n{SCRIPT}</script>\n",
-        escape(&title)
+        escape(&title),
+        legend(replay)
     );
     Ok(frame(&title, STYLE, &body))
+}
+
+/// The pieces' names, each beside a swatch of its colour.
+fn legend(replay: &Replay) -> String {
+    let entries: Vec<String> = replay
+        .setup
+        .pieces
+        .kinds()
+        .iter()
+        .enumerate()
+        .map(|(index, kind)| {
+            format!(
+                "<span class=\"piece\"><span class=\"swatch\" style=\"background:{}\"></span>{}</span>",
+                palette::piece(PieceId(index as u8)).hex(),
+                escape(kind.name())
+            )
+        })
+        .collect();
+    format!(
+        "<p class=\"legend\">{}<span class=\"piece\"><span class=\"swatch\" style=\"background:{}\"></span>garbage</span></p>\n",
+        entries.join(""),
+        palette::GARBAGE.hex()
+    )
 }
 
 /// What the page's script reads: the rules, the pieces and their colours, and each seat's
@@ -90,7 +120,7 @@ pub fn data(replay: &Replay, name: &str) -> Result<Value, PageError> {
                 .collect();
             json!({
                 "name": kind.name(),
-                "colour": css(colour(PieceId(index as u8))),
+                "colour": palette::piece(PieceId(index as u8)).hex(),
                 "shapes": shapes,
             })
         })
@@ -119,10 +149,10 @@ pub fn data(replay: &Replay, name: &str) -> Result<Value, PageError> {
             "hold": rules.has_hold(),
         },
         "pace": setup.pace.name(),
-        "seed": replay.seed.to_string(),
+        "seed": format!("{:#018x}", replay.seed),
         "colours": {
-            "garbage": css(Color::DarkGray),
-            "empty": css(Color::DarkGray),
+            "garbage": palette::GARBAGE.hex(),
+            "empty": palette::GARBAGE.hex(),
         },
         "pieces": pieces,
         "seats": seats,
@@ -151,29 +181,6 @@ fn seat_data(seat: &SeatTrace, players: Vec<String>, outcome: &crate::replay::Ou
         "lockCount": seat.lock_count,
         "times": seat.times.as_ref().map(|t| t.0.clone()),
     })
-}
-
-/// A terminal colour as the page draws it: the named colours at xterm's default values,
-/// so the page looks as the game does in a terminal with the default palette.
-fn css(colour: Color) -> &'static str {
-    match colour {
-        Color::Black => "#000000",
-        Color::Red => "#cd0000",
-        Color::Green => "#00cd00",
-        Color::Yellow => "#cdcd00",
-        Color::Blue => "#0000ee",
-        Color::Magenta => "#cd00cd",
-        Color::Cyan => "#00cdcd",
-        Color::Gray => "#e5e5e5",
-        Color::DarkGray => "#7f7f7f",
-        Color::LightRed => "#ff0000",
-        Color::LightGreen => "#00ff00",
-        Color::LightYellow => "#ffff00",
-        Color::LightBlue => "#5c5cff",
-        Color::LightMagenta => "#ff00ff",
-        Color::LightCyan => "#00ffff",
-        _ => "#ffffff",
-    }
 }
 
 #[cfg(test)]

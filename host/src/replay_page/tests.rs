@@ -50,7 +50,7 @@ fn the_page_carries_the_engines_game() {
     // differ as the game goes on.
     let locks = decode(seat["locks"].as_str().unwrap());
     assert!(locks.len() as u64 >= 5 * result.pieces);
-    assert_eq!(data["pieces"][0]["colour"], "#00cdcd");
+    assert_eq!(data["pieces"][0]["colour"], crate::palette::PIECES[0].hex());
     assert_eq!(
         data["pieces"][2]["shapes"].as_array().unwrap().len(),
         4,
@@ -62,7 +62,7 @@ fn the_page_carries_the_engines_game() {
 fn a_page_is_self_contained_and_escapes_its_data() {
     let mut replay = recorded();
     replay.seats[0].players[0].name = "</script><b>".to_string();
-    let html = page(&replay, "a <game>.json").unwrap();
+    let html = page(&replay, "a <game>.json", None).unwrap();
     assert!(html.starts_with("<!DOCTYPE html>"));
     assert_eq!(
         html.matches("</script>").count(),
@@ -79,7 +79,7 @@ fn a_page_is_self_contained_and_escapes_its_data() {
 fn a_replay_that_does_not_verify_has_no_page() {
     let mut replay = recorded();
     replay.seats[0].result.score += 1;
-    match page(&replay, "game.json") {
+    match page(&replay, "game.json", None) {
         Err(PageError::Replay(ReplayError::Mismatch(message))) => assert!(message.contains("points")),
         other => panic!("expected a mismatch, got {:?}", other.map(|p| p.len())),
     }

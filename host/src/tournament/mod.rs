@@ -17,7 +17,7 @@ pub use isolate::{
 pub use output::{csv, fixture_line, markdown, table, Report};
 pub use rated::{match_csv, match_report, match_table, rated, rated_table, GameOutcome, MatchReport, Rated};
 pub use record::{read, Config, EntrantConfig, FixtureRecord, GameRecord, Line, RecordError, Writer};
-pub use recorded::game_file;
+pub use recorded::{folder_for_results, folder_from_results, game_file};
 pub use sprt::{Sprt, SprtResult};
 pub use standings::{pairings, sign_test, sprt_bounds, sprt_llr, standings, versus_pairings, Pairing, Standing};
 

@@ -64,19 +64,25 @@ pub enum Line {
         config: Box<Config>,
         /// This file's share, "K/N".
         shard: String,
+        /// The folder `--record-games` saved every game's replay in: relative to this
+        /// file's folder when inside it, else absolute. `tetrad report` finds the games
+        /// there.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        games: Option<PathBuf>,
     },
     /// A finished fixture.
     Fixture(FixtureRecord),
 }
 
 impl Line {
-    /// The header of a file of this version.
-    pub fn header(config: &Config, shard: &str) -> Line {
+    /// The header of a file of this version, with the folder its games are recorded in.
+    pub fn header(config: &Config, shard: &str, games: Option<&Path>) -> Line {
         Line::Header {
             format: FORMAT.to_string(),
             version: VERSION,
             config: Box::new(config.clone()),
             shard: shard.to_string(),
+            games: games.map(Path::to_path_buf),
         }
     }
 }
@@ -219,6 +225,9 @@ pub struct Contents {
     pub config: Config,
     /// The shard, "K/N".
     pub shard: String,
+    /// The folder the games were recorded in, as the header gives it (see
+    /// [`Line::Header`]).
+    pub games: Option<PathBuf>,
     /// Every complete fixture line, in file order.
     pub fixtures: Vec<FixtureRecord>,
     /// The 1-based line number of each of `fixtures`.
@@ -263,7 +272,7 @@ pub fn read_from(path: &Path, mut reader: impl BufRead) -> Result<Contents, Reco
         line,
         problem,
     };
-    let mut header: Option<(Config, String, Shard)> = None;
+    let mut header: Option<(Config, String, Shard, Option<PathBuf>)> = None;
     let mut fixtures = Vec::new();
     let mut fixture_lines = Vec::new();
     let mut seen: HashMap<(u64, Vec<usize>), usize> = HashMap::new();
@@ -302,10 +311,15 @@ pub fn read_from(path: &Path, mut reader: impl BufRead) -> Result<Contents, Reco
             message: err.to_string(),
         })?;
         match (line, &header) {
-            (Line::Header { config, shard, .. }, None) => {
+            (
+                Line::Header {
+                    config, shard, games, ..
+                },
+                None,
+            ) => {
                 let parsed = parse_shard(&shard)
                     .ok_or_else(|| invalid(number, format!("shard `{shard}` is not K/N with 1 <= K <= N")))?;
-                header = Some((*config, shard, parsed));
+                header = Some((*config, shard, parsed, games));
             }
             (Line::Header { .. }, Some(_)) => return Err(invalid(number, "a second header line".to_string())),
             (Line::Fixture(_), None) => {
@@ -314,7 +328,7 @@ pub fn read_from(path: &Path, mut reader: impl BufRead) -> Result<Contents, Reco
                     "a game before the header line; is it a tetrad results file?".to_string(),
                 ))
             }
-            (Line::Fixture(fixture), Some((config, _, shard))) => {
+            (Line::Fixture(fixture), Some((config, _, shard, _))) => {
                 check_fixture(config, *shard, &fixture).map_err(|problem| invalid(number, problem))?;
                 if let Some(earlier) = seen.insert(fixture.key(), number) {
                     return Err(invalid(
@@ -331,12 +345,13 @@ pub fn read_from(path: &Path, mut reader: impl BufRead) -> Result<Contents, Reco
             }
         }
     }
-    let (config, shard, _) = header.ok_or_else(|| RecordError::NoHeader {
+    let (config, shard, _, games) = header.ok_or_else(|| RecordError::NoHeader {
         path: path.to_path_buf(),
     })?;
     Ok(Contents {
         config,
         shard,
+        games,
         fixtures,
         fixture_lines,
         valid_len,

@@ -25,26 +25,9 @@ const FILLED: &str = "██";
 /// An empty cell.
 const EMPTY: &str = " .";
 
-/// Piece colours by piece index: the seven tetrominoes in the usual colours (I, O, T, S,
-/// Z, J, L), then more for larger sets.
-const PALETTE: [Color; 12] = [
-    Color::Cyan,
-    Color::Yellow,
-    Color::Magenta,
-    Color::Green,
-    Color::Red,
-    Color::Blue,
-    Color::LightRed,
-    Color::LightCyan,
-    Color::LightYellow,
-    Color::LightMagenta,
-    Color::LightGreen,
-    Color::LightBlue,
-];
-
-/// The colour a piece of this kind is drawn in (the replay page uses the same).
+/// The colour a piece of this kind is drawn in (see [`crate::palette`]).
 pub(crate) fn colour(piece: PieceId) -> Color {
-    PALETTE[piece.index() % PALETTE.len()]
+    crate::palette::piece(piece).terminal()
 }
 
 /// Draws the whole screen.

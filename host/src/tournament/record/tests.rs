@@ -21,7 +21,7 @@ fn config(games: u64) -> Config {
 }
 
 fn header(games: u64, shard: &str) -> String {
-    serde_json::to_string(&Line::header(&config(games), shard)).unwrap() + "\n"
+    serde_json::to_string(&Line::header(&config(games), shard, None)).unwrap() + "\n"
 }
 
 fn game(entrant: usize, index: u64, seed: u64) -> String {
@@ -157,11 +157,11 @@ fn a_shard_is_k_of_n_with_k_from_one() {
 fn a_second_writer_on_one_file_is_refused_until_the_first_is_gone() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("r.jsonl");
-    let first = Writer::create(&path, &config(3), "1/1").unwrap();
+    let first = Writer::create(&path, &config(3), "1/1", None).unwrap();
     let err = Writer::resume(&path, &config(3), "1/1").err().unwrap();
     assert!(matches!(err, RecordError::Locked { .. }), "{err}");
     assert!(matches!(
-        Writer::create(&path, &config(3), "1/1"),
+        Writer::create(&path, &config(3), "1/1", None),
         Err(RecordError::Exists { .. })
     ));
     drop(first);

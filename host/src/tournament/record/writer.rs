@@ -17,8 +17,9 @@ pub struct Writer {
 }
 
 impl Writer {
-    /// Starts a new file with its header; refuses to overwrite an existing one.
-    pub fn create(path: &Path, config: &Config, shard: &str) -> Result<Writer, RecordError> {
+    /// Starts a new file with its header (naming `games`, the folder the games are
+    /// recorded in, if they are); refuses to overwrite an existing one.
+    pub fn create(path: &Path, config: &Config, shard: &str, games: Option<&Path>) -> Result<Writer, RecordError> {
         let file = OpenOptions::new()
             .append(true)
             .create_new(true)
@@ -37,7 +38,7 @@ impl Writer {
             path: path.to_path_buf(),
             file: Some(file),
         };
-        writer.write(&Line::header(config, shard))?;
+        writer.write(&Line::header(config, shard, games))?;
         Ok(writer)
     }
 
