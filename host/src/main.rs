@@ -38,6 +38,7 @@ fn main() -> ExitCode {
         tetrad::plugin::guard_exit();
     }
     tetrad::process::keep_logs(cli.keep_logs);
+    tetrad::process::affinity::set_enabled(!cli.no_pin);
     let policy = tetrad::sandbox::Policy {
         mode: match cli.sandbox {
             Some(SandboxMode::BestEffort) => tetrad::sandbox::Mode::BestEffort,

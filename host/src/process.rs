@@ -8,6 +8,7 @@
 //! in microseconds, and handing each line over from a reading thread would cost more
 //! than the bot's whole answer.
 
+pub mod affinity;
 mod descriptors;
 mod lines;
 mod logs;

@@ -5,6 +5,7 @@ mod abi_versions;
 mod bad_input;
 mod bots;
 mod c_plugins;
+mod cpus;
 mod common;
 mod demo;
 mod front_door;

@@ -40,6 +40,10 @@ pub struct Cli {
     /// Under --sandbox, the memory (address space) of each bot process, e.g. `512M`, `4G`.
     #[arg(long, global = true, value_name = "SIZE", value_parser = parse_size, default_value = "2G")]
     pub max_memory: u64,
+    /// Do not place each bot process on the CPU of the thread that waits for its answers
+    /// (by default each such pair shares a CPU, one pair a CPU: see docs/protocol.md).
+    #[arg(long, global = true)]
+    pub no_pin: bool,
     /// Under --sandbox, what each bot's scratch folder may hold, e.g. `256M`.
     #[arg(long, global = true, value_name = "SIZE", value_parser = parse_size, default_value = "256M")]
     pub max_disk: u64,

@@ -68,8 +68,13 @@ impl Process {
             Some(ns) => Duration::from_nanos(ns).max(START_LIMIT_FLOOR),
             None => DEFAULT_BOT_THINK_LIMIT,
         };
+        // This thread waits for every answer: it and the bot share a CPU.
+        let cpu = crate::process::affinity::this_threads_cpu();
         // The process that told the bot's info, if it is still there, else a new one.
         let idle = plugin.idle_bots().and_then(|idle| idle.take(None));
+        if let (Some(idle), Some(cpu)) = (&idle, cpu) {
+            crate::process::affinity::pin_process(idle.bot.id(), cpu);
+        }
         let (mut bot, answers) = match idle {
             Some(IdleBot {
                 bot,

@@ -128,7 +128,14 @@ impl BotProcess {
             .ok()
             .and_then(|path| path.parent().map(Path::to_path_buf))
             .unwrap_or_else(|| manifest.working_dir.clone());
-        let (command, scratch) = crate::sandbox::wrap(manifest.command(), &[&own], &[]).map_err(cannot_start)?;
+        let (mut command, scratch) = crate::sandbox::wrap(manifest.command(), &[&own], &[]).map_err(cannot_start)?;
+        // A bot of tetrad's protocol thinks while the host waits: it shares the waiting
+        // thread's CPU, if that thread has one. (A TBP bot searches on threads of its own.)
+        if manifest.protocol != super::manifest::Protocol::Tbp {
+            if let Some(cpu) = crate::process::affinity::current_cpu() {
+                crate::process::affinity::pin_child(&mut command, cpu);
+            }
+        }
         let process = ChildProcess::spawn_following(command, &log, &label, LINE_CAP_BYTES).map_err(cannot_start)?;
         Ok(BotProcess {
             process,
@@ -290,6 +297,11 @@ impl BotProcess {
             FailureKind::Crashed,
             format!("{}: {cause} {when}{}", self.label, self.log_hint()),
         )
+    }
+
+    /// The process ID of the bot (of its launcher, in the sandbox).
+    pub fn id(&self) -> u32 {
+        self.process.id()
     }
 
     /// Whether the bot runs in the sandbox.
