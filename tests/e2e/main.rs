@@ -25,6 +25,7 @@ mod trust_forgery;
 mod trust_hosting;
 mod trust_inputs;
 mod trust_isolation;
+mod trust_logs;
 mod trust_plugins;
 mod tune;
 mod versus;
