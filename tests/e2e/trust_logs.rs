@@ -90,7 +90,16 @@ fn a_bot_that_floods_its_stderr_leaves_one_log_per_running_seat_however_many_gam
         (1, vec!["run", "--plugin", manifest, "--games", "30", "--jobs", "1"]),
         (
             2,
-            vec!["tournament", "--plugins", manifest, "random", "--games", "15", "--jobs", "2"],
+            vec![
+                "tournament",
+                "--plugins",
+                manifest,
+                "random",
+                "--games",
+                "15",
+                "--jobs",
+                "2",
+            ],
         ),
     ] {
         let mut args = args;
@@ -100,7 +109,10 @@ fn a_bot_that_floods_its_stderr_leaves_one_log_per_running_seat_however_many_gam
         eprintln!("{args:?}: {peak} bytes in the temporary folder at its peak");
         // Each of the 30 games printed more than a log keeps; a finished game's log is
         // gone before the run ends, so no more than one log a running seat is on disk.
-        assert!(peak > LOG_CAP_BYTES, "{args:?}: the folder was sampled while a bot ran ({peak} bytes)");
+        assert!(
+            peak > LOG_CAP_BYTES,
+            "{args:?}: the folder was sampled while a bot ran ({peak} bytes)"
+        );
         assert!(
             peak <= jobs * one_log,
             "{args:?}: {peak} bytes in the temporary folder at its peak, more than {jobs} logs"
@@ -111,11 +123,27 @@ fn a_bot_that_floods_its_stderr_leaves_one_log_per_running_seat_however_many_gam
 
     // Kept, every game's log stays, each capped.
     let (ok, err, _) = run_sampled(
-        &["run", "--plugin", manifest, "--games", "3", "--jobs", "1", "--max-pieces", "4", "--keep-logs"],
+        &[
+            "run",
+            "--plugin",
+            manifest,
+            "--games",
+            "3",
+            "--jobs",
+            "1",
+            "--max-pieces",
+            "4",
+            "--keep-logs",
+        ],
         &temp,
     );
     assert!(ok, "{err}");
-    let kept = std::fs::read_dir(&temp).unwrap().next().expect("the kept folder").unwrap().path();
+    let kept = std::fs::read_dir(&temp)
+        .unwrap()
+        .next()
+        .expect("the kept folder")
+        .unwrap()
+        .path();
     let logs: Vec<u64> = std::fs::read_dir(&kept)
         .unwrap()
         .map(|e| e.unwrap().metadata().unwrap().len())
@@ -123,5 +151,8 @@ fn a_bot_that_floods_its_stderr_leaves_one_log_per_running_seat_however_many_gam
     // One log for the process that told its info (and checked that a game starts), and
     // one a game.
     assert_eq!(logs.len(), 4, "{logs:?}");
-    assert!(logs.iter().all(|&len| len > LOG_CAP_BYTES && len <= one_log), "{logs:?}");
+    assert!(
+        logs.iter().all(|&len| len > LOG_CAP_BYTES && len <= one_log),
+        "{logs:?}"
+    );
 }
