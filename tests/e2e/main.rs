@@ -21,6 +21,7 @@ mod sequences;
 mod tbp;
 mod time_controls;
 mod tournament;
+mod trust_forfeits;
 mod trust_forgery;
 mod trust_hosting;
 mod trust_inputs;
