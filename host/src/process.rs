@@ -332,7 +332,9 @@ impl ChildProcess {
 impl Drop for ChildProcess {
     fn drop(&mut self) {
         self.end();
-        if self.log_with_output().is_none() {
+        // The log goes with its process unless logs are kept (a kept one with nothing in it
+        // goes too): however long the run, only the logs of running children are on disk.
+        if !logs_kept() || self.log_with_output().is_none() {
             let _ = std::fs::remove_file(&self.log);
         }
     }

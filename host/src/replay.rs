@@ -274,6 +274,7 @@ impl Replay {
 }
 
 pub mod ends;
+mod forfeits;
 mod record;
 mod timed;
 mod verify;

@@ -159,7 +159,9 @@ fn a_results_headers_labels_reach_the_terminal_escaped_in_every_format() {
 fn a_versus_replay_whose_winner_is_marked_crashed_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("crashed.json");
-    let mut replay = recorded_match(&file, &[]);
+    // Under a think limit, as an isolated game records, a seat can have crashed (issue
+    // 50): the winner's crash is refused for where it falls.
+    let mut replay = recorded_match(&file, &["--think-limit-us", "10000000"]);
     let (winner, _) = winner_and_loser(&replay);
     replay["seats"][winner]["result"]["end"] = "crashed".into();
     std::fs::write(&file, replay.to_string()).unwrap();

@@ -121,7 +121,8 @@ pub fn output_hint(what: &str, log: Option<&Path>) -> String {
 }
 
 /// At the end of a run, a folder of logs: removed whole, unless logs are kept; a kept one
-/// with nothing in it (a log with no output is removed with its process) goes too.
+/// with nothing in it goes too. (A log goes with its process, unless logs are kept and it
+/// has output, so what is left here is the logs of children still running, or kept ones.)
 pub fn finish_log_folder(folder: &Path) {
     let removed = if logs_kept() {
         std::fs::remove_dir(folder)

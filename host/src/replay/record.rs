@@ -115,6 +115,15 @@ impl RecordedEnd {
         !matches!(self, RecordedEnd::Capped | RecordedEnd::Won | RecordedEnd::Unfinished)
     }
 
+    /// Whether the seat's player or the referee ended its game (a failure, a limit, a
+    /// stall), rather than the rules, the cap, the opponent or someone at the keyboard.
+    pub fn is_forfeit(self) -> bool {
+        !matches!(
+            self,
+            RecordedEnd::ToppedOut | RecordedEnd::Capped | RecordedEnd::Won | RecordedEnd::Unfinished
+        )
+    }
+
     /// The name in the file and in reports.
     pub fn name(self) -> &'static str {
         match self {

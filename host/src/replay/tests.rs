@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::engine::Game;
-use crate::referee::{ended, stall_limit};
+use crate::referee::{ended, stall_limit, Limits, TimeControl};
 use std::sync::Arc;
 use tetrad_plugin_api::{Actions, PieceSet, Preset, Rules};
 
@@ -125,16 +125,38 @@ fn a_changed_action_or_result_does_not_verify() {
         .contains("no player can have applied"));
 }
 
-#[test]
-fn an_unfinished_game_or_a_plugin_error_verifies_where_it_stopped() {
-    let mut replay = classic();
-    replay.seats[0].actions.truncate(20);
-    replay.seats[0].result.end = RecordedEnd::Unfinished;
+/// The classic game of seed 11 played with `actions` and stopped there, ended `end`,
+/// `player` playing it under `limits`.
+fn stopped(actions: Vec<u32>, end: RecordedEnd, player: PlayerRecord, limits: Limits) -> Replay {
+    let mut replay = Replay::new(&setup(Rules::default(), PieceSet::tetrominoes(), None), 11);
+    replay.setup.limits = limits;
     let mut game = Game::new(Rules::default(), Arc::new(PieceSet::tetrominoes()), 11);
-    for &bits in &replay.seats[0].actions {
+    for &bits in &actions {
         game.tick(Actions(bits));
     }
-    replay.seats[0].result = Outcome::new(game.stats(), RecordedEnd::Unfinished);
+    replay.seats[0].players.push(player);
+    replay.seats[0].actions = actions;
+    replay.seats[0].result = Outcome::new(game.stats(), end);
+    assert!(ended(&game, None).is_none(), "the game goes on");
+    replay
+}
+
+/// A player of the plugin file `path`.
+fn plugin_at(path: &str) -> PlayerRecord {
+    PlayerRecord {
+        name: "p".to_string(),
+        version: Some("1".to_string()),
+        path: Some(path.into()),
+        ..PlayerRecord::human(0)
+    }
+}
+
+#[test]
+fn an_unfinished_game_or_a_plugin_error_verifies_where_it_stopped() {
+    let mut actions = classic().seats[0].actions.clone();
+    actions.truncate(20);
+    let limits = Limits::default();
+    let mut replay = stopped(actions, RecordedEnd::Unfinished, plugin_at("libp.so"), limits);
     assert_eq!(replay.verify().unwrap()[0].end, RecordedEnd::Unfinished);
     replay.seats[0].result.end = RecordedEnd::PluginError;
     assert_eq!(replay.verify().unwrap()[0].end, RecordedEnd::PluginError);
@@ -216,4 +238,124 @@ fn a_version_1_file_reads_as_a_fixture_of_one_seat_and_verifies() {
     let read = Replay::parse(Path::new("old.json"), &old.to_string()).unwrap();
     assert_eq!(read, replay);
     assert_eq!(read.verify().unwrap(), [seat.result]);
+}
+
+/// Issue 50: each forfeit is believed only where the recorded setup and the player's kind
+/// can produce it; the rest is taken as recorded.
+#[test]
+fn a_forfeit_the_setup_and_the_player_cannot_produce_is_refused() {
+    use RecordedEnd::*;
+    let actions: Vec<u32> = classic().seats[0].actions[..20].to_vec();
+    let every_limit = Limits {
+        think_limit_ns: Some(1_000_000),
+        max_violations: Some(0),
+        time_control: Some(TimeControl::PerMove(std::time::Duration::from_secs(1))),
+    };
+    // In process: no think limit recorded.
+    let in_process = Limits {
+        think_limit_ns: None,
+        ..every_limit
+    };
+    let verdict = |end, player: PlayerRecord, limits| {
+        stopped(actions.clone(), end, player, limits)
+            .verify()
+            .map(|outcomes| outcomes[0].end)
+            .map_err(|err| err.to_string())
+    };
+    let forfeits = [PluginError, Timeout, Violation, Crashed, Sandbox, TimeLoss];
+    for end in forfeits {
+        // A person's game ends by the rules alone, whatever the limits.
+        let refused = verdict(end, PlayerRecord::human(0), every_limit).unwrap_err();
+        assert!(refused.contains("a person played it"), "{refused}");
+        // A bot process can end every way, under the limits each end needs.
+        assert_eq!(verdict(end, plugin_at("bot.toml"), in_process), Ok(end));
+        // So can a library under a think limit, which may have been isolated.
+        assert_eq!(verdict(end, plugin_at("libp.so"), every_limit), Ok(end));
+    }
+    // A library in tetrad's own process fails, breaks the protocol or runs out of time,
+    // but it has no process to crash or to be ended by the sandbox.
+    for end in [PluginError, Violation, TimeLoss] {
+        assert_eq!(verdict(end, plugin_at("libp.so"), in_process), Ok(end));
+    }
+    for (end, what) in [(Crashed, "crashes"), (Sandbox, "is ended by the sandbox")] {
+        let refused = verdict(end, plugin_at("libp.so"), in_process).unwrap_err();
+        assert_eq!(
+            refused,
+            format!(
+                "does not replay: ended {}, but `p 1` is a library played in tetrad's own process (the setup \
+                 records no think limit, which an isolated seat has), and only a process {what}",
+                end.name()
+            )
+        );
+    }
+    let refused = verdict(Timeout, plugin_at("libp.so"), in_process).unwrap_err();
+    assert!(
+        refused.contains("no think limit and `p 1` is not a bot process"),
+        "{refused}"
+    );
+    // A seat whose player is not recorded forfeits nothing.
+    let mut nobody = stopped(actions.clone(), PluginError, plugin_at("libp.so"), every_limit);
+    nobody.seats[0].players.clear();
+    let refused = nobody.verify().unwrap_err().to_string();
+    assert!(refused.contains("no player is recorded at tick 20"), "{refused}");
+    // A person's game never stalls either (a plugin's does, under a preset without gravity).
+    let mut stall = Replay::new(&setup(Rules::preset(Preset::Leiden), PieceSet::tetrominoes(), None), 2);
+    let limit = stall_limit(&stall.setup.rules);
+    stall.seats[0].actions = vec![Actions::LEFT.0; limit as usize];
+    stall.seats[0].result = Outcome {
+        ticks: u64::from(limit),
+        ..Outcome::new(Stats::default(), Stalled)
+    };
+    stall.seats[0].players.push(plugin_at("libp.so"));
+    assert_eq!(stall.verify().unwrap()[0].end, Stalled);
+    stall.seats[0].players = vec![PlayerRecord::human(0)];
+    assert!(stall
+        .verify()
+        .unwrap_err()
+        .to_string()
+        .contains("a person's game never stalls"));
+}
+
+/// Issue 50: a `violation` needs one more violation than the limit, and each before the
+/// last was an answer not applied, recorded as an empty tick.
+#[test]
+fn a_violation_needs_as_many_empty_ticks_as_the_limit() {
+    let mut actions: Vec<u32> = classic().seats[0].actions[..20].to_vec();
+    let limits = |max| Limits {
+        max_violations: Some(max),
+        ..Limits::default()
+    };
+    let verdict = |actions: &[u32], max| {
+        stopped(
+            actions.to_vec(),
+            RecordedEnd::Violation,
+            plugin_at("libp.so"),
+            limits(max),
+        )
+        .verify()
+        .map(|outcomes| outcomes[0].end)
+        .map_err(|err| err.to_string())
+    };
+    assert!(actions.iter().all(|&bits| bits != 0));
+    // A limit of none: the first violation forfeits, and nothing of it is recorded.
+    assert_eq!(verdict(&actions, 0), Ok(RecordedEnd::Violation));
+    assert_eq!(
+        verdict(&actions, 2),
+        Err(
+            "does not replay: ended violation, which takes 3 violations under the setup's limit, but only 0 of \
+             its ticks are empty (an answer that broke the protocol is not applied: it is recorded as 0)"
+                .to_string()
+        )
+    );
+    actions[3] = 0;
+    assert!(verdict(&actions, 2).unwrap_err().contains("only 1 of its ticks"));
+    actions[11] = 0;
+    assert_eq!(verdict(&actions, 2), Ok(RecordedEnd::Violation));
+    let refused = stopped(actions, RecordedEnd::Violation, plugin_at("libp.so"), Limits::default())
+        .verify()
+        .unwrap_err();
+    assert!(
+        refused.to_string().contains("allows any number of violations"),
+        "{refused}"
+    );
 }

@@ -3,9 +3,9 @@
 //! seats, against the recorded results.
 
 use super::ends::{self, Played, SeatEnd};
-use super::{Outcome, RecordedEnd, Replay, ReplayError, SeatRecord};
+use super::forfeits;
+use super::{Outcome, RecordedEnd, Replay, ReplayError};
 use crate::engine::{pass_garbage, Deliveries, Game, Pace, TickReport};
-use crate::plugin::Manifest;
 use crate::referee::{ended, Limits, Referee};
 use tetrad_plugin_api::Actions;
 
@@ -164,7 +164,7 @@ impl Replay {
             if !differences.is_empty() {
                 return Err(mismatch(index, differences.join("; ")));
             }
-            if let Some(problem) = self.unlimited_forfeit(seat) {
+            if let Some(problem) = forfeits::impossible(seat, &self.setup) {
                 return Err(mismatch(index, problem));
             }
             outcomes.push(replayed);
@@ -185,33 +185,6 @@ impl Replay {
             self.check_end_times()?;
         }
         Ok(outcomes)
-    }
-
-    /// Why a seat's forfeit cannot have happened under the setup's limits, if it cannot: a
-    /// `violation` needs a violation limit, a `time_loss` a time control, and a `timeout` a
-    /// think limit, unless the player that timed out is a bot process (which has a think
-    /// limit of its own). A library is only timed out by the setup's limit.
-    fn unlimited_forfeit(&self, seat: &SeatRecord) -> Option<String> {
-        let limits = self.setup.limits;
-        match seat.result.end {
-            RecordedEnd::Violation if limits.max_violations.is_none() => {
-                Some("ended violation, but the setup allows any number of violations".to_string())
-            }
-            RecordedEnd::TimeLoss if limits.time_control.is_none() => {
-                Some("ended time_loss, but the setup has no time control".to_string())
-            }
-            RecordedEnd::Timeout if limits.think_limit_ns.is_none() => {
-                let player = seat.player_at(seat.result.ticks);
-                let bot = player
-                    .and_then(|p| p.path.as_deref())
-                    .is_some_and(Manifest::is_manifest);
-                let who = player.map_or_else(|| "no player".to_string(), |p| format!("`{}`", p.label()));
-                (!bot).then(|| {
-                    format!("ended timeout, but the setup has no think limit and {who} is not a bot process, which has one of its own")
-                })
-            }
-            _ => None,
-        }
     }
 
     /// How each re-simulated game ended. The rules decide a top-out and the cap; a plugin
