@@ -7,6 +7,9 @@
 //!   the host's own `Player`, with `plugins/c-bot` (compiled here with `cc`), a bot that
 //!   does no thinking: the protocol's cost alone, the bot on the waiting thread's CPU as
 //!   by default; `bots/round-trip/c-bot-unpinned` the same with `--no-pin`;
+//! - `bots/json/{piece-out,placement-in}`: the JSON of one round trip alone, a `piece`
+//!   message written and a `placement` read, where a round trip's time above the floor
+//!   goes;
 //! - `bots/pieces/python-greedy`: pieces per second of the Python greedy bot in real
 //!   games through `tetrad::runner::run`, process start included;
 //! - `bots/start/c-bot`: a game's start: the process started, `hello`, `info`, `start`,
@@ -20,6 +23,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use tetrad::engine::Game;
 use tetrad::player::{Observation, Player};
+use tetrad::plugin::bot::messages::{BotMessage, Falling, HostMessage, State};
 use tetrad::plugin::Plugin;
 use tetrad::runner::{run, RunSpec};
 use tetrad::setup::Setup;
@@ -134,6 +138,25 @@ fn bench(c: &mut Criterion) {
     let game = Game::new(rules, pieces.clone(), 1);
     let seen = Observation::of(&game, true);
     let clock = clock();
+    let message = HostMessage::Piece {
+        field: std::borrow::Cow::Borrowed(seen.board.rows()),
+        current: seen.current.map(|falling| Falling {
+            piece: falling.piece.0,
+            orientation: falling.pos.orientation,
+            x: falling.pos.x,
+            y: falling.pos.y,
+        }),
+        next: seen.next.map(|piece| piece.0),
+        new_piece: true,
+        state: State::from_abi(&seen.state()),
+    };
+    group.bench_function("json/piece-out", |b| {
+        b.iter(|| serde_json::to_string(std::hint::black_box(&message)).expect("serialises"))
+    });
+    let reply = "{\"type\":\"placement\",\"orientation\":0,\"column\":3}\n";
+    group.bench_function("json/placement-in", |b| {
+        b.iter(|| serde_json::from_str::<BotMessage>(std::hint::black_box(reply)).expect("parses"))
+    });
     // Unpinned first: the default pins this thread for good.
     tetrad::process::affinity::set_enabled(false);
     let mut free = Player::create(&plugin, &rules, &pieces, false, 1, "", None).expect("the C bot starts");
