@@ -29,7 +29,11 @@ for line in sys.stdin:
 /// The CPUs the bot said it may use, over a run with `options`.
 fn cpus_seen(dir: &Path, options: &[&str]) -> Vec<String> {
     std::fs::write(dir.join("cpus.py"), CPU_BOT).unwrap();
-    std::fs::write(dir.join("cpus.toml"), "name = \"cpus\"\ncommand = [\"python3\", \"cpus.py\"]\n").unwrap();
+    std::fs::write(
+        dir.join("cpus.toml"),
+        "name = \"cpus\"\ncommand = [\"python3\", \"cpus.py\"]\n",
+    )
+    .unwrap();
     let logs = tempfile::tempdir().unwrap();
     let mut command = tetrad();
     command
@@ -43,7 +47,11 @@ fn cpus_seen(dir: &Path, options: &[&str]) -> Vec<String> {
     for folder in std::fs::read_dir(logs.path()).unwrap().flatten() {
         for log in std::fs::read_dir(folder.path()).into_iter().flatten().flatten() {
             let text = std::fs::read_to_string(log.path()).unwrap_or_default();
-            seen.extend(text.lines().filter_map(|line| line.strip_prefix("cpus: ")).map(str::to_string));
+            seen.extend(
+                text.lines()
+                    .filter_map(|line| line.strip_prefix("cpus: "))
+                    .map(str::to_string),
+            );
         }
     }
     seen
