@@ -1,26 +1,30 @@
-//! The tetrad host: the rules engine, the plugin loader, the game loop and the reports
-//! behind the `tetrad` binary.
+//! The tetrad host: the plugin loader, the game loop, the screens and the reports behind the
+//! `tetrad` binary, on the rules engine of the `tetrad-engine` crate (re-exported here under
+//! its old paths: [`engine`], [`input`], [`pieces`], [`referee`], [`setup`]).
 #![deny(unsafe_code)]
+
+pub use tetrad_engine::{engine, input, pieces, referee};
 
 pub mod cli;
 pub mod commands;
-pub mod engine;
 pub mod fuzzing;
 pub mod html_report;
-pub mod input;
 pub mod output;
 pub mod palette;
-pub mod pieces;
 pub mod player;
 pub mod plugin;
 pub mod process;
-pub mod referee;
 pub mod replay;
 pub mod replay_page;
 pub mod report;
 pub mod runner;
 pub mod sandbox;
-pub mod setup;
+pub mod setup {
+    //! One game's setup (the engine's [`Setup`]), and [`args`], the command line turned
+    //! into one.
+    pub mod args;
+    pub use tetrad_engine::setup::*;
+}
 pub mod stats;
 pub mod tournament;
 pub mod tui;

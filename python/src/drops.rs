@@ -6,7 +6,7 @@
 
 use crate::choices::NO_PLACEMENT;
 use crate::play::{Play, Slots};
-use tetrad::setup::Setup;
+use tetrad_engine::setup::Setup;
 use tetrad_plugin_api::{OpenSkyDrops, PieceId, Placement};
 
 /// One piece kind's placements, and per action slot the index of the first one in it.

@@ -10,9 +10,9 @@ use numpy::{IntoPyArray, PyArray1, PyArray2, PyArray3};
 use pyo3::prelude::*;
 use std::path::PathBuf;
 use std::sync::Arc;
-use tetrad::engine::Game;
-use tetrad::player::Violation;
-use tetrad::setup::Setup;
+use tetrad_engine::engine::Game;
+use tetrad_engine::referee::Violation;
+use tetrad_engine::setup::Setup;
 use tetrad_plugin_api::abi::ACTION_MASK_V2;
 use tetrad_plugin_api::{Actions, PieceId};
 

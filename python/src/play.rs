@@ -3,9 +3,9 @@
 //! own enumeration, and a placement played tick by tick along its path, as the host's
 //! pilot plays it.
 
-use tetrad::engine::Game;
-use tetrad::referee::{ended, stall_limit, End};
-use tetrad::setup::Setup;
+use tetrad_engine::engine::Game;
+use tetrad_engine::referee::{ended, stall_limit, End};
+use tetrad_engine::setup::Setup;
 use tetrad_plugin_api::{
     placements_into, reachable_with_hold, Actions, Board, Lock, Movement, PieceId, PiecePos, Placement, Preset, Rules,
 };

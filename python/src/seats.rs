@@ -4,7 +4,7 @@
 use crate::choices::NO_PLACEMENT;
 use crate::drops::Drops;
 use crate::play::{write_cells, Cand, Play, Slots};
-use tetrad::referee::End;
+use tetrad_engine::referee::End;
 use tetrad_plugin_api::{PieceId, Placement};
 
 /// What a game's observation needs of the setup.

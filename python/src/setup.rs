@@ -8,8 +8,8 @@ use pyo3::types::{PyList, PyString, PyTuple};
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::sync::Arc;
-use tetrad::engine::{Game, PieceQueue, Sequences};
-use tetrad::setup::Setup;
+use tetrad_engine::engine::{Game, PieceQueue, Sequences};
+use tetrad_engine::setup::Setup;
 use tetrad_plugin_api::{Board, PieceId, PieceKind, PieceSet, Preset, Randomizer, Rules};
 
 /// The host's one-line message as the package's exception.
@@ -44,7 +44,7 @@ pub fn rules(
 /// The setup of `rules` with the preset's pieces, or those of a piece-set file, checked.
 pub fn setup(rules: Rules, pieces: Option<&Path>) -> PyResult<Setup> {
     let set = match pieces {
-        Some(path) => tetrad::pieces::load(path).map_err(refused)?,
+        Some(path) => tetrad_engine::pieces::load(path).map_err(refused)?,
         None => rules.preset.pieces(),
     };
     Setup::new(rules, Arc::new(set)).map_err(refused)
@@ -97,7 +97,7 @@ impl Deal {
             Deal::Seeded { run_seed } => Game::with_board(
                 setup.rules,
                 setup.pieces.clone(),
-                tetrad::runner::game_seed(*run_seed, index),
+                tetrad_engine::setup::game_seed(*run_seed, index),
                 board.clone(),
             ),
             Deal::File(sequences) => {
@@ -117,7 +117,7 @@ impl Deal {
     /// The seed the host gives game `index`'s player for its own randomness.
     pub fn player_seed(&self, index: u64) -> u64 {
         match self {
-            Deal::Seeded { run_seed } => tetrad::runner::game_seed(*run_seed, index),
+            Deal::Seeded { run_seed } => tetrad_engine::setup::game_seed(*run_seed, index),
             _ => index,
         }
     }

@@ -1,8 +1,10 @@
 //! The host's module graph: no cycle between its top-level modules, and the screens
-//! import nothing from the command layer or the command line's types.
+//! import nothing from the command layer or the command line's types. The crates' graph:
+//! the engine crate and the Python package link nothing of the host's.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+use std::process::Command;
 
 /// Every top-level module of the host and the top-level modules its code names with
 /// `crate::`, tests left out.
@@ -106,5 +108,52 @@ fn the_screens_know_no_command_line() {
     assert!(
         find_cycle(&cycle).is_some(),
         "the check finds a cycle where there is one"
+    );
+}
+
+/// Crates of the host alone: the host itself, its command line, screens, charts, sandbox
+/// and progress bars.
+const HOST_ONLY: [&str; 8] = [
+    "tetrad",
+    "clap",
+    "ratatui",
+    "crossterm",
+    "plotters",
+    "landlock",
+    "seccompiler",
+    "indicatif",
+];
+
+#[test]
+fn the_engine_crate_and_the_python_package_link_nothing_of_the_host() {
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut linked = BTreeSet::new();
+    for package in ["tetrad-engine", "tetrad-python"] {
+        let tree = Command::new(env!("CARGO"))
+            .current_dir(&workspace)
+            .args(["tree", "--offline", "--locked", "--edges", "normal", "--prefix", "none"])
+            .args(["--format", "{p}", "--package", package])
+            .output()
+            .expect("cargo runs");
+        let text = String::from_utf8_lossy(&tree.stdout);
+        assert!(
+            tree.status.success(),
+            "cargo tree -p {package}: {}",
+            String::from_utf8_lossy(&tree.stderr)
+        );
+        // Each line is `name version (path)`, possibly marked `(*)` when seen before.
+        let names: BTreeSet<&str> = text.lines().filter_map(|line| line.split(' ').next()).collect();
+        assert!(names.contains(package), "{package} is not in its own tree: {text}");
+        linked.extend(
+            names
+                .iter()
+                .filter(|name| HOST_ONLY.contains(name))
+                .map(|name| (package, name.to_string())),
+        );
+    }
+    assert_eq!(
+        linked,
+        BTreeSet::new(),
+        "crates of the host linked by the engine or the Python package"
     );
 }

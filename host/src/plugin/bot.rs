@@ -5,6 +5,7 @@
 mod idle;
 pub mod messages;
 
+pub use crate::referee::{Failure, FailureKind};
 pub use idle::{IdleBot, IdleBots, Lease};
 
 use super::manifest::Manifest;
@@ -21,38 +22,6 @@ pub const HELLO_LIMIT: Duration = Duration::from_secs(10);
 /// The longest line a bot may send, newline included: a longer one ends its game as a
 /// `plugin_error` the moment the cap is passed, and no more of it is read.
 pub const LINE_CAP_BYTES: u64 = 1 << 20;
-
-/// How a bot failed a game: the referee turns the kind into the game's end.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Failure {
-    /// What kind of failure.
-    pub kind: FailureKind,
-    /// What happened, for the report.
-    pub message: String,
-}
-
-/// The kinds of a player's failure.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FailureKind {
-    /// The player reported an error, or broke the protocol's form.
-    Error,
-    /// No answer within the limit.
-    Timeout,
-    /// The player's process ended.
-    Crashed,
-    /// The sandbox ended the player's process.
-    Sandbox,
-}
-
-impl Failure {
-    /// A failure of `kind` described by `message`.
-    pub fn new(kind: FailureKind, message: impl Into<String>) -> Failure {
-        Failure {
-            kind,
-            message: message.into(),
-        }
-    }
-}
 
 /// What a bot says of itself in its info.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -12,6 +12,7 @@ mod manifest;
 mod rust_flavour;
 pub mod tbp;
 
+pub use crate::input::printable;
 pub use discovery::{
     bundled_plugins, looks_like_path, plugin_name, resolve, search_path, user_plugin_dir, BundledPlugin,
     PLUGIN_PATH_VAR,
@@ -393,23 +394,6 @@ impl Plugin {
     }
 }
 
-/// Text from a plugin, safe to print: control characters (a terminal's escape sequences
-/// among them) are shown escaped, as `\u{1b}`, instead of reaching the terminal.
-pub fn printable(text: String) -> String {
-    if !text.chars().any(char::is_control) {
-        return text;
-    }
-    text.chars()
-        .map(|c| {
-            if c.is_control() {
-                c.escape_unicode().to_string()
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
-}
-
 impl Instance {
     /// Whether the instance reads the version 2 [`TetradState`]: [`Instance::update`] then
     /// needs one.
@@ -450,14 +434,3 @@ impl Instance {
 
 /// Keeps raw plugin handles typed as what they are.
 type RawInstance = *mut c_void;
-
-#[cfg(test)]
-mod tests {
-    use super::printable;
-
-    #[test]
-    fn plugin_text_reaches_the_terminal_without_its_escapes() {
-        assert_eq!(printable("plain text, µs".to_string()), "plain text, µs");
-        assert_eq!(printable("\u{1b}[2Jgone\n".to_string()), "\\u{1b}[2Jgone\\u{a}");
-    }
-}

@@ -7,14 +7,8 @@ use crate::engine::{pass_garbage, Deliveries, Game, Pace, PieceQueue};
 use crate::player::{CreateError, Player};
 use crate::plugin::Plugin;
 use crate::referee::{End, Ending};
-use crate::setup::Setup;
+use crate::setup::{game_seed, Setup};
 use crate::watch::clock;
-use tetrad_plugin_api::derive_seed;
-
-/// The seed of game `index` of a run with seed `run_seed`.
-pub fn game_seed(run_seed: u64, index: u64) -> u64 {
-    derive_seed(run_seed, index)
-}
 
 /// Plays game `index` with a new player of `plugin`.
 pub fn play_game(plugin: &Plugin, spec: &RunSpec, index: u64) -> Result<GameResult, CreateError> {

@@ -12,7 +12,8 @@ mod realtime;
 mod result;
 mod seat;
 
-pub use game::{game_seed, play_fixture, play_game, play_game_recorded, probe};
+pub use crate::setup::game_seed;
+pub use game::{play_fixture, play_game, play_game_recorded, probe};
 pub use pool::{run, run_recorded, RunOutput};
 pub(crate) use result::is_zero;
 pub use result::{new_histogram, GameResult, MoveInfoMeans, Timeline};

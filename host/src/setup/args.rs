@@ -56,13 +56,3 @@ pub fn play_sequence(
     setup.sequence = Some(digest);
     Ok(Some(Arc::new(sequences)))
 }
-
-impl SequenceDigest {
-    /// The digest of `sequences`.
-    pub fn of(sequences: &Sequences) -> SequenceDigest {
-        SequenceDigest {
-            lines: sequences.len(),
-            fnv1a64: format!("{:016x}", sequences.digest()),
-        }
-    }
-}

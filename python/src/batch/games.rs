@@ -7,8 +7,8 @@ use crate::play::{Cand, Play, Slots};
 use crate::seats::{Layout, Moves, Seats};
 use crate::setup::Deal;
 use std::sync::Arc;
-use tetrad::referee::End;
-use tetrad::setup::Setup;
+use tetrad_engine::referee::End;
+use tetrad_engine::setup::Setup;
 use tetrad_plugin_api::{PieceId, Placement, Preset};
 
 /// The fewest games worth a thread of their own.

@@ -5,8 +5,8 @@ use super::PyGame;
 use crate::setup::{self, refused, Deal, ProtocolPieces};
 use pyo3::prelude::*;
 use std::sync::Arc;
-use tetrad::engine::{Game, PieceQueue};
-use tetrad::setup::Setup;
+use tetrad_engine::engine::{Game, PieceQueue};
+use tetrad_engine::setup::Setup;
 use tetrad_plugin_api::{Actions, Board, PieceId, Preset};
 
 impl PyGame {

@@ -121,7 +121,9 @@ pub fn to_tbp(pieces: &PieceSet, id: PieceId, pos: PiecePos, height: usize) -> O
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tetrad_plugin_api::{Preset, Rules};
+    use crate::engine::Game;
+    use std::sync::Arc;
+    use tetrad_plugin_api::{Board, Preset, Rules};
 
     const HEIGHT: usize = 40;
 
@@ -230,5 +232,47 @@ mod tests {
         for (x, y) in [(i32::MAX, 0), (0, i32::MIN), (i32::MIN, i32::MAX)] {
             assert_eq!(to_tetrad(&pieces, &at("I", Orientation::East, x, y), HEIGHT), None);
         }
+    }
+
+    /// Where the falling piece is in TBP's terms: its SRS centre, y counted from the bottom.
+    fn tbp_location(g: &Game) -> (String, i32, i32) {
+        let falling = g.current().unwrap();
+        let at = to_tbp(g.pieces(), falling.piece, falling.pos, g.rules().height).unwrap();
+        (at.piece.to_string(), at.x, at.y)
+    }
+
+    #[test]
+    fn a_guideline_piece_enters_at_tbp_y_19_or_at_its_spawn_when_row_19_is_blocked() {
+        // The guideline spawns in rows 21 and 22 (TBP y 20 and 21) and drops one row at once
+        // when nothing blocks it: every piece on a free board is at TBP x=4, y=19, where TBP's
+        // default and Cold Clear 2's move generator put it.
+        let rules = Rules::preset(Preset::Guideline);
+        let srs = || Arc::new(PieceSet::srs());
+        let mut g = Game::with_board(rules, srs(), 1, None);
+        for kind in ["T", "S", "Z", "J", "L", "I", "O"] {
+            let id = PieceId(g.pieces().kinds().iter().position(|k| k.name() == kind).unwrap() as u8);
+            g.set_current(id);
+            assert_eq!(tbp_location(&g), (kind.to_string(), 4, 19), "{kind}");
+        }
+        let t = PieceId(g.pieces().kinds().iter().position(|k| k.name() == "T").unwrap() as u8);
+        // A cell in TBP row 19 (the field's top row, tetrad's row 20) under the T: it stays
+        // where it spawned, at y=20, and still plays.
+        let mut blocked = Board::new(rules.width, rules.height);
+        blocked.fill(4, 20);
+        let mut g = Game::with_board(rules, srs(), 1, Some(blocked.clone()));
+        g.set_current(t);
+        assert_eq!(tbp_location(&g), ("T".to_string(), 4, 20));
+        assert!(!g.is_over());
+        // Beside the piece's columns, that cell does not stop the drop.
+        let mut beside = Board::new(rules.width, rules.height);
+        beside.fill(7, 20);
+        let mut g = Game::with_board(rules, srs(), 1, Some(beside));
+        g.set_current(t);
+        assert_eq!(tbp_location(&g), ("T".to_string(), 4, 19));
+        // A cell where the piece spawns (row 21, tetrad's row 19) is a block out.
+        let mut over = blocked;
+        over.fill(4, 19);
+        let g = Game::with_board(rules, srs(), 1, Some(over));
+        assert!(g.is_over() && g.current().is_none(), "block out");
     }
 }

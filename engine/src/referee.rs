@@ -5,12 +5,13 @@
 //! time control it keeps the seat's clock: a player whose clock falls below zero loses on
 //! time.
 
+mod answer;
 mod clock;
 
+pub use answer::{Answer, Budget, Failure, FailureKind, Target, Violation};
 pub use clock::{SeatClock, TimeControl};
 
 use crate::engine::Game;
-use crate::player::{Answer, FailureKind};
 use serde::{Deserialize, Serialize};
 use tetrad_plugin_api::{Actions, Movement, Rules};
 
@@ -247,7 +248,6 @@ impl Referee {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::player::{Failure, Violation};
     use std::sync::Arc;
     use tetrad_plugin_api::{PieceSet, Preset};
 

@@ -1,18 +1,22 @@
 //! One description of a game's setup: the rules, the piece set, where the pieces come
 //! from, the piece cap and the limits. The results file's header, replays, isolation
-//! workers and the screens all carry a [`Setup`], and [`args`] builds it from the command
-//! line, so each is written, read and checked in one place.
+//! workers and the screens all carry a [`Setup`], and the host's `setup::args` builds it from
+//! the command line, so each is written, read and checked in one place.
 
-pub mod args;
 mod records;
 
 pub use records::{PieceRecord, RulesRecord};
 
-use crate::engine::{AttackTable, GarbageRules, Pace, Speed};
+use crate::engine::{AttackTable, GarbageRules, Pace, Sequences, Speed};
 use crate::referee::{Limits, TimeControl};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
-use tetrad_plugin_api::{PieceSet, Rules};
+use tetrad_plugin_api::{derive_seed, PieceSet, Rules};
+
+/// The seed of game `index` of a run with seed `run_seed`.
+pub fn game_seed(run_seed: u64, index: u64) -> u64 {
+    derive_seed(run_seed, index)
+}
 
 /// A game's setup, checked: the rules fit the pieces. Serialised as [`SetupRecord`]
 /// would be, and checked again when read back.
@@ -47,6 +51,16 @@ pub struct SequenceDigest {
     pub lines: u64,
     /// The 64-bit FNV-1a digest of every game's pieces, in hexadecimal.
     pub fnv1a64: String,
+}
+
+impl SequenceDigest {
+    /// The digest of `sequences`.
+    pub fn of(sequences: &Sequences) -> SequenceDigest {
+        SequenceDigest {
+            lines: sequences.len(),
+            fnv1a64: format!("{:016x}", sequences.digest()),
+        }
+    }
 }
 
 /// How a [`Setup`] is written: plain names, sizes and cells, not yet checked.

@@ -36,7 +36,7 @@ impl PieceRecord {
     /// The piece kind, with its orientations generated as from a piece-set file, or under
     /// SRS as its four rotation states (I, S and Z keep four).
     pub(super) fn kind(&self, rotation: RotationSystem) -> Result<PieceKind, String> {
-        let bad = |problem: &str| format!("piece `{}`: {problem}", crate::plugin::printable(self.name.clone()));
+        let bad = |problem: &str| format!("piece `{}`: {problem}", crate::input::printable(self.name.clone()));
         if self.name.is_empty() || self.name.chars().any(char::is_control) {
             // As in a piece-set file: a name is printed, on screens and in reports.
             return Err(bad("the name must be non-empty text"));

@@ -547,46 +547,6 @@ fn guideline_hold_swaps_once_per_piece() {
     assert_eq!((classic.held(), classic.current().unwrap().piece), (None, piece));
 }
 
-/// Where the falling piece is in TBP's terms: its SRS centre, y counted from the bottom.
-fn tbp_location(g: &Game) -> (String, i32, i32) {
-    let falling = g.current().unwrap();
-    let at = crate::plugin::tbp::location::to_tbp(g.pieces(), falling.piece, falling.pos, g.rules().height).unwrap();
-    (at.piece.to_string(), at.x, at.y)
-}
-
-#[test]
-fn a_guideline_piece_enters_at_tbp_y_19_or_at_its_spawn_when_row_19_is_blocked() {
-    // The guideline spawns in rows 21 and 22 (TBP y 20 and 21) and drops one row at once
-    // when nothing blocks it: every piece on a free board is at TBP x=4, y=19, where TBP's
-    // default and Cold Clear 2's move generator put it.
-    let mut g = guideline("");
-    for kind in ["T", "S", "Z", "J", "L", "I", "O"] {
-        let id = PieceId(g.pieces().kinds().iter().position(|k| k.name() == kind).unwrap() as u8);
-        g.set_current(id);
-        assert_eq!(tbp_location(&g), (kind.to_string(), 4, 19), "{kind}");
-    }
-    // A cell in TBP row 19 (the field's top row, tetrad's row 20) under the T: it stays
-    // where it spawned, at y=20, and still plays.
-    let rules = Rules::preset(Preset::Guideline);
-    let mut blocked = Board::new(rules.width, rules.height);
-    blocked.fill(4, 20);
-    let mut g = Game::with_board(rules, Arc::new(PieceSet::srs()), 1, Some(blocked.clone()));
-    g.set_current(T);
-    assert_eq!(tbp_location(&g), ("T".to_string(), 4, 20));
-    assert!(!g.is_over());
-    // Beside the piece's columns, that cell does not stop the drop.
-    let mut beside = Board::new(rules.width, rules.height);
-    beside.fill(7, 20);
-    let mut g = Game::with_board(rules, Arc::new(PieceSet::srs()), 1, Some(beside));
-    g.set_current(T);
-    assert_eq!(tbp_location(&g), ("T".to_string(), 4, 19));
-    // A cell where the piece spawns (row 21, tetrad's row 19) is a block out.
-    let mut over = blocked;
-    over.fill(4, 19);
-    let g = Game::with_board(rules, Arc::new(PieceSet::srs()), 1, Some(over));
-    assert!(g.is_over() && g.current().is_none(), "block out");
-}
-
 #[test]
 fn the_next_guideline_piece_enters_on_the_board_the_lock_left() {
     // A T locked flat on an empty floor leaves the next piece a free board: it drops one

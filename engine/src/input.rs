@@ -165,6 +165,23 @@ pub fn read_line(reader: &mut impl BufRead, buf: &mut Vec<u8>, cap: u64) -> io::
     })
 }
 
+/// Text from a plugin or a user's file, safe to print: control characters (a terminal's escape sequences
+/// among them) are shown escaped, as `\u{1b}`, instead of reaching the terminal.
+pub fn printable(text: String) -> String {
+    if !text.chars().any(char::is_control) {
+        return text;
+    }
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_unicode().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -217,5 +234,11 @@ mod tests {
     fn bad_text_names_the_file() {
         let err = text(Path::new("f"), vec![b'a', 0xff]).unwrap_err();
         assert_eq!(err.to_string(), "f: not a text file (invalid UTF-8 after byte 1)");
+    }
+
+    #[test]
+    fn plugin_text_reaches_the_terminal_without_its_escapes() {
+        assert_eq!(printable("plain text, µs".to_string()), "plain text, µs");
+        assert_eq!(printable("\u{1b}[2Jgone\n".to_string()), "\\u{1b}[2Jgone\\u{a}");
     }
 }

@@ -1,7 +1,7 @@
 //! Time controls in the chess testers' grammar (cutechess-cli's `--tc` and `--st`), and the
 //! clock the referee keeps for each seat under one.
 
-use crate::player::Budget;
+use super::Budget;
 use std::time::Duration;
 
 /// How much time a seat has to decide.
