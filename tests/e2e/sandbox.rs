@@ -928,42 +928,22 @@ const char *tetrad_last_error(void *s) { (void)s; return ""; }
     let folder = dir.path().join("lib");
     std::fs::create_dir(&folder).unwrap();
     let lib = compile_c(&folder, "eager", &source).display().to_string();
+    let tournament = |name: &str, sandbox: &[&str]| {
+        let out = dir.path().join(name);
+        let mut args = vec!["tournament", "--isolate", "--games", "1", "--max-pieces", "5"];
+        args.extend(sandbox);
+        args.extend(["--out", out.to_str().unwrap(), "--plugins", &lib, "random"]);
+        let output = run(&args);
+        assert!(output.status.success(), "{}", stderr(&output));
+        output
+    };
     // Without the sandbox the constructor runs, in tetrad's process and in the worker's.
-    let out = dir.path().join("free.jsonl");
-    let output = run(&[
-        "tournament",
-        "--isolate",
-        "--games",
-        "1",
-        "--max-pieces",
-        "5",
-        "--out",
-        out.to_str().unwrap(),
-        "--plugins",
-        &lib,
-        "random",
-    ]);
-    assert!(output.status.success(), "{}", stderr(&output));
+    tournament("free.jsonl", &[]);
     assert!(mark.exists(), "the constructor ran without the sandbox");
     std::fs::remove_file(&mark).unwrap();
     // Under it, tetrad reads the library's info in the sandbox, where the file is out of
     // reach, and the games are played in sandboxed workers.
-    let out = dir.path().join("boxed.jsonl");
-    let output = run(&[
-        "tournament",
-        "--isolate",
-        "--sandbox=best-effort",
-        "--games",
-        "1",
-        "--max-pieces",
-        "5",
-        "--out",
-        out.to_str().unwrap(),
-        "--plugins",
-        &lib,
-        "random",
-    ]);
-    assert!(output.status.success(), "{}", stderr(&output));
+    let output = tournament("boxed.jsonl", &["--sandbox=best-effort"]);
     assert!(
         stdout(&output).contains("eager"),
         "its info, read in the sandbox: {}",

@@ -36,32 +36,27 @@ pub fn new_mark() -> String {
 /// are handed to it as they go, until none is left.
 pub fn end_marked(mark: &str) {
     let wanted = format!("{TREE_VARIABLE}={mark}");
-    for _ in 0..ROUNDS {
-        let marked: Vec<Pid> = children().into_iter().filter(|&pid| carries(pid, &wanted)).collect();
-        if marked.is_empty() {
-            return;
-        }
-        for &pid in &marked {
-            let _ = rustix::process::kill_process(pid, Signal::KILL);
-        }
-        for pid in marked {
-            let _ = rustix::process::waitpid(Some(pid), rustix::process::WaitOptions::empty());
-        }
-    }
+    end_children(|pid| carries(pid, &wanted));
 }
 
 /// Kills and reaps every process this one still has as a child: at the end of a run, when
 /// every child it started itself has been reaped, these are descendants handed to it.
 pub fn end_all() {
+    end_children(|_| true);
+}
+
+/// Kills and reaps the children `chosen` picks, round after round (each round takes those
+/// handed to this process since the last), until it picks none.
+fn end_children(chosen: impl Fn(Pid) -> bool) {
     for _ in 0..ROUNDS {
-        let left = children();
-        if left.is_empty() {
+        let picked: Vec<Pid> = children().into_iter().filter(|&pid| chosen(pid)).collect();
+        if picked.is_empty() {
             return;
         }
-        for &pid in &left {
+        for &pid in &picked {
             let _ = rustix::process::kill_process(pid, Signal::KILL);
         }
-        for pid in left {
+        for pid in picked {
             let _ = rustix::process::waitpid(Some(pid), rustix::process::WaitOptions::empty());
         }
     }
