@@ -158,7 +158,7 @@ pub enum Player {
     /// An instance of a plugin library (the C ABI or the Rust SDK).
     Library(Library),
     /// A program speaking the bot protocol, one process per game.
-    Process(Process),
+    Process(Box<Process>),
     /// A program speaking the Tetris Bot Protocol, a process playing one game at a time (boxed: it keeps
     /// the game it told the bot, and the library variant stays small).
     Tbp(Box<Tbp>),
@@ -186,9 +186,8 @@ impl Player {
                 Tbp::create(plugin, manifest, rules, pieces, given_pieces, options, limit)
                     .map(|tbp| Player::Tbp(Box::new(tbp)))
             }
-            Some(manifest) => {
-                Process::create(plugin, manifest, rules, pieces, seed, options, think_limit_ns).map(Player::Process)
-            }
+            Some(manifest) => Process::create(plugin, manifest, rules, pieces, seed, options, think_limit_ns)
+                .map(|process| Player::Process(Box::new(process))),
             // A library runs in this process, where no sandbox reaches: under `--sandbox` it
             // plays only in an isolated worker, which is sandboxed.
             None if crate::sandbox::policy().is_some() => Err(CreateError {

@@ -35,10 +35,8 @@ pub(super) fn info(path: &Path) -> Result<PluginInfo, LoadError> {
     let said = std::fs::read_to_string(&log).unwrap_or_default();
     drop(process);
     drop(scratch);
-    if let Ok(info) = line.as_deref().map(serde_json::from_str::<PluginInfo>) {
-        if let Ok(info) = info {
-            return Ok(info);
-        }
+    if let Ok(Ok(info)) = line.as_deref().map(serde_json::from_str::<PluginInfo>) {
+        return Ok(info);
     }
     // The library's own refusal (`tetrad: ...` on the last line of the log) says most.
     let refusal = said

@@ -61,7 +61,8 @@ pub struct Report {
 impl Report {
     /// Whether the sandbox held: no check open, and under strict mode no piece missing.
     pub fn passed(&self, strict: bool) -> bool {
-        !self.lines.iter().any(|line| line.verdict == Verdict::Open) && !(strict && !self.missing.is_empty())
+        let open = self.lines.iter().any(|line| line.verdict == Verdict::Open);
+        !open && (!strict || self.missing.is_empty())
     }
 
     /// One line that counts the verdicts.

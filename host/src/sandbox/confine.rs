@@ -505,7 +505,7 @@ fn seccomp() -> Result<(), String> {
     let mut refused: BTreeMap<i64, Vec<SeccompRule>> = BTreeMap::new();
     let ioctl_rules = TERMINAL_REQUESTS
         .iter()
-        .map(|&(_, request)| equal(1, request as u64))
+        .map(|&(_, request)| equal(1, request))
         .collect::<Result<Vec<_>, _>>()
         .map_err(|err| text(&err))?;
     refused.insert(libc::SYS_ioctl, ioctl_rules);

@@ -82,7 +82,7 @@ const DEPTH: usize = 32;
 /// Removes the folder `top` and all it holds, whatever the tree: folders are opened one
 /// below another (never by a long path), one without permissions is given them first (the
 /// owner may), links are removed and never followed, and a folder found deeper than
-/// [`DEPTH`] is moved up to `top` to be removed in a later round, so that neither the
+/// a few dozen levels is moved up to `top` to be removed in a later round, so that neither the
 /// stack nor the open files grow with the tree's depth.
 pub fn remove_tree(top: &Path) -> std::io::Result<()> {
     let meta = match std::fs::symlink_metadata(top) {
@@ -186,8 +186,8 @@ mod tests {
         let locked = top.join("locked/inner");
         std::fs::create_dir_all(&locked).unwrap();
         std::fs::write(locked.join("kept"), "x").unwrap();
-        std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0)).unwrap();
-        std::fs::set_permissions(top.join("locked"), std::fs::Permissions::from_mode(0)).unwrap();
+        std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o000)).unwrap();
+        std::fs::set_permissions(top.join("locked"), std::fs::Permissions::from_mode(0o000)).unwrap();
         let outside = dir.path().join("outside");
         std::fs::create_dir(&outside).unwrap();
         std::fs::write(outside.join("precious"), "x").unwrap();
