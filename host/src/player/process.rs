@@ -69,7 +69,7 @@ impl Process {
             None => DEFAULT_BOT_THINK_LIMIT,
         };
         // This thread waits for every answer: it and the bot share a CPU.
-        let cpu = crate::process::affinity::this_threads_cpu();
+        let cpu = manifest.pin.then(crate::process::affinity::this_threads_cpu).flatten();
         // The process that told the bot's info, if it is still there, else a new one.
         let idle = plugin.idle_bots().and_then(|idle| idle.take(None));
         if let (Some(idle), Some(cpu)) = (&idle, cpu) {

@@ -150,8 +150,16 @@ impl Tbp {
         // A process that played a game under these rules, or the one that told the bot's
         // info, before a new one.
         let idle = plugin.idle_bots();
+        // A TBP bot that searches on one thread (its manifest's `pin = true`) shares this
+        // thread's CPU.
+        let cpu = manifest.pin.then(crate::process::affinity::this_threads_cpu).flatten();
         let (bot, ready) = match idle.and_then(|idle| idle.take(Some(&told_text))) {
-            Some(IdleBot { bot, rules, .. }) => (bot, rules.is_some()),
+            Some(IdleBot { bot, rules, .. }) => {
+                if let Some(cpu) = cpu {
+                    crate::process::affinity::pin_process(bot.id(), cpu);
+                }
+                (bot, rules.is_some())
+            }
             None => (start(manifest).map_err(failed)?.0, false),
         };
         let mut tbp = Tbp {

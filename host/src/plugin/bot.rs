@@ -98,12 +98,10 @@ impl BotProcess {
             .and_then(|path| path.parent().map(Path::to_path_buf))
             .unwrap_or_else(|| manifest.working_dir.clone());
         let (mut command, scratch) = crate::sandbox::wrap(manifest.command(), &[&own], &[]).map_err(cannot_start)?;
-        // A bot of tetrad's protocol thinks while the host waits: it shares the waiting
-        // thread's CPU, if that thread has one. (A TBP bot searches on threads of its own.)
-        if manifest.protocol != super::manifest::Protocol::Tbp {
-            if let Some(cpu) = crate::process::affinity::current_cpu() {
-                crate::process::affinity::pin_child(&mut command, cpu);
-            }
+        // A bot that thinks only while the host waits shares the waiting thread's CPU, if
+        // that thread has one.
+        if let (true, Some(cpu)) = (manifest.pin, crate::process::affinity::current_cpu()) {
+            crate::process::affinity::pin_child(&mut command, cpu);
         }
         let process = ChildProcess::spawn_following(command, &log, &label, LINE_CAP_BYTES).map_err(cannot_start)?;
         Ok(BotProcess {

@@ -44,6 +44,11 @@ pub struct Manifest {
     /// For a TBP bot: how long it calculates before each `suggest`, in milliseconds (a
     /// TBP bot searches between messages and answers with its best move so far).
     pub think_ms: u64,
+    /// Whether the bot shares the CPU of the thread that waits for its answers (see
+    /// `process::affinity`): by default a bot of tetrad's protocol does (it thinks only
+    /// while asked) and a TBP bot does not (it may search on several threads between
+    /// messages); `pin = true` or `false` in the manifest says otherwise.
+    pub pin: bool,
 }
 
 /// The manifest as written.
@@ -61,6 +66,7 @@ struct ManifestFile {
     protocol: Protocol,
     #[serde(default)]
     think_ms: u64,
+    pin: Option<bool>,
 }
 
 impl Manifest {
@@ -112,6 +118,7 @@ impl Manifest {
             working_dir: folder.join(file.working_dir.unwrap_or_default()),
             protocol: file.protocol,
             think_ms: file.think_ms,
+            pin: file.pin.unwrap_or(file.protocol != Protocol::Tbp),
         })
     }
 
@@ -131,6 +138,16 @@ impl Manifest {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_bot_shares_its_waiting_threads_cpu_unless_it_speaks_tbp_or_says_otherwise() {
+        let path = Path::new("/bots/b/bot.toml");
+        let read = |extra: &str| Manifest::parse(path, &format!("name = \"b\"\ncommand = [\"./b\"]\n{extra}")).unwrap();
+        assert!(read("").pin);
+        assert!(!read("protocol = \"tbp\"\n").pin);
+        assert!(read("protocol = \"tbp\"\npin = true\n").pin);
+        assert!(!read("pin = false\n").pin);
+    }
 
     #[test]
     fn paths_are_the_manifests_folders_and_bare_programs_are_searched() {

@@ -31,6 +31,8 @@ pub fn seated(plugin: &Plugin, exe: &Path) -> Plugin {
         working_dir: std::env::current_dir().unwrap_or_else(|_| ".".into()),
         protocol: Protocol::Tetrad,
         think_ms: 0,
+        // A library answers only while asked: its seat shares the waiting thread's CPU.
+        pin: true,
     };
     plugin.played_by(manifest)
 }
