@@ -9,7 +9,7 @@
 //! the resets back. Once they are spent, the delay runs on through moves, and a piece that
 //! comes to rest again (not on a new lowest row) locks at once.
 
-use super::{Falling, Game, TickReport, Timing, TimingError};
+use super::{Game, TickReport, Timing, TimingError};
 use tetrad_plugin_api::{PiecePos, Preset, Step};
 
 /// The time, and what the falling piece is waiting for.
@@ -196,7 +196,7 @@ impl Clock {
 /// A falling piece, for the tests' convenience.
 #[cfg(test)]
 pub(super) fn position(game: &Game) -> Option<PiecePos> {
-    game.current().map(|Falling { pos, .. }| pos)
+    game.current().map(|falling| falling.pos)
 }
 
 #[cfg(test)]
