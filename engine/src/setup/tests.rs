@@ -94,4 +94,8 @@ fn timing_rules_are_recorded_under_guideline_and_refused_elsewhere() {
     value["timing"] = serde_json::json!({ "gravity": "guideline" });
     let err = serde_json::from_value::<Setup>(value).expect_err("not under simplified");
     assert!(err.to_string().contains("guideline only, not simplified"), "{err}");
+    let mut value = serde_json::to_value(&setup).expect("serialises");
+    value["attack"] = serde_json::to_value(crate::engine::AttackTable::guideline()).expect("serialises");
+    let err = serde_json::from_value::<Setup>(value).expect_err("not in versus yet");
+    assert!(err.to_string().contains("versus game are not played yet"), "{err}");
 }
