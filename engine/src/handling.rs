@@ -44,6 +44,21 @@ pub enum SoftDrop {
     Instant,
 }
 
+impl std::str::FromStr for SoftDrop {
+    type Err = HandlingError;
+
+    /// `instant`, or a factor of at least 1 (`6`, `20x`).
+    fn from_str(text: &str) -> Result<SoftDrop, HandlingError> {
+        if text == "instant" {
+            return Ok(SoftDrop::Instant);
+        }
+        match text.strip_suffix(['x', 'X']).unwrap_or(text).parse::<u32>() {
+            Ok(factor) if factor >= 1 => Ok(SoftDrop::Factor(factor)),
+            _ => Err(HandlingError::SoftDrop(text.to_string())),
+        }
+    }
+}
+
 /// A person's handling: the delays and rates of their keys, in milliseconds, and which
 /// key does what.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -124,9 +139,12 @@ pub enum Command {
 /// A command at its time, in microseconds from the game's start.
 pub type Timed = (u64, Command);
 
-/// Key events that cannot be handled.
+/// Key events or handling values that cannot be used.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum HandlingError {
+    /// Not `instant` nor a factor of at least 1.
+    #[error("soft drop `{0}` is not `instant` nor a factor of at least 1 (such as 6)")]
+    SoftDrop(String),
     /// An event earlier than the one before it.
     #[error("key event {index} at {time_us} µs comes before the event ahead of it")]
     OutOfOrder {

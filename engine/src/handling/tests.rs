@@ -150,6 +150,9 @@ fn handling_is_written_and_read_back() {
         "{text}"
     );
     assert_eq!(serde_json::from_str::<Handling>(&text).unwrap(), handling);
+    assert_eq!("instant".parse(), Ok(SoftDrop::Instant));
+    assert_eq!("20x".parse(), Ok(SoftDrop::Factor(20)));
+    assert!("0".parse::<SoftDrop>().is_err() && "fast".parse::<SoftDrop>().is_err());
 }
 
 /// A guideline game with an O falling at 1/60 G.

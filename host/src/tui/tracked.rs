@@ -76,6 +76,14 @@ impl Tracked {
         }
     }
 
+    /// Paints a lock the game played through [`Tracked::game_mut`] (a person's hands in
+    /// real time), with no garbage risen.
+    pub fn painted(&mut self, report: &TickReport) {
+        if let Some(locked) = report.locked {
+            self.paint(locked, 0);
+        }
+    }
+
     fn received(&self) -> u64 {
         self.game.garbage().map_or(0, |garbage| garbage.received)
     }
