@@ -260,7 +260,7 @@ fn real_time_play_checks_its_rules_and_says_in_one_line_where_the_terminal_canno
         return;
     }
     assert!(
-        screen.contains("tetrad: this terminal does not report key releases (the kitty keyboard protocol)"),
+        screen.contains("tetrad: terminal: this terminal does not report key releases (the kitty keyboard protocol)"),
         "{screen}"
     );
     assert!(screen.contains("exited 1"), "{screen}");
