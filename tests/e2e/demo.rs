@@ -236,7 +236,15 @@ fn real_time_play_checks_its_rules_and_says_in_one_line_where_the_terminal_canno
         "tetrad: timing rules (gravity, lock delay) are played under preset guideline only, not classic",
     );
     assert_one_line_error(
-        &run(&["play", "--preset", "guideline", "--gravity", "guideline", "--lock-delay", "300"]),
+        &run(&[
+            "play",
+            "--preset",
+            "guideline",
+            "--gravity",
+            "guideline",
+            "--lock-delay",
+            "300",
+        ]),
         "tetrad: play needs a terminal",
     );
     let tetrad = quoted(Path::new(env!("CARGO_BIN_EXE_tetrad")));
