@@ -133,3 +133,37 @@ fn a_timed_game_recorded_as_ticks_verifies_at_their_times() {
     late.seats[0].end_us = Some(4_500_000);
     assert!(late.verify().is_err());
 }
+
+#[test]
+fn a_game_that_tops_out_by_itself_between_ticks_verifies() {
+    // Nobody presses a key: at 20G every piece falls at once and locks half a second later
+    // in the middle columns, until one cannot enter.
+    let mut setup = Setup::new(Rules::preset(Preset::Guideline), Arc::new(PieceSet::srs())).unwrap();
+    let timing = Timing {
+        gravity: Gravity::Fixed(20.0),
+        ..Timing::guideline()
+    };
+    setup.timing = Some(timing);
+    let mut game = Game::new(setup.rules, setup.pieces.clone(), 9);
+    game.enable_timing(timing).unwrap();
+    let mut hands = Hands::new(Handling::default());
+    let end_us = 60_000_000;
+    let locks = hands.until(&mut game, end_us);
+    assert!(game.is_over() && locks.iter().all(|p| p.actions.is_none()));
+    let topped_at = locks.last().map(|p| p.time_us).unwrap();
+    assert!(topped_at < end_us);
+    let mut replay = Replay::new(&setup, 9);
+    let seat = &mut replay.seats[0];
+    seat.players.push(PlayerRecord {
+        handling: Some(Handling::default()),
+        ..PlayerRecord::human(0)
+    });
+    seat.times_us = Some(Vec::new());
+    seat.end_us = Some(topped_at);
+    seat.keys = Some(Vec::new());
+    seat.result = Outcome::new(game.stats(), RecordedEnd::ToppedOut);
+    assert_eq!(replay.verify().unwrap(), [replay.seats[0].result]);
+    // Ended a microsecond before the last lock, the game was not over.
+    replay.seats[0].end_us = Some(topped_at - 1);
+    assert!(replay.verify().is_err());
+}
