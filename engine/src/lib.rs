@@ -7,6 +7,7 @@
 #![deny(missing_docs)]
 
 pub mod engine;
+pub mod handling;
 pub mod input;
 pub mod pieces;
 pub mod referee;

@@ -7,7 +7,7 @@ mod records;
 
 pub use records::{PieceRecord, RulesRecord};
 
-use crate::engine::{AttackTable, GarbageRules, Pace, Sequences, Speed};
+use crate::engine::{AttackTable, GarbageRules, Pace, Sequences, Speed, Timing};
 use crate::referee::{Limits, TimeControl};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -41,6 +41,9 @@ pub struct Setup {
     pub pace: Pace,
     /// Under the realtime pace, how fast paths are played.
     pub speed: Speed,
+    /// Under `guideline`, the timing rules (gravity, lock delay) a real-time game plays
+    /// by; `None`: pieces fall only when a player moves them (the game as it was before).
+    pub timing: Option<Timing>,
 }
 
 /// Piece sequences by content, not by file name: a copy of the file elsewhere is the same
@@ -101,6 +104,10 @@ pub struct SetupRecord {
     /// when there are none.
     #[serde(default, skip_serializing_if = "Speed::is_free")]
     pub speed: Speed,
+    /// The timing rules of a real-time game, left out when there are none (so older files
+    /// read as games without them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timing: Option<Timing>,
 }
 
 impl From<Setup> for SetupRecord {
@@ -118,6 +125,7 @@ impl From<Setup> for SetupRecord {
             garbage: setup.garbage,
             pace: setup.pace,
             speed: setup.speed,
+            timing: setup.timing,
         }
     }
 }
@@ -131,6 +139,15 @@ impl TryFrom<SetupRecord> for Setup {
         rules.validate(&pieces).map_err(|e| e.to_string())?;
         record.garbage.check()?;
         record.speed.check()?;
+        if let Some(timing) = &record.timing {
+            timing.check().map_err(|e| e.to_string())?;
+            if rules.preset != tetrad_plugin_api::Preset::Guideline {
+                return Err(crate::engine::TimingError::Preset(rules.preset.name().to_string()).to_string());
+            }
+            if record.attack.is_some() {
+                return Err("timing rules (gravity, lock delay) in a versus game are not played yet".to_string());
+            }
+        }
         if !record.speed.is_free() && record.pace != Pace::Realtime {
             return Err(format!(
                 "a speed ({}) is set, but the pace is {}, not realtime",
@@ -157,6 +174,7 @@ impl TryFrom<SetupRecord> for Setup {
             garbage: record.garbage,
             pace: record.pace,
             speed: record.speed,
+            timing: record.timing,
         })
     }
 }
@@ -175,6 +193,7 @@ impl Setup {
             garbage: GarbageRules::default(),
             pace: Pace::Ticks,
             speed: Speed::default(),
+            timing: None,
         })
     }
 
@@ -194,6 +213,7 @@ impl Setup {
             ("garbage options", a.garbage == b.garbage),
             ("paces", a.pace == b.pace),
             ("speeds", a.speed == b.speed),
+            ("timing rules", a.timing == b.timing),
         ];
         checks.iter().filter(|(_, same)| !same).map(|(what, _)| *what).collect()
     }
@@ -216,8 +236,9 @@ impl Setup {
         if self.attack.is_some() && !self.garbage.is_plain() {
             attack.push_str(&format!(", garbage {}", self.garbage));
         }
+        let timing = self.timing.map(|t| format!(", {t}")).unwrap_or_default();
         format!(
-            "{} {}x{}, preview {}, {} pieces{attack}",
+            "{} {}x{}, preview {}, {} pieces{timing}{attack}",
             rules.preset,
             rules.width,
             rules.height,

@@ -3,7 +3,7 @@
 //! its old paths: [`engine`], [`input`], [`pieces`], [`referee`], [`setup`]).
 #![deny(unsafe_code)]
 
-pub use tetrad_engine::{engine, input, pieces, referee};
+pub use tetrad_engine::{engine, handling, input, pieces, referee};
 
 pub mod cli;
 pub mod commands;

@@ -7,6 +7,7 @@
 //! the order of their times.
 
 use crate::engine::Stats;
+use crate::handling::KeyEvent;
 use crate::input::{self, InputError, REPLAY_CAP};
 use crate::plugin::Plugin;
 use crate::runner::{GameResult, RunSpec};
@@ -77,9 +78,14 @@ pub struct SeatRecord {
     /// in microseconds from the game's start; absent under the other paces.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub times_us: Option<Vec<u64>>,
-    /// Under the realtime pace, when the seat's game ended, in microseconds from its start.
+    /// Under the realtime pace or timing rules, when the seat's game ended, in
+    /// microseconds from its start.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub end_us: Option<u64>,
+    /// Under timing rules, a person's key presses and releases, from which their
+    /// handling (in their [`PlayerRecord`]) re-derives every tick.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub keys: Option<Vec<KeyEvent>>,
 }
 
 impl SeatRecord {
@@ -126,6 +132,7 @@ impl ReplayV1 {
                 garbage: Default::default(),
                 pace: Default::default(),
                 speed: Default::default(),
+                timing: None,
             },
             seed: self.seed,
             seats: vec![SeatRecord {
@@ -134,6 +141,7 @@ impl ReplayV1 {
                 result: self.result,
                 times_us: None,
                 end_us: None,
+                keys: None,
             }],
         }
     }
@@ -149,6 +157,7 @@ impl Replay {
             result: Outcome::new(Stats::default(), RecordedEnd::Unfinished),
             times_us: None,
             end_us: None,
+            keys: None,
         };
         let mut replay = Replay {
             format: FORMAT.to_string(),
@@ -273,6 +282,7 @@ impl Replay {
     }
 }
 
+mod clocked;
 pub mod ends;
 mod forfeits;
 mod record;

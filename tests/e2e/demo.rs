@@ -229,6 +229,51 @@ fn the_screens_need_a_terminal_and_say_what_to_run_instead() {
     );
 }
 
+#[test]
+fn real_time_play_checks_its_rules_and_says_in_one_line_where_the_terminal_cannot() {
+    assert_one_line_error(
+        &run(&["play", "--gravity", "0.02G"]),
+        "tetrad: timing rules (gravity, lock delay) are played under preset guideline only, not classic",
+    );
+    assert_one_line_error(
+        &run(&[
+            "play",
+            "--preset",
+            "guideline",
+            "--gravity",
+            "guideline",
+            "--lock-delay",
+            "300",
+        ]),
+        "tetrad: play needs a terminal",
+    );
+    let tetrad = quoted(Path::new(env!("CARGO_BIN_EXE_tetrad")));
+    let play = format!("{tetrad} play --preset guideline --gravity 1");
+    let Some(tmux) = Tmux::start("realtime", &play) else {
+        return;
+    };
+    // tmux does not report key releases (3.3 does not speak the kitty keyboard protocol).
+    let started = Instant::now();
+    let screen = loop {
+        let screen = tmux.screen();
+        if screen.contains("exited") || screen.contains("tetrad play") {
+            break screen;
+        }
+        assert!(started.elapsed() < Duration::from_secs(5), "{screen}");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    if screen.contains("tetrad play") {
+        eprintln!("skipping: this tmux reports key releases");
+        tmux.keys(&["q"]);
+        return;
+    }
+    assert!(
+        screen.contains("tetrad: terminal: this terminal does not report key releases (the kitty keyboard protocol)"),
+        "{screen}"
+    );
+    assert!(screen.contains("exited 1"), "{screen}");
+}
+
 /// A tmux server of our own, with one session running a command; killed when dropped.
 struct Tmux {
     socket: String,

@@ -2,6 +2,7 @@
 //! as data. Movement itself is the shared model's [`step`], so plugins predict it exactly.
 
 mod attack;
+mod clock;
 mod garbage;
 mod garbage_sets;
 mod pace;
@@ -9,6 +10,7 @@ mod queue;
 mod realtime;
 mod scoring;
 mod sequence;
+mod timing;
 mod versus;
 mod view;
 
@@ -20,6 +22,7 @@ pub use queue::PieceQueue;
 pub use realtime::{Deliveries, Speed};
 pub use scoring::{Clear, Spin};
 pub use sequence::{SequenceError, Sequences, SEQUENCE_CAP};
+pub use timing::{guideline_row_seconds, Gravity, Timing, TimingError, FRAMES_PER_SECOND, MAX_G};
 
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -112,6 +115,8 @@ pub struct Game {
     /// The board may hold a full row: one it started with, until the first lock clears
     /// it. Otherwise a lock looks for full rows among the piece's rows alone.
     full_row_held: bool,
+    /// Under timing rules, the time and the falling piece's gravity and lock delay.
+    clock: Option<Box<clock::Clock>>,
 }
 
 impl Game {
@@ -153,6 +158,7 @@ impl Game {
             over: false,
             exhausted: false,
             garbage: None,
+            clock: None,
         };
         match first {
             Some(first) => game.enter(first),
@@ -175,6 +181,9 @@ impl Game {
         } else {
             self.current = None;
             self.over = true;
+        }
+        if self.clock.is_some() {
+            self.clock_entered();
         }
     }
 
@@ -228,6 +237,7 @@ impl Game {
             };
         }
         let kind = self.pieces.kind(falling.piece);
+        let before = falling.pos;
         let moved = step(&self.rules, &self.board, kind, &mut falling.pos, actions);
         self.current = Some(falling);
         if moved.shifted || moved.fell {
@@ -236,8 +246,19 @@ impl Game {
             self.last_kick = Some(moved.kick);
         }
         if !moved.locked {
+            if self.clock.is_some() {
+                return self.clock_moved(before, moved);
+            }
             return TickReport::default();
         }
+        self.lock(falling)
+    }
+
+    /// Locks the falling piece where it is: scores it, clears rows, raises garbage, and
+    /// brings in the next piece or ends the game.
+    #[inline(always)]
+    fn lock(&mut self, falling: Falling) -> TickReport {
+        let kind = self.pieces.kind(falling.piece);
         let shape = kind.orientation(falling.pos.orientation);
         let spin = match self.rules.rotation() {
             RotationSystem::Srs if kind.name() == "T" => scoring::t_spin(&self.board, falling.pos, self.last_kick),

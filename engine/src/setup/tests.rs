@@ -67,3 +67,35 @@ fn differences_name_each_part_that_differs() {
     assert_eq!(a.differences(&b)[0], "rules");
     assert_ne!(a, b);
 }
+
+#[test]
+fn timing_rules_are_recorded_under_guideline_and_refused_elsewhere() {
+    use crate::engine::{Gravity, Timing};
+    let mut setup = Setup::new(Rules::preset(Preset::Guideline), Arc::new(PieceSet::srs())).expect("valid");
+    let plain = serde_json::to_string(&setup).expect("serialises");
+    assert!(
+        !plain.contains("timing"),
+        "a game without timing rules writes none: {plain}"
+    );
+    setup.timing = Some(Timing {
+        gravity: Gravity::Fixed(0.02),
+        ..Timing::guideline()
+    });
+    let text = serde_json::to_string(&setup).expect("serialises");
+    let back: Setup = serde_json::from_str(&text).expect("reads back");
+    assert_eq!(back.timing, setup.timing);
+    assert!(back
+        .rules_text()
+        .contains("gravity 0.02G, lock delay 500 ms, 15 move resets"));
+    let mut other = back.clone();
+    other.timing = None;
+    assert_eq!(back.differences(&other), ["timing rules"]);
+    let mut value = serde_json::to_value(self::setup()).expect("serialises");
+    value["timing"] = serde_json::json!({ "gravity": "guideline" });
+    let err = serde_json::from_value::<Setup>(value).expect_err("not under simplified");
+    assert!(err.to_string().contains("guideline only, not simplified"), "{err}");
+    let mut value = serde_json::to_value(&setup).expect("serialises");
+    value["attack"] = serde_json::to_value(crate::engine::AttackTable::guideline()).expect("serialises");
+    let err = serde_json::from_value::<Setup>(value).expect_err("not in versus yet");
+    assert!(err.to_string().contains("versus game are not played yet"), "{err}");
+}

@@ -69,6 +69,61 @@ pub struct PlayArgs {
     /// In versus, the opponent's options, as 'key=value,key=value'.
     #[arg(long, default_value = "")]
     pub options: String,
+    /// Real-time play.
+    #[command(flatten)]
+    pub realtime: RealtimeArgs,
+}
+
+/// Real-time play on `tetrad play`: the timing rules and the person's handling.
+#[derive(Debug, Args)]
+pub struct RealtimeArgs {
+    /// Plays in real time under guideline: pieces fall by themselves at this gravity, in G
+    /// (`0.02G`, `1/60`), or `guideline` for its curve by level, and lock after a delay.
+    /// Needs a terminal that reports key releases (the kitty keyboard protocol).
+    #[arg(long, value_name = "G|guideline")]
+    pub gravity: Option<crate::engine::Gravity>,
+    /// With --gravity: milliseconds a resting piece waits before it locks.
+    #[arg(long, value_name = "MS", default_value_t = crate::engine::Timing::LOCK_DELAY_MS, requires = "gravity")]
+    pub lock_delay: u32,
+    /// With --gravity: moves or turns of a resting piece that restart its lock delay.
+    #[arg(long, value_name = "N", default_value_t = crate::engine::Timing::MOVE_RESETS, requires = "gravity")]
+    pub move_resets: u32,
+    /// With --gravity: delayed auto shift, in milliseconds [default: 167].
+    #[arg(long, value_name = "MS", requires = "gravity")]
+    pub das: Option<u32>,
+    /// With --gravity: auto-repeat rate, in milliseconds; 0 shifts to the wall [default: 33].
+    #[arg(long, value_name = "MS", requires = "gravity")]
+    pub arr: Option<u32>,
+    /// With --gravity: a held soft drop falls this many times faster than gravity, or
+    /// `instant` [default: 6].
+    #[arg(long, value_name = "FACTOR|instant", requires = "gravity")]
+    pub soft_drop: Option<crate::handling::SoftDrop>,
+    /// With --gravity: the half-turn key (A) acts.
+    #[arg(long, requires = "gravity")]
+    pub turn_180: bool,
+}
+
+impl RealtimeArgs {
+    /// The timing rules, if --gravity asks for real-time play.
+    pub fn timing(&self) -> Option<crate::engine::Timing> {
+        self.gravity.map(|gravity| crate::engine::Timing {
+            gravity,
+            lock_delay_ms: self.lock_delay,
+            move_reset_limit: self.move_resets,
+        })
+    }
+
+    /// The person's handling: the defaults, with the values given.
+    pub fn handling(&self) -> crate::handling::Handling {
+        let defaults = crate::handling::Handling::default();
+        crate::handling::Handling {
+            das_ms: self.das.unwrap_or(defaults.das_ms),
+            arr_ms: self.arr.unwrap_or(defaults.arr_ms),
+            soft_drop: self.soft_drop.unwrap_or(defaults.soft_drop),
+            turn_180: self.turn_180,
+            ..defaults
+        }
+    }
 }
 
 /// Options of `tetrad replay`.

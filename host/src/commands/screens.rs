@@ -73,10 +73,23 @@ pub fn play(mut args: PlayArgs) -> Result<ExitCode> {
     };
     // A person plays whatever rules are given; a TBP opponent plays guideline only.
     default_preset(&mut args.game, &opponent);
-    let session = session(&args.game, args.seed, args.max_pieces, args.record, args.versus)?;
+    let mut session = session(&args.game, args.seed, args.max_pieces, args.record, args.versus)?;
+    if let Some(timing) = args.realtime.timing() {
+        if session.is_versus() {
+            bail!("real-time play (--gravity) against a bot is not played yet; play it without --versus");
+        }
+        if session.setup.rules.preset != tetrad_plugin_api::Preset::Guideline {
+            bail!(crate::engine::TimingError::Preset(
+                session.setup.rules.preset.name().to_string()
+            ));
+        }
+        timing.check()?;
+        session.setup.timing = Some(timing);
+    }
     need_terminal("play needs a terminal")?;
     match opponent {
         Some(opponent) => show(App::play_versus(session, (opponent, args.options))?),
+        None if session.setup.timing.is_some() => show(App::play_timed(session, args.realtime.handling())),
         None => show(App::play(session)),
     }
 }

@@ -1,6 +1,7 @@
 //! What a replay records of each seat: who played from which tick, and the result.
 
 use crate::engine::{Game, Stats};
+use crate::handling::Handling;
 use crate::plugin::{printable, Plugin};
 use crate::referee::End;
 use serde::{Deserialize, Serialize};
@@ -22,6 +23,9 @@ pub struct PlayerRecord {
     /// The plugin's options.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub options: String,
+    /// A person's handling, when their seat records key events (under timing rules).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub handling: Option<Handling>,
 }
 
 impl PlayerRecord {
@@ -33,6 +37,7 @@ impl PlayerRecord {
             version: None,
             path: None,
             options: String::new(),
+            handling: None,
         }
     }
 
@@ -44,6 +49,7 @@ impl PlayerRecord {
             version: Some(plugin.info().version.clone()),
             path: Some(plugin.path().to_path_buf()),
             options: options.to_string(),
+            handling: None,
         }
     }
 

@@ -61,9 +61,10 @@ impl Replay {
             })
             .collect();
         watcher.start(&games);
-        match pace {
-            Pace::Realtime => self.play_timed(&mut games, watcher)?,
-            _ => self.play_rounds(&mut games, pace, watcher)?,
+        match (setup.timing, pace) {
+            (Some(timing), _) => self.play_clocked(timing, &mut games, watcher)?,
+            (None, Pace::Realtime) => self.play_timed(&mut games, watcher)?,
+            (None, _) => self.play_rounds(&mut games, pace, watcher)?,
         }
         self.check_results(&games, pace)
     }

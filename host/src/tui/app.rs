@@ -49,6 +49,8 @@ pub struct App {
     rate: Rate,
     recorder: Option<Recorder>,
     save_error: Option<ReplayError>,
+    /// A person playing in real time: their hands and the game's time.
+    timed: Option<Box<timed::TimedPlay>>,
 }
 
 impl App {
@@ -75,6 +77,7 @@ impl App {
             rate: Rate::default(),
             recorder: None,
             save_error: None,
+            timed: None,
             session,
         }
     }
@@ -225,6 +228,9 @@ impl App {
         if self.paused || self.help || self.prompt.is_some() || self.is_over() {
             return;
         }
+        if self.timed_tick(elapsed) {
+            return self.rate.sample(elapsed, self.sides[0].stats().pieces);
+        }
         // A person's game under a preset without gravity only moves on keys.
         let timer_ticks = self.mode != Mode::Play || self.session.setup.rules.movement() == Movement::Gravity;
         // A player slower than the pace gets no backlog: the frame ends after its budget.
@@ -262,7 +268,7 @@ impl App {
 
     /// A person's key: plays a tick with `actions` at once, and the timer starts over.
     fn human(&mut self, actions: Actions) {
-        if self.mode == Mode::Play && !self.paused && !self.help {
+        if self.mode == Mode::Play && !self.paused && !self.help && self.timed.is_none() {
             self.advance(actions);
             self.due = Duration::ZERO;
         }
@@ -364,6 +370,7 @@ impl App {
         self.ticks = 0;
         self.due = Duration::ZERO;
         self.rate = Rate::default();
+        self.timed_restart();
         for side in &mut self.sides {
             if let Driver::Plugin(seat) = &mut side.driver {
                 if let Err(err) = seat.take_over(&self.roster, seat.index(), side.tracked.game(), self.game_seed) {
@@ -430,7 +437,7 @@ impl App {
                 Driver::Plugin(seat) => {
                     PlayerRecord::plugin(self.roster.plugin(seat.index()), self.roster.options(seat.index()), 0)
                 }
-                _ => PlayerRecord::human(0),
+                _ => self.timed_player().unwrap_or_else(|| PlayerRecord::human(0)),
             })
             .collect();
         self.recorder = Some(Recorder::new(
@@ -443,9 +450,13 @@ impl App {
 
     /// Saves the game's replay, if recording and it holds ticks not yet saved.
     fn save_if_unsaved(&mut self) {
+        let now_us = self.timed_now_us();
         let Some(recorder) = &mut self.recorder else {
             return;
         };
+        if let Some(now_us) = now_us {
+            recorder.set_end(0, now_us);
+        }
         match recorder.save(self.sides.iter().map(Side::outcome)) {
             Ok(None) => {}
             Ok(Some(path)) => self.status = Some(format!("replay saved to {}", path.display())),
@@ -464,6 +475,7 @@ impl App {
 
 mod side;
 mod switch;
+mod timed;
 mod view;
 
 #[cfg(test)]

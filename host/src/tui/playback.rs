@@ -1,7 +1,9 @@
 //! Playing back a replay with seeking: the game (in versus, both games, tick by tick with
 //! the garbage between them) is re-simulated once, keeping a checkpoint every thousand
 //! ticks and the tick at which each piece entered, so any tick is reached by cloning a
-//! checkpoint and playing at most a thousand ticks.
+//! checkpoint and playing at most a thousand ticks. A game under timing rules is told
+//! each tick's recorded time before the tick, so rows fall and pieces lock by delay
+//! between ticks as they did.
 
 use super::tracked::Tracked;
 use crate::engine::{pass_garbage, Game};
@@ -11,6 +13,14 @@ use tetrad_plugin_api::Actions;
 
 /// Ticks between checkpoints.
 const EVERY: u64 = 1000;
+
+/// Whether the first seat's next piece entered at a tick: before it (its piece locked by
+/// delay) or with it.
+#[derive(Clone, Copy, Debug, Default)]
+struct Entered {
+    before: bool,
+    after: bool,
+}
 
 /// A replay ready to play from any tick.
 pub struct Playback {
@@ -43,8 +53,11 @@ impl Playback {
                 break;
             }
             let entered = playback.step(&mut boards, tick);
+            if entered.before {
+                playback.piece_starts.push(playback.len);
+            }
             playback.len += 1;
-            if entered {
+            if entered.after {
                 playback.piece_starts.push(playback.len);
             }
             if playback.len.is_multiple_of(EVERY) {
@@ -63,6 +76,10 @@ impl Playback {
             if let Some(attack) = &setup.attack {
                 game.enable_garbage_with(attack.clone(), setup.garbage, seed);
             }
+            if let Some(timing) = setup.timing {
+                // Refused in versus, which the replay's own check reports as its problem.
+                let _ = game.enable_timing(timing);
+            }
             Tracked::new(game)
         };
         self.replay.seats.iter().map(|_| deal()).collect()
@@ -70,19 +87,28 @@ impl Playback {
 
     /// Plays tick `tick` on `boards`: each seat whose game goes on and which has an
     /// action for it, then the garbage between them. Returns whether the first seat's
-    /// next piece entered.
-    fn step(&self, boards: &mut [Tracked], tick: u64) -> bool {
+    /// next piece entered, before the tick (a lock by delay) or with it.
+    fn step(&self, boards: &mut [Tracked], tick: u64) -> Entered {
         let max_pieces = self.replay.setup.max_pieces;
-        let mut entered = false;
+        let mut entered = Entered::default();
         for (seat, board) in boards.iter_mut().enumerate() {
             let Some(actions) = self.action(seat, tick) else {
                 continue;
             };
+            let record = &self.replay.seats[seat];
+            let time = record.times_us.as_ref().and_then(|times| times.get(tick as usize));
+            if let Some(&time) = time.filter(|_| board.game().timing().is_some()) {
+                entered.before |= board.advance(time) && seat == 0 && board.game().current().is_some();
+            }
             if ended(board.game(), max_pieces).is_some() {
                 continue;
             }
             let report = board.tick(actions);
-            entered |= seat == 0 && report.locked.is_some() && board.game().current().is_some();
+            entered.after |= seat == 0 && report.locked.is_some() && board.game().current().is_some();
+            let last = tick as usize + 1 == record.actions.len();
+            if let Some(end) = record.end_us.filter(|_| last && board.game().timing().is_some()) {
+                board.advance(end);
+            }
         }
         if boards.len() > 1 {
             pass_garbage(boards.iter_mut().map(Tracked::game_mut));
@@ -219,5 +245,51 @@ mod tests {
             "{:?}",
             playback.problem()
         );
+    }
+}
+
+#[cfg(test)]
+mod timed_tests {
+    use super::*;
+    use crate::engine::{Gravity, Timing};
+    use crate::replay::{Outcome, PlayerRecord, RecordedEnd};
+    use crate::setup::Setup;
+    use std::sync::Arc;
+    use tetrad_plugin_api::{PieceSet, Preset, Rules};
+
+    #[test]
+    fn a_timed_replay_plays_back_the_locks_that_came_between_its_ticks() {
+        let mut setup = Setup::new(Rules::preset(Preset::Guideline), Arc::new(PieceSet::srs())).unwrap();
+        let timing = Timing {
+            gravity: Gravity::Fixed(1.0 / 60.0),
+            ..Timing::guideline()
+        };
+        setup.timing = Some(timing);
+        // A soft drop at 0 rests the first piece, which locks by itself at 500 ms; the
+        // hard drop at 700 ms is the second piece's.
+        let ticks = [(Actions::SOFT_DROP, 0), (Actions::DROP, 700_000)];
+        let mut game = Game::new(setup.rules, setup.pieces.clone(), 3);
+        game.enable_timing(timing).unwrap();
+        for (actions, time) in ticks {
+            while game.advance(time).is_some() {}
+            game.tick(actions);
+        }
+        while game.advance(800_000).is_some() {}
+        let mut replay = Replay::new(&setup, 3);
+        let seat = &mut replay.seats[0];
+        seat.players.push(PlayerRecord::human(0));
+        seat.actions = ticks.iter().map(|(actions, _)| actions.0).collect();
+        seat.times_us = Some(ticks.iter().map(|&(_, time)| time).collect());
+        seat.end_us = Some(800_000);
+        seat.result = Outcome::new(game.stats(), RecordedEnd::Unfinished);
+        assert_eq!(game.stats().pieces, 2);
+        let playback = Playback::new(replay).unwrap();
+        assert_eq!(playback.problem(), None);
+        let [end] = <[Tracked; 1]>::try_from(playback.at(playback.len())).unwrap();
+        assert_eq!(
+            (end.game().stats(), end.game().current()),
+            (game.stats(), game.current())
+        );
+        assert_eq!(playback.seek_pieces(0, 1), 1, "the second piece entered before tick 1");
     }
 }

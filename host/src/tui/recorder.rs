@@ -2,6 +2,7 @@
 //! game ends, when a new game starts and when the screen closes. The file holds the last
 //! game that had at least one tick; a versus game with both its seats.
 
+use crate::handling::KeyEvent;
 use crate::replay::{Outcome, PlayerRecord, Replay, ReplayError};
 use crate::setup::Setup;
 use std::path::PathBuf;
@@ -33,6 +34,30 @@ impl Recorder {
     pub fn tick(&mut self, seat: usize, actions: Actions) {
         self.replay.seats[seat].actions.push(actions.0);
         self.unsaved = true;
+    }
+
+    /// Notes the actions applied at seat `seat`'s next tick, at `time_us` of a game under
+    /// timing rules.
+    pub fn tick_at(&mut self, seat: usize, actions: Actions, time_us: u64) {
+        self.tick(seat, actions);
+        self.replay.seats[seat]
+            .times_us
+            .get_or_insert_with(Vec::new)
+            .push(time_us);
+    }
+
+    /// Notes a key event of the person at seat `seat`, under timing rules.
+    pub fn key(&mut self, seat: usize, event: KeyEvent) {
+        self.replay.seats[seat].keys.get_or_insert_with(Vec::new).push(event);
+        self.unsaved = true;
+    }
+
+    /// Notes the time seat `seat`'s game under timing rules has reached (its end, if
+    /// saved now).
+    pub fn set_end(&mut self, seat: usize, time_us: u64) {
+        let record = &mut self.replay.seats[seat];
+        record.times_us.get_or_insert_with(Vec::new);
+        record.end_us = Some(time_us);
     }
 
     /// Notes that `player` chooses seat `seat`'s actions from now on.

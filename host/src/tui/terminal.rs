@@ -5,11 +5,13 @@
 use super::app::App;
 use super::ui;
 use crossterm::cursor::{Hide, Show};
-use crossterm::event::{self, Event, KeyEventKind};
+use crossterm::event::{
+    self, Event, KeyEventKind, KeyboardEnhancementFlags, PopKeyboardEnhancementFlags, PushKeyboardEnhancementFlags,
+};
 use crossterm::execute;
 use crossterm::terminal::{
-    disable_raw_mode, enable_raw_mode, BeginSynchronizedUpdate, EndSynchronizedUpdate, EnterAlternateScreen,
-    LeaveAlternateScreen,
+    disable_raw_mode, enable_raw_mode, supports_keyboard_enhancement, BeginSynchronizedUpdate, EndSynchronizedUpdate,
+    EnterAlternateScreen, LeaveAlternateScreen,
 };
 use ratatui::backend::CrosstermBackend;
 use ratatui::Terminal;
@@ -53,10 +55,30 @@ impl Drop for TerminalGuard {
     }
 }
 
+/// Whether the terminal was asked to report key releases (the kitty keyboard protocol).
+static ENHANCED: AtomicBool = AtomicBool::new(false);
+
+/// Asks the terminal to report key presses, repeats and releases, which real-time play
+/// needs; one line of error where the terminal cannot.
+fn enhance_keyboard() -> io::Result<()> {
+    if !supports_keyboard_enhancement().unwrap_or(false) {
+        return Err(io::Error::other(
+            "this terminal does not report key releases (the kitty keyboard protocol), which real-time play (--gravity) needs: play without --gravity, or in a terminal that reports them (kitty, WezTerm, foot, Ghostty, Alacritty)",
+        ));
+    }
+    let flags = KeyboardEnhancementFlags::DISAMBIGUATE_ESCAPE_CODES | KeyboardEnhancementFlags::REPORT_EVENT_TYPES;
+    execute!(io::stdout(), PushKeyboardEnhancementFlags(flags))?;
+    ENHANCED.store(true, Ordering::SeqCst);
+    Ok(())
+}
+
 /// Leaves raw mode and the alternate screen, once, if a guard took them.
 fn restore() {
     if !ACTIVE.swap(false, Ordering::SeqCst) {
         return;
+    }
+    if ENHANCED.swap(false, Ordering::SeqCst) {
+        let _ = execute!(io::stdout(), PopKeyboardEnhancementFlags);
     }
     let _ = disable_raw_mode();
     let _ = execute!(io::stdout(), LeaveAlternateScreen, Show);
@@ -78,6 +100,9 @@ fn install_panic_hook() {
 /// this returns.
 pub fn run(app: &mut App) -> io::Result<()> {
     let _guard = TerminalGuard::enter()?;
+    if app.is_timed() {
+        enhance_keyboard()?;
+    }
     let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
     terminal.clear()?;
     let mut last = Instant::now();
@@ -90,7 +115,13 @@ pub fn run(app: &mut App) -> io::Result<()> {
         let deadline = last + FRAME;
         while !app.should_quit() && event::poll(deadline.saturating_duration_since(Instant::now()))? {
             if let Event::Key(key) = event::read()? {
-                if key.kind != KeyEventKind::Release {
+                if app.is_timed() {
+                    // The key comes at its own moment, not at the frame's end.
+                    let now = Instant::now();
+                    app.on_tick(now - last);
+                    last = now;
+                    app.on_key_event(key);
+                } else if key.kind != KeyEventKind::Release {
                     app.on_key(key);
                 }
             }

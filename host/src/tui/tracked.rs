@@ -59,6 +59,31 @@ impl Tracked {
         report
     }
 
+    /// Under timing rules, moves the game's time to `time_us` and paints what locked by
+    /// itself on the way. Returns whether anything locked.
+    pub fn advance(&mut self, time_us: u64) -> bool {
+        let mut locked_any = false;
+        loop {
+            let received = self.received();
+            let Some(report) = self.game.advance(time_us) else {
+                return locked_any;
+            };
+            if let Some(locked) = report.locked {
+                let risen = (self.received() - received) as usize;
+                self.paint(locked, risen);
+                locked_any = true;
+            }
+        }
+    }
+
+    /// Paints a lock the game played through [`Tracked::game_mut`] (a person's hands in
+    /// real time), with no garbage risen.
+    pub fn painted(&mut self, report: &TickReport) {
+        if let Some(locked) = report.locked {
+            self.paint(locked, 0);
+        }
+    }
+
     fn received(&self) -> u64 {
         self.game.garbage().map_or(0, |garbage| garbage.received)
     }

@@ -34,6 +34,10 @@ impl Session {
         if let Some(attack) = &setup.attack {
             game.enable_garbage(attack.clone(), seed);
         }
+        if let Some(timing) = setup.timing {
+            // Checked when the session was made: guideline, one board.
+            let _ = game.enable_timing(timing);
+        }
         Tracked::new(game)
     }
 }
