@@ -103,7 +103,11 @@ mod tests {
             combo: 3,
         };
         assert_eq!(hot.attack(clear(4, Spin::None)), 4 + 1 + 2);
-        assert_eq!(hot.attack(clear(2, Spin::None)), 1 + 2, "a double earns no back-to-back");
+        assert_eq!(
+            hot.attack(clear(2, Spin::None)),
+            1 + 2,
+            "a double earns no back-to-back"
+        );
         let perfect = Clear {
             perfect: true,
             ..clear(4, Spin::None)
@@ -115,10 +119,29 @@ mod tests {
     fn the_streak_follows_the_clears() {
         let calm = Streak::default();
         let tsd = calm.after(clear(2, Spin::Full));
-        assert_eq!(tsd, Streak { back_to_back: true, combo: 1 });
+        assert_eq!(
+            tsd,
+            Streak {
+                back_to_back: true,
+                combo: 1
+            }
+        );
         let kept = tsd.after(clear(0, Spin::None));
-        assert_eq!(kept, Streak { back_to_back: true, combo: 0 }, "no clear keeps back-to-back");
+        assert_eq!(
+            kept,
+            Streak {
+                back_to_back: true,
+                combo: 0
+            },
+            "no clear keeps back-to-back"
+        );
         let broken = kept.after(clear(1, Spin::None));
-        assert_eq!(broken, Streak { back_to_back: false, combo: 1 });
+        assert_eq!(
+            broken,
+            Streak {
+                back_to_back: false,
+                combo: 1
+            }
+        );
     }
 }

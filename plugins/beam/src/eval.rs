@@ -150,9 +150,7 @@ mod tests {
     fn heights_and_the_top_of_the_field() {
         // Column 0 is 7 high, column 1 is 5 high, the rest 1; visible 8 rows: half is 4,
         // three quarters 6.
-        let s = shape(
-            "..........\n#.........\n#.........\n##........\n##........\n##........\n##........\n##########",
-        );
+        let s = shape("..........\n#.........\n#.........\n##........\n##........\n##........\n##........\n##########");
         assert_eq!(s.height, 7);
         assert_eq!(s.top_half, (7 - 4) + (5 - 4));
         assert_eq!(s.top_quarter, 7 - 6);
@@ -163,9 +161,7 @@ mod tests {
     fn holes_and_the_cells_covering_them() {
         // Column 2: filled, filled, empty, filled, empty from row 3 down; column 6: one
         // filled cell over an empty one.
-        let s = shape(
-            "..........\n..........\n..........\n..#.......\n..#..#....\n.....#....\n#.#######.\n##.###.##.",
-        );
+        let s = shape("..........\n..........\n..........\n..#.......\n..#..#....\n.....#....\n#.#######.\n##.###.##.");
         // Holes: column 2's two empty cells and column 6's.
         assert_eq!(s.holes, 3);
         // Covered: column 2's three filled cells (each over its lowest hole), column 6's one.
@@ -175,15 +171,12 @@ mod tests {
     #[test]
     fn bumpiness_skips_the_well_and_the_well_is_its_depth() {
         // Heights 2 2 3 3 3 3 3 3 3 0: the well is column 9, 3 deep; steps 1 once.
-        let s = shape(
-            "..........\n..........\n..........\n..........\n..........\n..#######.\n#########.\n#########.",
-        );
+        let s = shape("..........\n..........\n..........\n..........\n..........\n..#######.\n#########.\n#########.");
         assert_eq!(s.well, 3);
         assert_eq!((s.bumpiness, s.bumpiness_sq), (1, 1));
         // A well 6 deep counts as 4; the step of 2 counts 2 and 4 squared.
-        let deep = shape(
-            "..........\n..#######.\n..#######.\n#########.\n#########.\n#########.\n#########.\n#########.",
-        );
+        let deep =
+            shape("..........\n..#######.\n..#######.\n#########.\n#########.\n#########.\n#########.\n#########.");
         assert_eq!(deep.well, 4);
         assert_eq!((deep.bumpiness, deep.bumpiness_sq), (2, 4));
     }

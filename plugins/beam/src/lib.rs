@@ -65,7 +65,9 @@ impl Solver for Beam {
         let width: usize = options.get("width", DEFAULT_WIDTH)?;
         let depth: usize = options.get("depth", DEFAULT_DEPTH)?;
         if width == 0 || depth == 0 {
-            return Err(format!("options `width` and `depth` must be 1 or more (got {width} and {depth})"));
+            return Err(format!(
+                "options `width` and `depth` must be 1 or more (got {width} and {depth})"
+            ));
         }
         let nodes: u64 = options.get("nodes", 0)?;
         let think_ms: u64 = options.get("think_ms", 0)?;

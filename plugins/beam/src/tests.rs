@@ -57,9 +57,16 @@ fn the_search_spins_a_t_into_a_ready_slot() {
     assert_eq!(spin, Spin::Full, "{choice:?}");
     let mut after = tick.board.clone();
     let kind = pieces.kind(id("T"));
-    assert!(after.place(kind.orientation(choice.landing.pos.orientation), choice.landing.pos.x, choice.landing.pos.y));
+    assert!(after.place(
+        kind.orientation(choice.landing.pos.orientation),
+        choice.landing.pos.x,
+        choice.landing.pos.y
+    ));
     assert_eq!(after.clear_full_rows(), 2, "a T-spin double");
-    assert!(choice.landing.path(&rules, &tick.board, kind, tick.current.unwrap().pos).is_some());
+    assert!(choice
+        .landing
+        .path(&rules, &tick.board, kind, tick.current.unwrap().pos)
+        .is_some());
 }
 
 #[test]
@@ -83,7 +90,10 @@ fn the_search_holds_when_the_held_piece_fits_and_the_falling_one_does_not() {
     let after = Tick::new(tick.board.clone(), Some(FallingPiece { id: i, pos }), None, true)
         .with_queue(&tick.queue)
         .with_hold(Some(id("S")), false);
-    let path = choice.landing.path(&rules, &tick.board, PieceSet::srs().kind(i), pos).unwrap();
+    let path = choice
+        .landing
+        .path(&rules, &tick.board, PieceSet::srs().kind(i), pos)
+        .unwrap();
     let mut played = vec![bot.update(&after)];
     let mut later = after.clone();
     later.new_piece = false;
@@ -120,14 +130,22 @@ fn the_search_looks_ahead_to_keep_the_t_slot_for_the_t() {
     let mut after = tick.board.clone();
     let pieces = PieceSet::srs();
     let kind = pieces.kind(id("O"));
-    after.place(kind.orientation(choice.landing.pos.orientation), choice.landing.pos.x, choice.landing.pos.y);
+    after.place(
+        kind.orientation(choice.landing.pos.orientation),
+        choice.landing.pos.x,
+        choice.landing.pos.y,
+    );
     assert_eq!(tspin_slots(&after), 1, "the O leaves the slot: {choice:?}");
     assert!(choice.landing.entry == Entry::Drop || choice.landing.entry == Entry::Turn);
 }
 
 #[test]
 fn options_are_checked() {
-    let refuse = |options: &str| Beam::create(&setup(), &mut Options::parse(options).unwrap()).err().unwrap();
+    let refuse = |options: &str| {
+        Beam::create(&setup(), &mut Options::parse(options).unwrap())
+            .err()
+            .unwrap()
+    };
     assert!(refuse("width=0").contains("width"));
     assert!(refuse("w_holes=inf").contains("w_holes"));
     let classic = GameSetup {
