@@ -153,7 +153,7 @@ impl Budget {
             return false;
         }
         // The clock is read every 64 children: a read costs more than a child's board.
-        !(self.nodes % 64 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d))
+        !(self.nodes.is_multiple_of(64) && self.deadline.is_some_and(|d| Instant::now() >= d))
     }
 }
 

@@ -157,3 +157,15 @@ fn options_are_checked() {
     assert_eq!(beam("w_holes=-1.5").weights.holes, -1.5);
     assert_eq!(beam("think_ms=20").limits.think, Some(Duration::from_millis(20)));
 }
+
+#[test]
+fn a_think_time_stops_a_search_that_would_take_far_longer() {
+    // A beam of 5000 over seven placements takes seconds; a millisecond stops it early,
+    // with the best move found so far.
+    let tick = tick(board(TSD), "L", &["J", "T", "S", "Z", "I", "O"], None);
+    let started = std::time::Instant::now();
+    let outcome = beam("width=5000,depth=7,think_ms=1").search(&tick);
+    assert!(outcome.choice.is_some());
+    assert!(outcome.depth < 7, "{outcome:?}");
+    assert!(started.elapsed() < Duration::from_secs(2), "{:?}", started.elapsed());
+}
