@@ -236,30 +236,37 @@ impl<'a> Server<'a> {
         None
     }
 
-    /// Advances the position by the move played: a hold first when it places another
-    /// piece than the falling one, the lock and its clears, the combo and back-to-back.
+    /// Advances the position by the move played; forgets it if the move names no piece.
     fn play(&mut self, played: &Move) {
         let Some(position) = &mut self.position else {
             return;
         };
-        let Some((piece, pos)) = to_tetrad(&self.pieces, &played.location, self.rules.height) else {
-            self.position = None;
-            return;
-        };
-        let falling = position.queue.pop_front();
-        if falling != Some(piece) {
-            if position.hold.is_none() {
-                position.queue.pop_front();
-            }
-            position.hold = falling;
+        match to_tetrad(&self.pieces, &played.location, self.rules.height) {
+            Some((piece, pos)) => position.play(&self.pieces, piece, pos, played.spin),
+            None => self.position = None,
         }
-        let shape = self.pieces.kind(piece).orientation(pos.orientation);
-        let lines = position.board.lock(shape, pos.x, pos.y).lines;
+    }
+}
+
+impl Position {
+    /// The position after `piece` locks at `pos` with `spin`: a hold first when it is not
+    /// the falling piece (into an empty hold, the next piece came in too), the lock and
+    /// its clears, the combo and back-to-back as the engine keeps them.
+    fn play(&mut self, pieces: &PieceSet, piece: PieceId, pos: tetrad_plugin_api::PiecePos, spin: Spin) {
+        let falling = self.queue.pop_front();
+        if falling != Some(piece) {
+            if self.hold.is_none() {
+                self.queue.pop_front();
+            }
+            self.hold = falling;
+        }
+        let shape = pieces.kind(piece).orientation(pos.orientation);
+        let lines = self.board.lock(shape, pos.x, pos.y).lines;
         if lines == 0 {
-            position.combo = 0;
+            self.combo = 0;
         } else {
-            position.combo += 1;
-            position.back_to_back = lines >= 4 || played.spin != Spin::None;
+            self.combo += 1;
+            self.back_to_back = lines >= 4 || spin != Spin::None;
         }
     }
 }
@@ -270,4 +277,84 @@ fn send(output: &mut impl Write, message: &BotMessage) -> Result<(), ServeError>
     output.write_all(line.as_bytes())?;
     output.flush()?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tetrad_plugin_api::PiecePos;
+
+    fn id(pieces: &PieceSet, name: &str) -> PieceId {
+        PieceId(pieces.kinds().iter().position(|k| k.name() == name).unwrap() as u8)
+    }
+
+    fn position(board: Board, hold: Option<PieceId>, queue: &[PieceId]) -> Position {
+        Position {
+            board,
+            hold,
+            queue: queue.iter().copied().collect(),
+            combo: 0,
+            back_to_back: false,
+        }
+    }
+
+    #[test]
+    fn a_hold_into_an_empty_slot_takes_the_next_piece_too() {
+        let pieces = PieceSet::srs();
+        let [t, i, o, s] = ["T", "I", "O", "S"].map(|n| id(&pieces, n));
+        let rules = Rules::preset(Preset::Guideline);
+        let mut p = position(Board::new(10, 40), None, &[t, i, o, s]);
+        // The I placed while the T falls: the T is held, the I came in and locked.
+        let flat = PiecePos {
+            orientation: 0,
+            x: 0,
+            y: 37,
+        };
+        p.play(&pieces, i, flat, Spin::None);
+        assert_eq!(
+            (p.hold, p.queue.iter().copied().collect::<Vec<_>>()),
+            (Some(t), vec![o, s])
+        );
+        // From a full hold, the held T comes out and the O goes in.
+        let t_pos = rules.enter(&p.board, pieces.kind(t));
+        let t_down = PiecePos {
+            y: p.board.drop_row(pieces.kind(t).orientation(0), t_pos.x, t_pos.y),
+            ..t_pos
+        };
+        p.play(&pieces, t, t_down, Spin::None);
+        assert_eq!(
+            (p.hold, p.queue.iter().copied().collect::<Vec<_>>()),
+            (Some(o), vec![s])
+        );
+    }
+
+    #[test]
+    fn clears_keep_the_combo_and_back_to_back_as_the_engine_does() {
+        let pieces = PieceSet::srs();
+        let i = id(&pieces, "I");
+        let mut rows = vec![0u32; 36];
+        rows.extend([0b01_1111_1111; 4]);
+        let board = Board::from_rows(10, 40, &rows);
+        let mut p = position(board, None, &[i, i, i]);
+        // A vertical I in the well at column 9: four lines.
+        let upright = PiecePos {
+            orientation: 1,
+            x: 7,
+            y: 36,
+        };
+        p.play(&pieces, i, upright, Spin::None);
+        assert_eq!((p.combo, p.back_to_back), (1, true));
+        assert_eq!(p.board.surface(), p.board.height(), "a perfect clear");
+        let flat = PiecePos {
+            orientation: 0,
+            x: 0,
+            y: 37,
+        };
+        p.play(&pieces, i, flat, Spin::None);
+        assert_eq!(
+            (p.combo, p.back_to_back),
+            (0, true),
+            "no clear: the combo ends, back-to-back stays"
+        );
+    }
 }
