@@ -19,6 +19,7 @@ pub mod replay_page;
 pub mod report;
 pub mod runner;
 pub mod sandbox;
+pub mod serve;
 pub mod setup {
     //! One game's setup (the engine's [`Setup`]), and [`args`], the command line turned
     //! into one.

@@ -88,6 +88,7 @@ fn main() -> ExitCode {
         Command::Demo(args) => commands::demo(args),
         Command::Play(args) => commands::play(args),
         Command::Replay(args) => commands::replay(args),
+        Command::Tbp(args) => commands::tbp(args),
     };
     if ends_logs {
         tetrad::plugin::bot::finish_logs();

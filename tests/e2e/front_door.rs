@@ -22,7 +22,7 @@ fn install_puts_a_working_tetrad_and_its_plugins_under_a_prefix() {
     let mut install = isolated_from_home(tetrad(), &home);
     let output = install.args(["install", "--prefix"]).arg(&prefix).output().unwrap();
     assert!(output.status.success(), "{}", stderr(&output));
-    assert!(stdout(&output).contains("installed 7 plugins"), "{}", stdout(&output));
+    assert!(stdout(&output).contains("installed 8 plugins"), "{}", stdout(&output));
     let installed = prefix.join("bin").join("tetrad");
     let listed = isolated_from_home(Command::new(&installed), &home)
         .arg("plugins")
@@ -31,7 +31,7 @@ fn install_puts_a_working_tetrad_and_its_plugins_under_a_prefix() {
     assert!(listed.status.success(), "{}", stderr(&listed));
     let text = stdout(&listed);
     assert!(text.lines().any(|l| l.starts_with("random ")), "{text}");
-    assert!(text.contains("share/tetrad/plugins (7 used)"), "{text}");
+    assert!(text.contains("share/tetrad/plugins (8 used)"), "{text}");
     let played = isolated_from_home(Command::new(&installed), &home)
         .args(["run", "--plugin", "tree-search", "--games", "1", "--max-pieces", "20"])
         .output()
@@ -47,7 +47,7 @@ fn install_by_default_fills_the_per_user_folders() {
     assert!(output.status.success(), "{}", stderr(&output));
     assert!(dir.path().join(".local/bin/tetrad").is_file());
     let plugins = dir.path().join(".local/share/tetrad/plugins");
-    assert_eq!(std::fs::read_dir(&plugins).unwrap().count(), 7);
+    assert_eq!(std::fs::read_dir(&plugins).unwrap().count(), 8);
     // The installed tetrad's folder `../share/tetrad/plugins` is the per-user folder:
     // listed once.
     let listed = isolated_from_home(Command::new(dir.path().join(".local/bin/tetrad")), dir.path())
@@ -58,7 +58,7 @@ fn install_by_default_fills_the_per_user_folders() {
     let text = stdout(&listed);
     let folder = plugins.display().to_string();
     let lines: Vec<&str> = text.lines().filter(|l| l.contains(&folder)).collect();
-    assert_eq!(lines, [format!("  {folder} (7 used)")], "{text}");
+    assert_eq!(lines, [format!("  {folder} (8 used)")], "{text}");
 }
 
 #[test]

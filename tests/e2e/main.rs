@@ -3,6 +3,7 @@
 
 mod abi_versions;
 mod bad_input;
+mod beam;
 mod bots;
 mod c_plugins;
 mod common;

@@ -4,8 +4,9 @@
 
 use crate::common::{assert_one_line_error, run, stdout};
 
-const PLUGINS: [&str; 7] = [
+const PLUGINS: [&str; 8] = [
     "bcts",
+    "beam",
     "chasm",
     "eight-feature",
     "flat-stack",
@@ -17,13 +18,16 @@ const PRESETS: [&str; 4] = ["classic", "leiden", "simplified", "guideline"];
 
 /// The plugins that play seed 003's `leiden` assignment alone, as their seed defines them.
 const LEIDEN_ONLY: [&str; 2] = ["flat-stack", "monte-carlo"];
+/// The plugins made for the guideline's versus alone.
+const GUIDELINE_ONLY: [&str; 1] = ["beam"];
 
 #[test]
 fn every_bundled_plugin_plays_or_refuses_each_preset() {
     for plugin in PLUGINS {
         for preset in PRESETS {
             let output = run(&["check", plugin, "--preset", preset, "--max-pieces", "20"]);
-            let refuses = LEIDEN_ONLY.contains(&plugin) && preset != "leiden";
+            let refuses = (LEIDEN_ONLY.contains(&plugin) && preset != "leiden")
+                || (GUIDELINE_ONLY.contains(&plugin) && preset != "guideline");
             if refuses {
                 assert_one_line_error(&output, "create failed");
                 assert!(stdout(&output).is_empty() || !stdout(&output).contains("verdict"));

@@ -151,6 +151,22 @@ else.\n\nExample: tetrad report results.jsonl --html results.html"
     Info(InfoArgs),
     /// Check the sandbox on this machine (`--check`): every kind of escape, tried.
     Sandbox(SandboxArgs),
+    /// Serve a plugin library (a bundled bot by name, or a path) as a bot of the Tetris Bot
+    /// Protocol on standard input and output, under the guideline's rules.
+    Tbp(TbpArgs),
+}
+
+/// Options of `tetrad tbp`.
+#[derive(Debug, Args)]
+pub struct TbpArgs {
+    /// The plugin: a bundled one's name, or a library's path.
+    pub plugin: String,
+    /// The plugin's options, `key=value` pairs separated by commas.
+    #[arg(long, default_value = "")]
+    pub options: String,
+    /// The seed of each game's instance, for its own randomness.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
 }
 
 /// Options of `tetrad install`.

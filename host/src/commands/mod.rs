@@ -37,6 +37,20 @@ pub(crate) fn load(spec: &str) -> Result<Plugin> {
     Ok(Plugin::load(&path)?)
 }
 
+/// `tetrad tbp`: the plugin served over the Tetris Bot Protocol until `quit` or the end
+/// of input. Its info and the guideline's rules are checked first, so a plugin that cannot
+/// play them is one line on standard error.
+pub fn tbp(args: crate::cli::TbpArgs) -> Result<ExitCode> {
+    let plugin = load(&args.plugin)?;
+    let rules = tetrad_plugin_api::Rules::preset(Preset::Guideline);
+    let pieces = tetrad_plugin_api::PieceSet::srs();
+    crate::player::Player::library(&plugin, &rules, &pieces, args.seed, &args.options)
+        .map_err(|refused| anyhow::anyhow!("{}", refused.message))?;
+    let mut server = crate::serve::Server::new(&plugin, &args.options, args.seed);
+    server.serve(std::io::stdin().lock(), crate::output::reports())?;
+    Ok(ExitCode::SUCCESS)
+}
+
 /// `tetrad run`.
 pub fn run(mut args: RunArgs) -> Result<ExitCode> {
     let plugin = load(&args.plugin)?;

@@ -111,8 +111,9 @@ pub enum BotMessage {
     Suggestion {
         /// The moves.
         moves: Vec<Move>,
-        /// The `move_info` extension: what the bot's search did, as it reports it.
-        #[serde(default)]
+        /// The `move_info` extension: what the bot's search did, as it reports it (left
+        /// out of a suggestion `tetrad tbp` writes without it).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         move_info: Option<serde_json::Value>,
     },
     /// A message of a type this frontend does not know: ignored.
