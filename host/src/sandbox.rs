@@ -15,6 +15,7 @@ pub mod confine;
 mod environment;
 mod paths;
 mod scratch;
+pub mod seccomp;
 
 pub use environment::{Forbidden, ALLOWED as ALLOWED_VARIABLES};
 pub use paths::RuleError;
