@@ -80,6 +80,31 @@ pub fn launch(spec: &Spec, program: &OsString, args: &[OsString]) -> ExitCode {
     }
 }
 
+/// The pieces a confinement could not apply: under [`Mode::Strict`] the first is the
+/// error, under [`Mode::BestEffort`] each is noted and the rest go on.
+struct Missing {
+    strict: bool,
+    left_out: Vec<String>,
+}
+
+impl Missing {
+    fn new(mode: Mode) -> Missing {
+        Missing {
+            strict: mode == Mode::Strict,
+            left_out: Vec::new(),
+        }
+    }
+
+    /// `what` could not be applied.
+    fn lacks(&mut self, what: String) -> Result<(), String> {
+        if self.strict {
+            return Err(what);
+        }
+        self.left_out.push(what);
+        Ok(())
+    }
+}
+
 /// What [`enter`] did: what it left out, and whether the bot has a PID namespace.
 struct Entered {
     missing: Vec<String>,
@@ -88,39 +113,33 @@ struct Entered {
 
 /// The launcher's part: cgroups, namespaces, the scratch folder's tmpfs.
 fn enter(spec: &Spec) -> Result<Entered, String> {
-    let strict = spec.mode == Mode::Strict;
-    let mut missing = Vec::new();
-    let mut lacks = |what: String| -> Result<(), String> {
-        if strict {
-            Err(what)
-        } else {
-            missing.push(what);
-            Ok(())
-        }
-    };
+    let mut missing = Missing::new(spec.mode);
     // Joined first: once in its own user namespace, the process may no longer write there.
     if let Err(err) = cgroup::join(&spec.cgroups) {
-        lacks(format!("its cgroups ({err})"))?;
+        missing.lacks(format!("its cgroups ({err})"))?;
     }
     if rustix::process::geteuid().is_root() && !cgroup::limits_processes(&spec.cgroups) {
         // Root is never held to RLIMIT_NPROC: without a pids cgroup nothing bounds a fork bomb.
-        lacks("a process limit (root needs a pids cgroup)".to_string())?;
+        missing.lacks("a process limit (root needs a pids cgroup)".to_string())?;
     }
     let pid_namespace = match namespaces() {
         Ok(()) => true,
         Err(err) => {
-            lacks(format!("user namespaces ({err})"))?;
+            missing.lacks(format!("user namespaces ({err})"))?;
             false
         }
     };
     if pid_namespace {
         if let Err(err) = scratch_tmpfs(spec) {
-            lacks(format!("a disk limit (a tmpfs for the scratch folder: {err})"))?;
+            missing.lacks(format!("a disk limit (a tmpfs for the scratch folder: {err})"))?;
         }
     } else {
-        lacks("a disk limit (a tmpfs needs a mount namespace)".to_string())?;
+        missing.lacks("a disk limit (a tmpfs needs a mount namespace)".to_string())?;
     }
-    Ok(Entered { missing, pid_namespace })
+    Ok(Entered {
+        missing: missing.left_out,
+        pid_namespace,
+    })
 }
 
 /// The first process of the bot's namespace: confines itself, starts the bot, reaps every
@@ -251,26 +270,17 @@ pub fn probe(spec: &Spec) -> Vec<String> {
 /// terminal), Landlock and seccomp, strictly or as far as the system allows; returns what
 /// was left out.
 fn confine(spec: &Spec) -> Result<Vec<String>, String> {
-    let strict = spec.mode == Mode::Strict;
-    let mut missing = Vec::new();
-    let mut lacks = |what: String| -> Result<(), String> {
-        if strict {
-            Err(what)
-        } else {
-            missing.push(what);
-            Ok(())
-        }
-    };
+    let mut missing = Missing::new(spec.mode);
     limits(spec).map_err(|err| format!("resource limits: {err}"))?;
     // A new session has no controlling terminal: `/dev/tty` opens nothing.
     rustix::process::setsid().map_err(|err| format!("a session of its own: {err}"))?;
     if let Some(partly) = landlock(spec)? {
-        lacks(partly)?;
+        missing.lacks(partly)?;
     }
     if let Err(err) = super::seccomp::apply() {
-        lacks(format!("seccomp ({err})"))?;
+        missing.lacks(format!("seccomp ({err})"))?;
     }
-    Ok(missing)
+    Ok(missing.left_out)
 }
 
 /// New user, network, mount and PID namespaces: the bot sees no network interface but a
