@@ -117,9 +117,7 @@ fn clear(dir: &OwnedFd, root: &OwnedFd, depth: usize, moved: &mut u64) -> std::i
             continue;
         }
         if depth + 1 >= DEPTH {
-            *moved += 1;
-            let up = format!(".tetrad-removing-{moved}");
-            rustix::fs::renameat(dir, name.as_c_str(), root, up.as_str())?;
+            move_up(dir, &name, root, moved)?;
             again = true;
             continue;
         }
@@ -130,6 +128,31 @@ fn clear(dir: &OwnedFd, root: &OwnedFd, depth: usize, moved: &mut u64) -> std::i
         ignore_gone(rustix::fs::unlinkat(dir, name.as_c_str(), AtFlags::REMOVEDIR))?;
     }
     Ok(again)
+}
+
+/// Moves the folder `name` in `dir` up to `root` under a name nothing there holds yet: the
+/// tree's own files may hold any name, one this removal would pick among them.
+fn move_up(dir: &OwnedFd, name: &CString, root: &OwnedFd, moved: &mut u64) -> std::io::Result<()> {
+    use rustix::io::Errno;
+    loop {
+        *moved += 1;
+        let up = format!(".tetrad-removing-{moved}");
+        match rustix::fs::renameat_with(
+            dir,
+            name.as_c_str(),
+            root,
+            up.as_str(),
+            rustix::fs::RenameFlags::NOREPLACE,
+        ) {
+            Err(Errno::EXIST) => continue,
+            // Where the file system cannot refuse a replacement, only a free name is used.
+            Err(Errno::INVAL) if rustix::fs::statat(root, up.as_str(), AtFlags::SYMLINK_NOFOLLOW).is_err() => {
+                return Ok(rustix::fs::renameat(dir, name.as_c_str(), root, up.as_str())?);
+            }
+            Err(Errno::INVAL) => continue,
+            other => return Ok(other?),
+        }
+    }
 }
 
 /// The names in the folder `dir`, read before any is removed.
@@ -195,6 +218,27 @@ mod tests {
         remove_tree(&top).unwrap();
         assert!(!top.exists());
         assert!(outside.join("precious").exists(), "a link is removed, never followed");
+    }
+
+    #[test]
+    fn names_the_tree_holds_already_do_not_stop_its_removal() {
+        let dir = tempfile::tempdir().unwrap();
+        let top = dir.path().join("scratch");
+        // A bot that knows the names the removal moves folders up under takes them first.
+        // (Many of them, so that some come after the deep folder in any listing's order.)
+        std::fs::create_dir(&top).unwrap();
+        for n in (1..=60).step_by(3) {
+            std::fs::write(top.join(format!(".tetrad-removing-{n}")), "a file").unwrap();
+            std::os::unix::fs::symlink("/", top.join(format!(".tetrad-removing-{}", n + 1))).unwrap();
+            std::fs::create_dir_all(top.join(format!(".tetrad-removing-{}/kept", n + 2))).unwrap();
+        }
+        let mut deep = top.join("d");
+        for _ in 0..(2 * DEPTH) {
+            deep.push("d");
+        }
+        std::fs::create_dir_all(&deep).unwrap();
+        remove_tree(&top).unwrap();
+        assert!(!top.exists());
     }
 
     #[test]
