@@ -5,7 +5,8 @@
 ``tetrad run --seed run_seed``. ``Game.placements()`` lists every placement of the
 falling piece by the host's own enumeration; ``place(i)`` and ``step(actions)`` move.
 ``BatchGames`` steps many games at once in Rust. ``tetrad.envs`` has the Gymnasium
-environments (registered as ``tetrad/Placements-v0`` and ``tetrad/Ticks-v0``), and
+environments (registered as ``tetrad/Placements-v0`` and ``tetrad/Ticks-v0``),
+``tetrad.wrappers`` observation wrappers for them, and
 ``tetrad.bot.serve`` turns a policy into a bot for ``tetrad run`` and ``tetrad
 tournament``. See ``docs/python.md``.
 """
@@ -49,9 +50,9 @@ __all__ = [
     "__version__",
 ]
 
-try:  # the environments, when Gymnasium is installed
+import importlib.util as _util
+
+if _util.find_spec("gymnasium") is not None:  # the environments, when Gymnasium is installed
     from . import envs as _envs
 
     _envs.register_all()
-except ImportError:  # pragma: no cover - gymnasium is optional
-    pass

@@ -3,13 +3,15 @@
 - ``tetrad/Placements-v0`` (:class:`PlacementEnv`): one action per piece, the placement's
   slot; the observation carries the action mask (also in ``info["action_mask"]``).
 - ``tetrad/Ticks-v0`` (:class:`TickEnv`): one action per tick, an index into
-  :attr:`TickEnv.ACTIONS` of the preset.
+  :attr:`TickEnv.actions` of the preset.
 - :class:`BatchPlacementEnv`: a ``gymnasium.vector.VectorEnv`` of N placement games
-  stepped in Rust with the interpreter's lock released.
+  stepped in Rust with the interpreter's lock released (``gymnasium.make_vec`` of
+  ``tetrad/Placements-v0`` makes one).
 
 ``reset(seed=s)`` deals game ``s`` of ``tetrad run --seed RUN_SEED`` (``run_seed=1`` by
 default, the host's own default), so the pieces are exactly the host's. Without a seed
-the environment draws a game number from its generator.
+the environment draws a game number from its generator. A step after the episode ended
+(terminated or truncated), or before the first reset, raises :class:`EpisodeOver`.
 """
 
 import numpy as np
@@ -17,12 +19,17 @@ import gymnasium
 from gymnasium import spaces
 
 from . import _tetrad
+from . import render as _render
+from ._options import GAME_ARGS, REWARD_ARGS, Reward, check_action, check_options
 
-_GAME_ARGS = ("preset", "width", "height", "preview", "pieces", "sequence", "run_seed", "randomizer", "max_pieces")
+# Gymnasium 1.0 names the autoreset modes of vector environments; 0.29 has one, the
+# same-step reset, and no name for it.
+_AUTORESET = getattr(gymnasium.vector, "AutoresetMode", None)
 
 
-def _game_kwargs(kwargs):
-    return {k: v for k, v in kwargs.items() if k in _GAME_ARGS and v is not None}
+class EpisodeOver(_tetrad.GameOver, gymnasium.error.ResetNeeded):
+    """A step asked of an environment whose episode has ended, or has not begun: call
+    ``reset()``. Both a :class:`tetrad.GameOver` and Gymnasium's ``ResetNeeded``."""
 
 
 def _spaces(game, extra=None):
@@ -37,21 +44,43 @@ def _spaces(game, extra=None):
 
 
 class _Base(gymnasium.Env):
-    metadata = {"render_modes": ["ansi"]}
+    metadata = {"render_modes": ["ansi", "rgb_array", "human"], "render_fps": 4}
+    _id = None
 
     def __init__(self, render_mode=None, **kwargs):
-        if render_mode not in (None, "ansi"):
-            raise ValueError("render_mode must be None or 'ansi'")
+        check_options(self._id, kwargs, GAME_ARGS + REWARD_ARGS)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            modes = ", ".join(repr(m) for m in self.metadata["render_modes"])
+            raise ValueError(f"{self._id}: render_mode must be None or one of {modes}, not {render_mode!r}")
         self.render_mode = render_mode
-        self._kwargs = _game_kwargs(kwargs)
+        self._window = _render.Window(self._id) if render_mode == "human" else None
+        self.reward_settings = Reward(**{k: kwargs[k] for k in REWARD_ARGS if k in kwargs})
+        self._kwargs = {k: v for k, v in kwargs.items() if k in GAME_ARGS and v is not None}
         self.game = _tetrad.Game(seed=0, **self._kwargs)
+        # Plain: the engine's reward as it is and nothing drawn, the step's short way.
+        self._plain = self.reward_settings.plain and self._window is None
+        self._over = "no reset yet"
+        self._score = 0
 
-    def _new_game(self, seed):
-        if seed is None:
-            seed = int(self.np_random.integers(0, 2**63 - 1))
-        # The same setup, a new deal: building the setup again would cost more than a
-        # short game.
-        self.game._restart(int(seed))
+    def _refuse_step(self):
+        if self._over == "no reset yet":
+            raise EpisodeOver(f"{self._id}: call reset() before the first step()")
+        raise EpisodeOver(f"{self._id}: the episode has ended ({self._over}): call reset() before step()")
+
+    def _began(self):
+        self._over = None
+        self._score = 0
+        if self._window is not None:
+            self.render()
+
+    def _finish(self, reward, terminated, truncated, info):
+        """The step's reward under the reward settings, and a frame in a window."""
+        score = info["score"]
+        reward = self.reward_settings.of(reward, score - self._score, terminated)
+        self._score = score
+        if self._window is not None:
+            self.render()
+        return reward
 
     def _info(self):
         game = self.game
@@ -61,33 +90,60 @@ class _Base(gymnasium.Env):
         return np.asarray(self.game.piece_ids, dtype=np.int64)
 
     def render(self):
+        """``ansi``: the board as text (``#`` filled, ``@`` the falling piece); ``rgb_array``:
+        a height x width x 3 ``uint8`` picture, :data:`tetrad.render.CELL` pixels a cell;
+        ``human``: the picture in a pygame window, at ``metadata["render_fps"]``."""
         if self.render_mode == "ansi":
             return self.game.render()
+        if self.render_mode == "rgb_array":
+            return _render.frame(self.game)
+        if self.render_mode == "human":
+            self._window.show(_render.frame(self.game), self.metadata["render_fps"])
         return None
+
+    def close(self):
+        if self._window is not None:
+            self._window.close()
+        super().close()
 
 
 class PlacementEnv(_Base):
     """One step per piece: the action is a placement's slot (``Game.action_count``
     slots; ``observation["action_mask"]`` marks those of the falling piece's
-    placements). The reward is the rows cleared. An action outside the mask ends the
-    episode, as a refused placement ends a tournament game (``info["end"]`` is
-    ``"violation"``). A game that reaches ``max_pieces`` is truncated."""
+    placements). The reward is the rows cleared, or as ``reward`` and the other reward
+    settings say. An action outside the mask ends the episode, as a refused placement
+    ends a tournament game (``info["end"]`` is ``"violation"``); an action outside the
+    action space raises. A game that reaches ``max_pieces`` is truncated."""
+
+    _id = "tetrad/Placements-v0"
 
     def __init__(self, render_mode=None, **kwargs):
         super().__init__(render_mode, **kwargs)
         count = self.game.action_count
         self.action_space = spaces.Discrete(count)
         self.observation_space = _spaces(self.game, {"action_mask": spaces.MultiBinary(count)})
+        self._count = count
 
     def reset(self, *, seed=None, options=None):
         super().reset(seed=seed)
         if seed is None:
             seed = int(self.np_random.integers(0, 2**63 - 1))
-        return self.game._gym_reset(int(seed))
+        out = self.game._gym_reset(int(seed))
+        self._began()
+        return out
 
     def step(self, action):
+        if self._over is not None:
+            self._refuse_step()
+        slot = action if type(action) is int and 0 <= action < self._count else check_action(self._id, action, self._count)
         # One call into the engine: the placement, then Gymnasium's five values built there.
-        return self.game._gym_step(int(action))
+        out = self.game._gym_step(slot)
+        if out[2] or out[3]:
+            self._over = out[4]["end"]
+        if self._plain:
+            return out
+        obs, reward, terminated, truncated, info = out
+        return obs, self._finish(reward, terminated, truncated, info), terminated, truncated, info
 
     def action_masks(self):
         """The mask of the falling piece's placements (as maskable agents ask for it)."""
@@ -107,7 +163,7 @@ def _tick_actions(preset):
 
 
 def _tetrad_bits(name):
-    return {"LEFT": 1, "RIGHT": 2, "CW": 4, "CCW": 8, "DROP": 16, "SOFT_DROP": 32, "HOLD": 64}[name]
+    return _render.BITS[name]
 
 
 class TickEnv(_Base):
@@ -115,9 +171,12 @@ class TickEnv(_Base):
     turn, a shift and a drop (and HOLD alone under ``guideline``), applied as the host
     applies a bot's bits. The observation adds ``falling``: the falling piece's
     orientation and its box's column and row, each offset by ``margin`` to be
-    non-negative. The reward is the rows cleared; the episode ends as the game does
-    (a piece left hovering too long under a preset without gravity ends it as
-    ``stalled``)."""
+    non-negative. The reward is the rows cleared, or as the reward settings say; the
+    episode ends as the game does (a piece left hovering too long under a preset without
+    gravity ends it as ``stalled``)."""
+
+    _id = "tetrad/Ticks-v0"
+    metadata = {"render_modes": ["ansi", "rgb_array", "human"], "render_fps": 10}
 
     def __init__(self, render_mode=None, **kwargs):
         super().__init__(render_mode, **kwargs)
@@ -136,55 +195,47 @@ class TickEnv(_Base):
 
     def reset(self, *, seed=None, options=None):
         super().reset(seed=seed)
-        self._new_game(seed)
+        if seed is None:
+            seed = int(self.np_random.integers(0, 2**63 - 1))
+        self.game._restart(int(seed))
+        self._began()
         return self._obs(), self._info()
 
     def step(self, action):
-        _, lines = self.game.step(self.actions[int(action)])
+        if self._over is not None:
+            self._refuse_step()
+        index = check_action(self._id, action, len(self.actions))
+        _, lines = self.game.step(self.actions[index])
         end = self.game.end
-        return self._obs(), float(lines), end is not None and end != "capped", end == "capped", self._info()
+        terminated, truncated = end is not None and end != "capped", end == "capped"
+        if end is not None:
+            self._over = end
+        info = self._info()
+        reward = float(lines) if self._plain else self._finish(float(lines), terminated, truncated, info)
+        return self._obs(), reward, terminated, truncated, info
+
+    def get_keys_to_action(self):
+        """Keys for ``gymnasium.utils.play``: the arrows shift (left, right), turn
+        clockwise (up) and soft-drop (down, under ``guideline``); ``z`` turns
+        counter-clockwise, space drops, ``c`` holds; keys held together combine."""
+        return _render.keys_to_action(self.actions)
 
 
-class BatchPlacementEnv(gymnasium.vector.VectorEnv):
-    """N placement games in one ``BatchGames``: ``step(actions)`` takes one slot per
-    game and plays them all in Rust with the interpreter's lock released. A game that
-    ends is replaced in the same step by the run's next game (``autoreset_mode`` is
-    same-step); ``infos["final_lines"]`` and ``infos["final_pieces"]`` give the ended
-    game's totals (-1 where a game goes on). An action outside a game's mask raises
-    ``IndexError``. The games are played on ``threads`` threads (by default one a core;
-    the games are the same on any number)."""
-
-    metadata = {"autoreset_mode": gymnasium.vector.AutoresetMode.SAME_STEP}
-
-    def __init__(self, num_envs, threads=None, **kwargs):
-        self._kwargs = _game_kwargs(kwargs)
-        self.batch = _tetrad.BatchGames(num_envs, threads=threads, **self._kwargs)
-        probe = _tetrad.Game(**self._kwargs)
-        self.num_envs = num_envs
-        count = self.batch.action_count
-        self.single_action_space = spaces.Discrete(count)
-        self.single_observation_space = _spaces(probe, {"action_mask": spaces.MultiBinary(count)})
-        self.action_space = gymnasium.vector.utils.batch_space(self.single_action_space, num_envs)
-        self.observation_space = gymnasium.vector.utils.batch_space(self.single_observation_space, num_envs)
-
-    def reset(self, *, seed=None, options=None):
-        if seed is not None:
-            self._np_random, _ = gymnasium.utils.seeding.np_random(seed)
-        boards, pieces, masks = self.batch.reset(None if seed is None else int(seed))
-        return {"board": boards, "pieces": pieces, "action_mask": masks.view(np.int8)}, {}
-
-    def step(self, actions):
-        actions = np.ascontiguousarray(actions, dtype=np.int64)
-        boards, pieces, masks, rewards, terminated, truncated, lines, pieces_played = self.batch.step(actions)
-        obs = {"board": boards, "pieces": pieces, "action_mask": masks.view(np.int8)}
-        infos = {"final_lines": lines, "final_pieces": pieces_played}
-        return obs, rewards, terminated, truncated, infos
+from ._vector import BatchPlacementEnv  # noqa: E402  (it builds on the helpers above)
 
 
 def register_all():
-    """Registers ``tetrad/Placements-v0`` and ``tetrad/Ticks-v0`` with Gymnasium."""
+    """Registers ``tetrad/Placements-v0`` (with :class:`BatchPlacementEnv` as its
+    ``vector_entry_point``) and ``tetrad/Ticks-v0`` with Gymnasium."""
     registry = gymnasium.envs.registration.registry
     if "tetrad/Placements-v0" not in registry:
-        gymnasium.register(id="tetrad/Placements-v0", entry_point="tetrad.envs:PlacementEnv")
+        gymnasium.register(
+            id="tetrad/Placements-v0",
+            entry_point="tetrad.envs:PlacementEnv",
+            vector_entry_point="tetrad.envs:BatchPlacementEnv",
+        )
     if "tetrad/Ticks-v0" not in registry:
         gymnasium.register(id="tetrad/Ticks-v0", entry_point="tetrad.envs:TickEnv")
+
+
+__all__ = ["BatchPlacementEnv", "EpisodeOver", "PlacementEnv", "TickEnv", "register_all"]

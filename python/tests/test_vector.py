@@ -1,0 +1,111 @@
+"""``gymnasium.make_vec`` of ``tetrad/Placements-v0`` reaches the Rust batch, which
+resets games as Gymnasium's own vector environments do (same step) and lays its infos out
+as they do."""
+
+import gymnasium
+import numpy as np
+import pytest
+
+import tetrad
+from tetrad import envs
+
+SAME_STEP = getattr(getattr(gymnasium.vector, "AutoresetMode", None), "SAME_STEP", None)
+RULES = {"preset": "simplified", "width": 8, "height": 8}
+
+needs_make_vec = pytest.mark.skipif(
+    SAME_STEP is None, reason="gymnasium.make_vec takes a vector_entry_point's keywords from Gymnasium 1.0"
+)
+
+
+@needs_make_vec
+@pytest.mark.parametrize("mode", [{"vectorization_mode": "vector_entry_point"}, {}])
+def test_make_vec_reaches_the_batch(mode):
+    vec = gymnasium.make_vec("tetrad/Placements-v0", num_envs=6, max_pieces=50, **mode, **RULES)
+    assert isinstance(vec.unwrapped, envs.BatchPlacementEnv)
+    assert vec.unwrapped.batch.num_games == 6 and vec.metadata["autoreset_mode"] == SAME_STEP
+    batch = tetrad.BatchGames(6, seed=4, max_pieces=50, **RULES)
+    obs, _ = vec.reset(seed=4)
+    expected = batch.reset(4)
+    rng = np.random.default_rng(1)
+    for _ in range(80):
+        assert (obs["board"] == expected[0]).all() and (obs["action_mask"] == expected[2]).all()
+        actions = np.argmax(obs["action_mask"] * rng.random(obs["action_mask"].shape), axis=1)
+        obs, rewards, terminated, truncated, _ = vec.step(actions)
+        expected = batch.step(actions.astype(np.int64))
+        assert (rewards == expected[3]).all() and (terminated == expected[4]).all() and (truncated == expected[5]).all()
+    # Gymnasium refuses sync and async wrappers for a vector entry point; they are not
+    # needed: the keywords reach the batch, misspelt ones are refused.
+    with pytest.raises(TypeError, match="'prest'"):
+        gymnasium.make_vec("tetrad/Placements-v0", num_envs=2, vectorization_mode="vector_entry_point", prest="simplified")
+
+
+def final(infos, k, key):
+    """The ended game ``k``'s ``key``, laid out as the installed Gymnasium lays it: from
+    1.0 a dict of arrays, in 0.29 an array of dicts."""
+    if SAME_STEP is not None:
+        assert infos["final_info"][f"_{key}"][k]
+        return infos["final_info"][key][k]
+    return infos["final_info"][k][key]
+
+
+def test_the_batch_steps_as_gymnasiums_sync_vector_env_of_single_envs():
+    n = 6
+    make = [lambda: gymnasium.make("tetrad/Placements-v0", max_pieces=25, **RULES) for _ in range(n)]
+    sync = gymnasium.vector.SyncVectorEnv(make, autoreset_mode=SAME_STEP) if SAME_STEP else gymnasium.vector.SyncVectorEnv(make)
+    batch = envs.BatchPlacementEnv(n, max_pieces=25, **RULES)
+    obs_s, _ = sync.reset(seed=10)
+    obs_b, _ = batch.reset(seed=10)
+    rng = np.random.default_rng(2)
+    for step in range(100):
+        for key in ("board", "pieces", "action_mask"):
+            assert (obs_s[key] == obs_b[key]).all(), (step, key)
+        actions = np.argmax(obs_s["action_mask"] * rng.random(obs_s["action_mask"].shape), axis=1)
+        obs_s, rew_s, term_s, trunc_s, infos_s = sync.step(actions)
+        obs_b, rew_b, term_b, trunc_b, infos_b = batch.step(actions)
+        assert (rew_s == rew_b).all() and (term_s == term_b).all() and (trunc_s == trunc_b).all()
+        ended = term_b | trunc_b
+        if ended.any():
+            # The single environments' next games are drawn at random: compare up to here.
+            assert (infos_s["_final_info"] == infos_b["_final_info"]).all() and (infos_b["_final_info"] == ended).all()
+            for k in np.flatnonzero(ended):
+                assert final(infos_s, k, "lines") == final(infos_b, k, "lines") == infos_b["final_lines"][k]
+                assert final(infos_s, k, "pieces") == final(infos_b, k, "pieces") == infos_b["final_pieces"][k]
+            assert (infos_b["final_lines"][~ended] == -1).all()
+            return
+    raise AssertionError("no game ended")
+
+
+def test_the_batch_takes_the_reward_settings():
+    plain = envs.BatchPlacementEnv(16, **RULES)
+    shaped = envs.BatchPlacementEnv(16, survival_reward=0.25, game_over_reward=-5, **RULES)
+    obs, _ = plain.reset(seed=0)
+    shaped.reset(seed=0)
+    ends = 0
+    for _ in range(60):
+        actions = np.argmax(obs["action_mask"], axis=1)
+        obs, rewards, terminated, _, _ = plain.step(actions)
+        _, shaped_rewards, _, _, _ = shaped.step(actions)
+        assert (shaped_rewards == rewards + np.where(terminated, -5.0, 0.25)).all()
+        ends += terminated.sum()
+    assert ends > 0
+    with pytest.raises(ValueError, match="reward must be 'lines'"):
+        envs.BatchPlacementEnv(2, reward="score")
+
+
+def test_the_batch_refuses_bad_actions_naming_the_range():
+    batch = envs.BatchPlacementEnv(3, **RULES)
+    obs, _ = batch.reset(seed=0)
+    n = batch.single_action_space.n
+    good = np.argmax(obs["action_mask"], axis=1)
+    for k, bad in ((1, n), (2, -1)):
+        actions = good.copy()
+        actions[k] = bad
+        with pytest.raises(ValueError, match=rf"game {k}'s action {bad} is out of range: the actions are 0\.\.{n - 1}"):
+            batch.step(actions)
+    with pytest.raises(TypeError, match=rf"integer actions in 0\.\.{n - 1}, not float64"):
+        batch.step(good.astype(np.float64))
+    with pytest.raises(ValueError, match=r"takes 3 actions, one a game, not an array of shape \(2,\)"):
+        batch.step(good[:2])
+    # Nothing was played by the refused steps.
+    _, _, terminated, truncated, _ = batch.step(good)
+    assert not (terminated | truncated).any() and batch.batch.indices == [0, 1, 2]
