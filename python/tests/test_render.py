@@ -50,7 +50,10 @@ def test_rgb_array_frames_show_the_board_and_the_falling_piece(env_id, preset, n
     assert len({tuple(c) for c in centres[shown == 0]}) == 1
     # Each step draws its own frame.
     for _ in range(5):
-        action = env.unwrapped.actions.index(tetrad.DROP) if env_id.endswith("Ticks-v0") else int(np.flatnonzero(obs["action_mask"])[0])
+        if env_id.endswith("Ticks-v0"):
+            action = env.unwrapped.actions.index(tetrad.DROP)
+        else:
+            action = int(np.flatnonzero(obs["action_mask"])[0])
         obs, *_ = env.step(action)
     assert not np.array_equal(env.render(), frame)
 
@@ -108,7 +111,8 @@ def test_gymnasium_utils_play_plays_the_ticks_env_by_keys(no_display, preset):
     keys = env.unwrapped.get_keys_to_action()
     actions = env.unwrapped.actions
     assert actions[keys[(pygame.K_LEFT,)]] == tetrad.LEFT
-    assert actions[keys[tuple(sorted((pygame.K_UP, pygame.K_RIGHT, pygame.K_SPACE)))]] == tetrad.CW | tetrad.RIGHT | tetrad.DROP
+    up_right_space = tuple(sorted((pygame.K_UP, pygame.K_RIGHT, pygame.K_SPACE)))
+    assert actions[keys[up_right_space]] == tetrad.CW | tetrad.RIGHT | tetrad.DROP
     assert len(keys) == len(actions) - 1 and all(a in env.action_space for a in keys.values())
     steps = []
 

@@ -51,7 +51,8 @@ def final(infos, k, key):
 def test_the_batch_steps_as_gymnasiums_sync_vector_env_of_single_envs():
     n = 6
     make = [lambda: gymnasium.make("tetrad/Placements-v0", max_pieces=25, **RULES) for _ in range(n)]
-    sync = gymnasium.vector.SyncVectorEnv(make, autoreset_mode=SAME_STEP) if SAME_STEP else gymnasium.vector.SyncVectorEnv(make)
+    same_step = {"autoreset_mode": SAME_STEP} if SAME_STEP else {}  # 0.29 resets in the same step only
+    sync = gymnasium.vector.SyncVectorEnv(make, **same_step)
     batch = envs.BatchPlacementEnv(n, max_pieces=25, **RULES)
     obs_s, _ = sync.reset(seed=10)
     obs_b, _ = batch.reset(seed=10)

@@ -107,7 +107,10 @@ def test_the_board_image_shows_the_board_and_the_falling_piece(env_id):
         assert (image[board == 1] == 255).all()
         assert (image == 128).sum() == 4 and (image[board == 0] != 255).all()
         assert (obs["image"][1::2, 1::2, 0] == image).all()
-        action = env.unwrapped.actions.index(tetrad.DROP) if env_id.endswith("Ticks-v0") else int(np.flatnonzero(obs["action_mask"])[0])
+        if env_id.endswith("Ticks-v0"):
+            action = env.unwrapped.actions.index(tetrad.DROP)
+        else:
+            action = int(np.flatnonzero(obs["action_mask"])[0])
         obs, *_ = wrapped.step(action)
 
 

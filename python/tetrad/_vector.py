@@ -72,7 +72,9 @@ class BatchPlacementEnv(gymnasium.vector.VectorEnv):
     def _check(self, actions):
         actions = np.asarray(actions)
         if actions.shape != (self.num_envs,):
-            raise ValueError(f"BatchPlacementEnv takes {self.num_envs} actions, one a game, not an array of shape {actions.shape}")
+            raise ValueError(
+                f"BatchPlacementEnv takes {self.num_envs} actions, one a game, not an array of shape {actions.shape}"
+            )
         if actions.dtype.kind not in "iu":
             raise TypeError(f"BatchPlacementEnv takes integer actions in 0..{self._count - 1}, not {actions.dtype}")
         if actions.size and (actions.min() < 0 or actions.max() >= self._count):

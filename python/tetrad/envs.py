@@ -135,7 +135,9 @@ class PlacementEnv(_Base):
     def step(self, action):
         if self._over is not None:
             self._refuse_step()
-        slot = action if type(action) is int and 0 <= action < self._count else check_action(self._id, action, self._count)
+        slot = action
+        if type(slot) is not int or not 0 <= slot < self._count:  # a plain int in range is the common case
+            slot = check_action(self._id, action, self._count)
         # One call into the engine: the placement, then Gymnasium's five values built there.
         out = self.game._gym_step(slot)
         if out[2] or out[3]:
