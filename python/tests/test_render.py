@@ -128,3 +128,19 @@ def test_gymnasium_utils_play_plays_the_ticks_env_by_keys(no_display, preset):
 def test_the_batch_draws_nothing():
     with pytest.raises(ValueError, match="BatchPlacementEnv draws nothing"):
         envs.BatchPlacementEnv(2, render_mode="rgb_array")
+
+
+def test_rgb_array_frames_make_a_video_with_record_video(tmp_path):
+    # RecordVideo writes with moviepy, which CI does not install.
+    pytest.importorskip("moviepy")
+    from gymnasium.wrappers import RecordVideo
+
+    made = gymnasium.make("tetrad/Ticks-v0", preset="classic", render_mode="rgb_array", max_pieces=3)
+    env = RecordVideo(made, str(tmp_path), episode_trigger=lambda episode: True)
+    env.reset(seed=0)
+    truncated = False
+    while not truncated:
+        _, _, _, truncated, _ = env.step(env.unwrapped.actions.index(tetrad.DROP))
+    env.close()
+    videos = list(tmp_path.glob("*.mp4"))
+    assert len(videos) == 1 and videos[0].stat().st_size > 1000
