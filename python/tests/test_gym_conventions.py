@@ -205,3 +205,20 @@ def test_bad_reward_settings_are_refused(settings, error, message):
     for env_id in ENV_IDS:
         with pytest.raises(error, match=message):
             gymnasium.make(env_id, **settings)
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_gymnasiums_autoreset_wrapper_plays_on_through_ends(env_id):
+    # Autoreset from Gymnasium 1.0, AutoResetWrapper before.
+    autoreset = getattr(gymnasium.wrappers, "Autoreset", None) or gymnasium.wrappers.AutoResetWrapper
+    env = autoreset(gymnasium.make(env_id, preset="classic", width=6, height=6))
+    obs, _ = env.reset(seed=0)
+    ends = 0
+    for _ in range(300):
+        if env_id.endswith("Ticks-v0"):
+            action = drop(env, obs)
+        else:  # after an end, Gymnasium 1's next step resets and takes no action
+            action = first_legal(env, obs) if obs["action_mask"].any() else 0
+        obs, _, terminated, truncated, _ = env.step(action)
+        ends += terminated or truncated
+    assert ends >= 2
