@@ -162,8 +162,8 @@ impl SprtOutcome {
         let score = self.score();
         let (elo, low, high) = score.elo();
         let verdict = match self.verdict.as_str() {
-            "H1" => format!("H1 accepted: the tuned mean is stronger (elo1 {})", self.elo1),
-            "H0" => format!("H0 accepted: the tuned mean is not stronger by {}", self.elo1),
+            "H1" => format!("H1 accepted (the tuned mean is at least {} Elo stronger)", self.elo1),
+            "H0" => format!("H0 accepted (the tuned mean is at most {} Elo stronger)", self.elo0),
             _ => format!("undecided after the limit of {} games", self.limit),
         };
         format!(
