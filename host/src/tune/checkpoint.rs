@@ -304,9 +304,8 @@ impl CheckpointLock {
 mod tests {
     use super::*;
 
-    #[test]
-    fn options_keep_fixed_options_first() {
-        let config = TuneConfig {
+    fn config() -> TuneConfig {
+        TuneConfig {
             plugin: "bcts".into(),
             params: vec!["w1".into(), "w2".into()],
             whole: Vec::new(),
@@ -325,7 +324,12 @@ mod tests {
                 std::sync::Arc::new(tetrad_plugin_api::PieceSet::tetrominoes()),
             )
             .expect("valid"),
-        };
+        }
+    }
+
+    #[test]
+    fn options_keep_fixed_options_first() {
+        let config = config();
         assert_eq!(
             config.options(&[1.0, -2.5]),
             "controller=dellacherie,w1=1.0000,w2=-2.5000"
@@ -338,5 +342,53 @@ mod tests {
         };
         assert_eq!(whole.options(&[1.0, -2.5]), "controller=dellacherie,w1=1.0000,w2=-3");
         assert_eq!(whole.options(&[1.0, -0.4]), "controller=dellacherie,w1=1.0000,w2=0");
+    }
+
+    #[test]
+    fn a_versus_checkpoint_keeps_its_opponent_ranking_and_test_and_a_solo_one_has_none() {
+        let solo = Checkpoint::new(config());
+        let text = serde_json::to_string(&solo).expect("serialised");
+        for field in ["opponent", "ranking", "sprt", "best_points"] {
+            assert!(!text.contains(field), "a solo checkpoint reads as before: {text}");
+        }
+        let mut versus = Checkpoint::new(TuneConfig {
+            opponent: Some(Opponent::Bot {
+                label: "bcts@hold=true".into(),
+                plugin: "bcts 0.1.0".into(),
+                options: "hold=true".into(),
+            }),
+            ..config()
+        });
+        let score = Score {
+            candidate: 0,
+            games: 4,
+            points: Some(0.625),
+            lines: 12.0,
+            sent_per_piece: 0.25,
+        };
+        versus.history.push(Generation {
+            generation: 0,
+            refused: 0,
+            best_lines: 12.0,
+            elite_lines: 12.0,
+            best_points: Some(0.625),
+            elite_points: Some(0.625),
+            ranking: vec![score],
+            best: vec![1.0, 2.0],
+            mean: vec![1.0, 2.0],
+            sd: vec![1.0, 1.0],
+        });
+        let path = Path::new("versus.json");
+        let read = Checkpoint::parse(path, &serde_json::to_string(&versus).expect("serialised")).expect("read back");
+        assert_eq!(read.config, versus.config);
+        assert_eq!(read.history[0].ranking, versus.history[0].ranking);
+        assert_eq!(read.best_candidate().map(|(_, score, _)| score), Some(0.625));
+        // Points per game are a share: more than 1 is no checkpoint tetrad wrote.
+        versus.history[0].best_points = Some(1.5);
+        let err = Checkpoint::parse(path, &serde_json::to_string(&versus).expect("serialised")).unwrap_err();
+        assert!(
+            err.to_string().contains("points per game are not within 0 to 1"),
+            "{err}"
+        );
     }
 }
