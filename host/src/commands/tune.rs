@@ -228,16 +228,20 @@ pub fn tune(mut args: TuneArgs) -> Result<ExitCode> {
     match (args.sprt, &opponent) {
         (Some((elo0, elo1)), Some((_, bot))) => {
             let limit = args.sprt_games.unwrap_or(DEFAULT_SPRT_GAMES);
+            let start = checkpoint.config.options(&checkpoint.config.initial_mean);
             let against = match bot {
                 Some(bot) => versus::entrant(&bot.label, &bot.plugin, bot.options.clone()),
-                None => versus::entrant("the starting weights", &plugin, checkpoint.config.options(&checkpoint.config.initial_mean)),
+                None => versus::entrant("the starting weights", &plugin, start),
             };
             let same = checkpoint.sprt.as_ref().is_some_and(|s| {
                 (s.elo0, s.elo1, s.limit, s.against.as_str()) == (elo0, elo1, limit, against.label.as_str())
             });
             // A finished run resumed with the same test is not played again.
             if !same || done < checkpoint.config.generations {
-                eprintln!("sprt [{elo0}, {elo1}]: the tuned mean plays {} (at most {limit} games)", against.label);
+                eprintln!(
+                    "sprt [{elo0}, {elo1}]: the tuned mean plays {} (at most {limit} games)",
+                    against.label
+                );
                 let tuned = versus::entrant("tuned", &plugin, checkpoint.options());
                 let spec = RunSpec {
                     seed: derive_seed(args.schedule.seed, 2 << 32),
@@ -249,7 +253,13 @@ pub fn tune(mut args: TuneArgs) -> Result<ExitCode> {
             }
             eprintln!("{}", checkpoint.sprt.as_ref().expect("just played").summary());
         }
-        _ => eprintln!("the distribution's mean (printed on stdout) is the method's answer; compare both on fresh seeds with `tetrad tournament`"),
+        (_, opponent) => {
+            let check = match opponent {
+                Some(_) => "test it on fresh seeds with --sprt, or with `tetrad versus --sprt`",
+                None => "compare both on fresh seeds with `tetrad tournament`",
+            };
+            eprintln!("the distribution's mean (printed on stdout) is the method's answer; {check}");
+        }
     }
     writeln!(crate::output::reports(), "{}", checkpoint.options())?;
     Ok(ExitCode::SUCCESS)
