@@ -3,15 +3,18 @@
 //!
 //! Each generation draws `population` candidates from a normal distribution per
 //! parameter (the first being the current mean itself), plays every candidate on the same
-//! seeded games (a tournament whose entrants are one plugin with different options), keeps
-//! the best `elite_fraction` by mean lines, and moves
+//! seeded games (a tournament whose entrants are one plugin with different options, or in
+//! versus each candidate against one opponent from both seats), keeps the best
+//! `elite_fraction` by mean lines (in versus by points, see [`rank`]), and moves
 //! the distribution to the elite's mean and variance plus a noise term that shrinks
 //! linearly to zero, which keeps the search from collapsing early. The state after each
 //! generation is written to a checkpoint, so an interrupted run resumes where it stopped.
 
 mod checkpoint;
+pub mod versus;
 
-pub use checkpoint::{Checkpoint, CheckpointLock, Generation, TuneConfig};
+pub use checkpoint::{Checkpoint, CheckpointLock, Generation, Opponent, TuneConfig};
+pub use versus::{rank, sprt_match, Score, SprtOutcome};
 
 use crate::player::CreateError;
 use crate::plugin::Plugin;
@@ -36,11 +39,22 @@ fn sample_candidates(mean: &[f64], sd: &[f64], population: u64, rng: &mut Seeded
         .collect()
 }
 
+/// Who a generation's candidates play.
+pub enum Rival {
+    /// Nobody: each plays solo games, ranked by mean lines.
+    Solo,
+    /// This plugin with these options, in versus.
+    Bot(Arc<Plugin>, String),
+    /// In versus, the mean the generation was drawn around.
+    Mean,
+}
+
 /// Runs the remaining generations, saving the checkpoint after each, and calls
 /// `on_generation` with each one's outcome.
 pub fn tune(
     plugin: Arc<Plugin>,
     base: &RunSpec,
+    rival: &Rival,
     checkpoint: &mut Checkpoint,
     path: &Path,
     mut on_generation: impl FnMut(&Generation),
@@ -61,44 +75,29 @@ pub fn tune(
             let first = refusals.into_iter().flatten().next().expect("a refusal per candidate");
             anyhow::bail!("generation {generation}: the plugin refused every candidate, the first with: {first}");
         }
-        let entrants = options
-            .iter()
-            .zip(&refusals)
-            .enumerate()
-            .filter(|(_, (_, refusal))| refusal.is_none())
-            .map(|(i, (options, _))| Entrant {
-                label: format!("candidate {i}"),
-                plugin: plugin.clone(),
-                options: options.clone(),
-            })
-            .collect();
         let spec = RunSpec {
             seed: derive_seed(config.seed, 1 << 32 | generation),
             games: config.games,
             ..base.clone()
         };
-        let tournament = Tournament {
-            entrants,
-            spec,
-            shard: crate::tournament::Shard::ALL,
-            isolation: None,
-            sprt: None,
-            record: None,
-            record_games: None,
-        };
-        let (records, _) = tournament.play(Vec::new(), &mut Writer::none(), |_| {})?;
-        let labels: Vec<String> = tournament.entrants.iter().map(|e| e.label.clone()).collect();
-        let table = standings(&labels, &crate::tournament::seats_of(&records));
-        let mut means = table.iter().map(|s| s.lines.mean);
-        let mut ranked: Vec<(f64, &Vec<f64>)> = refusals
+        let playing: Vec<(usize, String)> = options
             .iter()
-            .zip(&candidates)
-            .map(|(refusal, values)| match refusal {
-                Some(_) => (f64::NEG_INFINITY, values),
-                None => (means.next().expect("a standing per entrant"), values),
-            })
+            .zip(&refusals)
+            .enumerate()
+            .filter(|(_, (_, refusal))| refusal.is_none())
+            .map(|(i, (options, _))| (i, options.clone()))
             .collect();
-        ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let mean_options = config.options(&checkpoint.mean);
+        let mut scores = match rival {
+            Rival::Solo => solo_scores(&plugin, &playing, spec)?,
+            Rival::Bot(opponent, opponent_options) => {
+                versus::play_generation(&plugin, &playing, (opponent, opponent_options), &spec)?
+            }
+            Rival::Mean => versus::play_generation(&plugin, &playing, (&plugin, &mean_options), &spec)?,
+        };
+        // A refused candidate has no score, and so ranks below every one that played.
+        rank(&mut scores);
+        let ranked: Vec<(&Score, &Vec<f64>)> = scores.iter().map(|s| (s, &candidates[s.candidate])).collect();
         let best = &ranked[..elite.min(accepted)];
         let elite = best.len();
         let progress = generation as f64 / config.generations.max(1) as f64;
@@ -109,11 +108,16 @@ pub fn tune(
             checkpoint.mean[i] = mean;
             checkpoint.sd[i] = (variance + noise).sqrt();
         }
+        let versus = !matches!(rival, Rival::Solo);
+        let elite_points = best.iter().map(|(s, _)| s.points.unwrap_or(0.0)).sum::<f64>() / elite as f64;
         let outcome = Generation {
             generation,
             refused: (candidates.len() - accepted) as u64,
-            best_lines: best[0].0,
-            elite_lines: best.iter().map(|(l, _)| l).sum::<f64>() / elite as f64,
+            best_lines: best[0].0.lines,
+            elite_lines: best.iter().map(|(s, _)| s.lines).sum::<f64>() / elite as f64,
+            best_points: best[0].0.points,
+            elite_points: versus.then_some(elite_points),
+            ranking: if versus { scores.clone() } else { Vec::new() },
             best: best[0].1.clone(),
             mean: checkpoint.mean.clone(),
             sd: checkpoint.sd.clone(),
@@ -123,6 +127,42 @@ pub fn tune(
         on_generation(&outcome);
     }
     Ok(())
+}
+
+/// The solo scores of `playing` (each candidate's number and options): a tournament of
+/// them all on the same seeded games, by mean lines.
+fn solo_scores(plugin: &Arc<Plugin>, playing: &[(usize, String)], spec: RunSpec) -> anyhow::Result<Vec<Score>> {
+    let entrants = playing
+        .iter()
+        .map(|(i, options)| Entrant {
+            label: format!("candidate {i}"),
+            plugin: plugin.clone(),
+            options: options.clone(),
+        })
+        .collect();
+    let tournament = Tournament {
+        entrants,
+        spec,
+        shard: crate::tournament::Shard::ALL,
+        isolation: None,
+        sprt: None,
+        record: None,
+        record_games: None,
+    };
+    let (records, _) = tournament.play(Vec::new(), &mut Writer::none(), |_| {})?;
+    let labels: Vec<String> = tournament.entrants.iter().map(|e| e.label.clone()).collect();
+    let table = standings(&labels, &crate::tournament::seats_of(&records));
+    Ok(playing
+        .iter()
+        .zip(table)
+        .map(|((candidate, _), standing)| Score {
+            candidate: *candidate,
+            games: standing.games,
+            points: None,
+            lines: standing.lines.mean,
+            sent_per_piece: 0.0,
+        })
+        .collect())
 }
 
 #[cfg(test)]

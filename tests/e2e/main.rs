@@ -31,4 +31,5 @@ mod trust_isolation;
 mod trust_logs;
 mod trust_plugins;
 mod tune;
+mod tune_versus;
 mod versus;

@@ -1,10 +1,10 @@
 //! Options of the subcommands that play or read games without a screen: run,
 //! tournament, tune, merge and report.
 
-use super::shared::{ClockArgs, GameArgs, ScheduleArgs};
+use super::shared::{ClockArgs, GameArgs, ScheduleArgs, VersusArgs};
 use super::values::{
-    games_parser, parse_deviations, parse_fraction, parse_garbage_set, parse_non_negative, parse_numbers, parse_pace,
-    parse_positive, parse_shard, parse_sprt, parse_unit_interval, MAX_POPULATION,
+    games_parser, parse_deviations, parse_fraction, parse_non_negative, parse_numbers, parse_shard, parse_sprt,
+    MAX_POPULATION,
 };
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
@@ -89,41 +89,9 @@ pub struct TournamentArgs {
     /// and the entrants' (from 0); `tetrad report --html` links each game to its page.
     #[arg(long, value_name = "DIR")]
     pub record_games: Option<PathBuf>,
-    /// In versus, the rows of garbage sent for clearing 1, 2, 3, 4 (...) lines at once;
-    /// a larger clear sends the last entry [default: 0,1,2,4].
-    #[arg(long, value_name = "ROWS,...")]
-    pub attack: Option<crate::engine::AttackTable>,
-    /// In versus, what one round is: `ticks` (one tick each), `pieces` (one piece each,
-    /// a hold free) or `realtime` (no rounds: each seat's ticks happen at the times its
-    /// thinking and its speed give, played in time order) [default: pieces under
-    /// guideline, else ticks].
-    #[arg(long, value_name = "PACE", value_parser = parse_pace)]
-    pub pace: Option<crate::engine::Pace>,
-    /// Under --pace realtime, most pieces a second a seat locks (a lock waits until 1/PPS
-    /// seconds after the seat's previous lock) [default: no limit].
-    #[arg(long, value_name = "PPS", value_parser = parse_positive)]
-    pub pps: Option<f64>,
-    /// Under --pace realtime, the milliseconds each tick of a path takes (a shift, a turn,
-    /// a step down, a hold, the drop) [default: 0].
-    #[arg(long, value_name = "MS", value_parser = parse_non_negative)]
-    pub move_ms: Option<f64>,
-    /// In versus, a modern game's published garbage options: `jstris` (a delay of 500 ms,
-    /// under --pace realtime). A --garbage-* option given too takes its part's place.
-    #[arg(long, value_name = "NAME", value_parser = parse_garbage_set)]
-    pub garbage: Option<crate::engine::GarbageSet>,
-    /// In versus, how long a batch of garbage waits before it may rise (0 to 1000): the
-    /// receiver's locks, or milliseconds under --pace realtime [default: 0, it rises at
-    /// the next lock].
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=1000))]
-    pub garbage_delay: Option<u32>,
-    /// In versus, most rows of garbage that rise at one lock (1 to 1000); the rest waits
-    /// [default: no cap].
-    #[arg(long, value_name = "ROWS", value_parser = clap::value_parser!(u32).range(1..=1000))]
-    pub garbage_cap: Option<u32>,
-    /// In versus, the chance (0 to 1) that a garbage row's hole moves to another column
-    /// from the row before it in the same batch, drawn from the seed [default: 0].
-    #[arg(long, value_name = "P", value_parser = parse_unit_interval)]
-    pub garbage_messiness: Option<f64>,
+    /// The garbage and pace of versus games.
+    #[command(flatten)]
+    pub versus_rules: VersusArgs,
     /// Report format.
     #[arg(long, value_enum, default_value_t = ReportFormat::Table)]
     pub format: ReportFormat,
@@ -185,6 +153,26 @@ pub struct TuneArgs {
     /// Continue from the checkpoint.
     #[arg(long)]
     pub resume: bool,
+    /// Rank candidates by versus games instead of solo lines: `PLUGIN[@OPTIONS]` (as a
+    /// tournament entrant) plays every candidate on the same seeds, each seed from both
+    /// seats; `mean` plays each generation against the mean it was drawn around.
+    #[arg(long, value_name = "PLUGIN[@OPTIONS]|mean")]
+    pub opponent: Option<String>,
+    /// After the last generation, play the tuned mean in versus against the opponent
+    /// (against the starting weights under `--opponent mean`) until a sequential test of
+    /// ELO0 against ELO1 decides, or --sprt-games are played (e.g. `0,20`).
+    #[arg(long, value_name = "ELO0,ELO1", value_parser = parse_sprt)]
+    pub sprt: Option<(f64, f64)>,
+    /// Most games the --sprt match plays before it stops undecided (1 to 1000000)
+    /// [default: 2000].
+    #[arg(long, value_name = "N", value_parser = games_parser(1))]
+    pub sprt_games: Option<u64>,
+    /// The time control of every seat.
+    #[command(flatten)]
+    pub clock: ClockArgs,
+    /// The garbage and pace of the --opponent games.
+    #[command(flatten)]
+    pub versus_rules: VersusArgs,
 }
 
 /// Options of `tetrad merge`.

@@ -9,7 +9,7 @@ mod values;
 pub use batch::{Format, MergeArgs, ReportArgs, ReportFormat, RunArgs, TournamentArgs, TuneArgs};
 pub use hidden::{InfoArgs, SandboxArgs, SandboxMode, SeatArgs, WorkerArgs};
 pub use screens::{DemoArgs, PlayArgs, ReplayArgs, ScreenVersus};
-pub use shared::{ClockArgs, GameArgs, ScheduleArgs};
+pub use shared::{ClockArgs, GameArgs, ScheduleArgs, VersusArgs};
 pub use values::{MAX_GAMES, MAX_JOBS, MAX_POPULATION};
 
 use clap::{Args, Parser, Subcommand};

@@ -1,7 +1,10 @@
 //! The option groups several subcommands share: the rules of the games, and which games
 //! are played, how many at once and how long.
 
-use super::values::{parse_preset, parse_randomizer, MAX_JOBS};
+use super::values::{
+    parse_garbage_set, parse_non_negative, parse_pace, parse_positive, parse_preset, parse_randomizer,
+    parse_unit_interval, MAX_JOBS,
+};
 use crate::referee::TimeControl;
 use clap::Args;
 use tetrad_plugin_api::{Preset, Randomizer, Rules};
@@ -98,4 +101,44 @@ impl ClockArgs {
     pub fn time_control(&self) -> Option<TimeControl> {
         self.tc.or(self.st)
     }
+}
+
+/// The garbage and the pace of versus games: shared by `tournament`, `versus` and `tune`.
+#[derive(Clone, Debug, Default, Args)]
+pub struct VersusArgs {
+    /// In versus, the rows of garbage sent for clearing 1, 2, 3, 4 (...) lines at once;
+    /// a larger clear sends the last entry [default: 0,1,2,4].
+    #[arg(long, value_name = "ROWS,...")]
+    pub attack: Option<crate::engine::AttackTable>,
+    /// In versus, what one round is: `ticks` (one tick each), `pieces` (one piece each,
+    /// a hold free) or `realtime` (no rounds: each seat's ticks happen at the times its
+    /// thinking and its speed give, played in time order) [default: pieces under
+    /// guideline, else ticks].
+    #[arg(long, value_name = "PACE", value_parser = parse_pace)]
+    pub pace: Option<crate::engine::Pace>,
+    /// Under --pace realtime, most pieces a second a seat locks (a lock waits until 1/PPS
+    /// seconds after the seat's previous lock) [default: no limit].
+    #[arg(long, value_name = "PPS", value_parser = parse_positive)]
+    pub pps: Option<f64>,
+    /// Under --pace realtime, the milliseconds each tick of a path takes (a shift, a turn,
+    /// a step down, a hold, the drop) [default: 0].
+    #[arg(long, value_name = "MS", value_parser = parse_non_negative)]
+    pub move_ms: Option<f64>,
+    /// In versus, a modern game's published garbage options: `jstris` (a delay of 500 ms,
+    /// under --pace realtime). A --garbage-* option given too takes its part's place.
+    #[arg(long, value_name = "NAME", value_parser = parse_garbage_set)]
+    pub garbage: Option<crate::engine::GarbageSet>,
+    /// In versus, how long a batch of garbage waits before it may rise (0 to 1000): the
+    /// receiver's locks, or milliseconds under --pace realtime [default: 0, it rises at
+    /// the next lock].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=1000))]
+    pub garbage_delay: Option<u32>,
+    /// In versus, most rows of garbage that rise at one lock (1 to 1000); the rest waits
+    /// [default: no cap].
+    #[arg(long, value_name = "ROWS", value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub garbage_cap: Option<u32>,
+    /// In versus, the chance (0 to 1) that a garbage row's hole moves to another column
+    /// from the row before it in the same batch, drawn from the seed [default: 0].
+    #[arg(long, value_name = "P", value_parser = parse_unit_interval)]
+    pub garbage_messiness: Option<f64>,
 }

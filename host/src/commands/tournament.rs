@@ -2,7 +2,6 @@
 
 use super::{default_preset, load, note_unlimited};
 use crate::cli::{MergeArgs, ReportFormat, TournamentArgs};
-use crate::engine::{AttackTable, GarbageRules, Pace, Speed};
 use crate::plugin::{looks_like_path, plugin_name};
 use crate::referee::Limits;
 use crate::runner::probe;
@@ -38,29 +37,36 @@ fn split_entrant(spec: &str) -> (&str, Option<&str>) {
     }
 }
 
+/// The entrant `PLUGIN[@OPTIONS]` names, playing `shared_options` when it has none of its
+/// own, labelled by its name and its options.
+pub(super) fn entrant(spec: &str, shared_options: &str) -> Result<Entrant> {
+    let (plugin_spec, own_options) = split_entrant(spec);
+    let plugin = std::sync::Arc::new(load(plugin_spec)?);
+    // The name `tetrad plugins` lists it under, for a file named as a bundled plugin or
+    // a manifest; otherwise the name the plugin gives itself.
+    let name = plugin_name(plugin.path()).unwrap_or_else(|| plugin.info().name.clone());
+    // Options shared by every entrant name each as its own do: whoever reads the
+    // standings sees what played.
+    let options = own_options.unwrap_or(shared_options).to_string();
+    let label = match options.is_empty() {
+        false => format!("{name}@{options}"),
+        true => name,
+    };
+    Ok(Entrant { label, plugin, options })
+}
+
 fn entrants(args: &TournamentArgs) -> Result<Vec<Entrant>> {
     let mut entrants: Vec<Entrant> = Vec::new();
     for spec in &args.plugins {
-        let (plugin_spec, own_options) = split_entrant(spec);
-        let plugin = std::sync::Arc::new(load(plugin_spec)?);
-        // The name `tetrad plugins` lists it under, for a file named as a bundled plugin or
-        // a manifest; otherwise the name the plugin gives itself.
-        let name = plugin_name(plugin.path()).unwrap_or_else(|| plugin.info().name.clone());
-        // Options shared by every entrant name each as its own do: whoever reads the
-        // standings sees what played.
-        let options = own_options.unwrap_or(&args.options).to_string();
-        let mut label = match options.is_empty() {
-            false => format!("{name}@{options}"),
-            true => name,
-        };
-        let base = label.clone();
+        let mut entrant = entrant(spec, &args.options)?;
+        let base = entrant.label.clone();
         for n in 2.. {
-            if entrants.iter().all(|e| e.label != label) {
+            if entrants.iter().all(|e| e.label != entrant.label) {
                 break;
             }
-            label = format!("{base}#{n}");
+            entrant.label = format!("{base}#{n}");
         }
-        entrants.push(Entrant { label, plugin, options });
+        entrants.push(entrant);
     }
     Ok(entrants)
 }
@@ -141,53 +147,12 @@ fn play(args: &TournamentArgs, versus: bool) -> Result<Played> {
     let mut game = args.game.clone();
     default_preset(&mut game, entrants.iter().map(|entrant| &*entrant.plugin));
     let mut setup = setup(&game, args.schedule.max_pieces, limits)?;
-    match (versus, &args.attack) {
-        (true, attack) => setup.attack = Some(attack.clone().unwrap_or_else(|| AttackTable::for_rules(&setup.rules))),
-        (false, Some(_)) => bail!("--attack sets the garbage of versus games: add --versus (or use tetrad versus)"),
-        (false, None) => {}
-    }
-    let garbage_options = [
-        ("--pace", args.pace.is_some()),
-        ("--pps", args.pps.is_some()),
-        ("--move-ms", args.move_ms.is_some()),
-        ("--garbage", args.garbage.is_some()),
-        ("--garbage-delay", args.garbage_delay.is_some()),
-        ("--garbage-cap", args.garbage_cap.is_some()),
-        ("--garbage-messiness", args.garbage_messiness.is_some()),
-    ];
-    if let Some((option, _)) = garbage_options.iter().find(|(_, given)| *given && !versus) {
-        bail!("{option} is an option of versus games: add --versus (or use tetrad versus)");
-    }
-    if versus {
-        setup.pace = args.pace.unwrap_or_else(|| Pace::for_rules(&setup.rules));
-        if let Some(option) = [("--pps", args.pps.is_some()), ("--move-ms", args.move_ms.is_some())]
-            .iter()
-            .find_map(|(option, given)| given.then_some(option))
-            .filter(|_| setup.pace != Pace::Realtime)
-        {
-            bail!("{option} sets the speed of the realtime pace: add --pace realtime");
-        }
-        setup.speed = Speed {
-            pps: args.pps,
-            move_ms: args.move_ms.unwrap_or(0.0),
-        };
-        let set = args.garbage.map(|set| set.rules()).unwrap_or_default();
-        if let Some(set) = args
-            .garbage
-            .filter(|set| set.delay_is_a_time() && setup.pace != Pace::Realtime)
-        {
-            bail!(
-                "--garbage {} sets a delay of {} ms, a time, which only the realtime pace counts: add --pace realtime",
-                set.name(),
-                set.rules().delay
-            );
-        }
-        setup.garbage = GarbageRules {
-            delay: args.garbage_delay.unwrap_or(set.delay),
-            cap: args.garbage_cap.or(set.cap),
-            messiness: args.garbage_messiness.unwrap_or(set.messiness),
-        };
-    }
+    super::versus_rules::apply(
+        &mut setup,
+        &args.versus_rules,
+        versus,
+        "add --versus (or use tetrad versus)",
+    )?;
     let sequences = play_sequence(&mut setup, args.sequence.as_deref(), None)?;
     let games = match &sequences {
         Some(sequences) => sequences.games(args.games, crate::cli::MAX_GAMES)?,

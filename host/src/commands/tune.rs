@@ -1,19 +1,25 @@
 //! `tetrad tune`.
 
-use super::{default_preset, load};
+use super::tournament::entrant;
+use super::{default_preset, load, versus_rules};
 use crate::cli::TuneArgs;
 use crate::cli::MAX_GAMES;
 use crate::referee::Limits;
 use crate::runner::probe;
 use crate::runner::RunSpec;
 use crate::setup::args::setup;
-use crate::tune::{tune as run_tune, Checkpoint, CheckpointLock, TuneConfig};
+use crate::tournament::{Entrant, Sprt};
+use crate::tune::{sprt_match, tune as run_tune, versus, Checkpoint, CheckpointLock, Opponent, Rival, TuneConfig};
 use anyhow::{bail, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
+use tetrad_plugin_api::derive_seed;
+
+/// Most games the closing `--sprt` match plays when `--sprt-games` is not given.
+const DEFAULT_SPRT_GAMES: u64 = 2000;
 
 /// Numbers given once for every parameter, or once per parameter.
 fn per_parameter(flag: &str, text: &str, params: usize) -> Result<Vec<f64>> {
@@ -40,11 +46,52 @@ fn names(list: &str) -> Vec<String> {
         .collect()
 }
 
+/// The opponent `--opponent` names, loaded: `mean`, or a plugin as a tournament entrant.
+fn opponent(spec: Option<&str>) -> Result<Option<(Opponent, Option<Entrant>)>> {
+    let Some(spec) = spec else {
+        return Ok(None);
+    };
+    if spec == MEAN {
+        return Ok(Some((Opponent::Mean, None)));
+    }
+    let entrant = entrant(spec, "")?;
+    let opponent = Opponent::Bot {
+        label: entrant.label.clone(),
+        plugin: format!("{} {}", entrant.plugin.info().name, entrant.plugin.info().version),
+        options: entrant.options.clone(),
+    };
+    Ok(Some((opponent, Some(entrant))))
+}
+
+/// `--opponent mean`: each generation plays the mean it was drawn around.
+const MEAN: &str = "mean";
+
 /// `tetrad tune`.
 pub fn tune(mut args: TuneArgs) -> Result<ExitCode> {
     let plugin = Arc::new(load(&args.plugin)?);
-    default_preset(&mut args.game, [plugin.as_ref()]);
-    let setup = setup(&args.game, args.schedule.max_pieces, Limits::default())?;
+    let opponent = opponent(args.opponent.as_deref())?;
+    let bot = opponent.as_ref().and_then(|(_, bot)| bot.as_ref());
+    default_preset(
+        &mut args.game,
+        std::iter::once(plugin.as_ref()).chain(bot.map(|bot| bot.plugin.as_ref())),
+    );
+    let limits = Limits {
+        time_control: args.clock.time_control(),
+        ..Limits::default()
+    };
+    let mut setup = setup(&args.game, args.schedule.max_pieces, limits)?;
+    versus_rules::apply(&mut setup, &args.versus_rules, opponent.is_some(), "add --opponent")?;
+    if args.sprt.is_some() && opponent.is_none() {
+        bail!("--sprt plays the tuned mean in versus games: add --opponent");
+    }
+    if args.sprt_games.is_some() && args.sprt.is_none() {
+        bail!("--sprt-games limits the --sprt match: add --sprt");
+    }
+    if let Some(bot) = bot {
+        if let Err(err) = probe(&bot.plugin, &setup, &bot.options) {
+            bail!("--opponent `{}`: {}", bot.label, err.message);
+        }
+    }
     let params = names(&args.params);
     if params.is_empty() {
         bail!("--params names no option to tune");
@@ -78,6 +125,7 @@ pub fn tune(mut args: TuneArgs) -> Result<ExitCode> {
         initial_sd,
         noise: args.noise,
         setup: setup.clone(),
+        opponent: opponent.as_ref().map(|(opponent, _)| opponent.clone()),
     };
     let path = args
         .checkpoint
@@ -93,6 +141,18 @@ pub fn tune(mut args: TuneArgs) -> Result<ExitCode> {
             );
         }
         let saved = Checkpoint::load(&path)?;
+        if saved.config.opponent != config.opponent {
+            let name = |opponent: &Option<Opponent>| match opponent {
+                Some(opponent) => format!("--opponent {}", opponent.label()),
+                None => "no --opponent".to_string(),
+            };
+            bail!(
+                "{}: written with {}, not {}; resume with the same opponent, or use another --checkpoint",
+                path.display(),
+                name(&saved.config.opponent),
+                name(&config.opponent)
+            );
+        }
         if saved.config != config {
             bail!(
                 "{}: written for other tune arguments; use the same arguments, or another --checkpoint",
@@ -124,11 +184,26 @@ pub fn tune(mut args: TuneArgs) -> Result<ExitCode> {
         bar.set_position(checkpoint.history.len() as u64);
         bar
     });
-    run_tune(plugin, &base, &mut checkpoint, &path, |g| {
-        let mut line = format!(
-            "generation {}: best {:.1} lines, elite {:.1}",
-            g.generation, g.best_lines, g.elite_lines
-        );
+    let rival = match &opponent {
+        None => Rival::Solo,
+        Some((_, Some(bot))) => Rival::Bot(bot.plugin.clone(), bot.options.clone()),
+        Some((_, None)) => Rival::Mean,
+    };
+    let done = checkpoint.history.len() as u64;
+    run_tune(plugin.clone(), &base, &rival, &mut checkpoint, &path, |g| {
+        let mut line = match (g.best_points, g.elite_points) {
+            (Some(best), Some(elite)) => format!(
+                "generation {}: best {:.1}% of the points ({:.1} lines), elite {:.1}%",
+                g.generation,
+                100.0 * best,
+                g.best_lines,
+                100.0 * elite
+            ),
+            _ => format!(
+                "generation {}: best {:.1} lines, elite {:.1}",
+                g.generation, g.best_lines, g.elite_lines
+            ),
+        };
         if g.refused > 0 {
             line.push_str(&format!(", {} candidates refused by the plugin", g.refused));
         }
@@ -143,10 +218,49 @@ pub fn tune(mut args: TuneArgs) -> Result<ExitCode> {
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    if let Some((options, lines, generation)) = checkpoint.best_candidate() {
-        eprintln!("best single candidate: {lines:.1} lines in generation {generation}: {options}");
+    if let Some((options, score, generation)) = checkpoint.best_candidate() {
+        let score = match opponent {
+            Some(_) => format!("{:.1}% of the points", 100.0 * score),
+            None => format!("{score:.1} lines"),
+        };
+        eprintln!("best single candidate: {score} in generation {generation}: {options}");
     }
-    eprintln!("the distribution's mean (printed on stdout) is the method's answer; compare both on fresh seeds with `tetrad tournament`");
+    match (args.sprt, &opponent) {
+        (Some((elo0, elo1)), Some((_, bot))) => {
+            let limit = args.sprt_games.unwrap_or(DEFAULT_SPRT_GAMES);
+            let start = checkpoint.config.options(&checkpoint.config.initial_mean);
+            let against = match bot {
+                Some(bot) => versus::entrant(&bot.label, &bot.plugin, bot.options.clone()),
+                None => versus::entrant("the starting weights", &plugin, start),
+            };
+            let same = checkpoint.sprt.as_ref().is_some_and(|s| {
+                (s.elo0, s.elo1, s.limit, s.against.as_str()) == (elo0, elo1, limit, against.label.as_str())
+            });
+            // A finished run resumed with the same test is not played again.
+            if !same || done < checkpoint.config.generations {
+                eprintln!(
+                    "sprt [{elo0}, {elo1}]: the tuned mean plays {} (at most {limit} games)",
+                    against.label
+                );
+                let tuned = versus::entrant("tuned", &plugin, checkpoint.options());
+                let spec = RunSpec {
+                    seed: derive_seed(args.schedule.seed, 2 << 32),
+                    games: limit,
+                    ..base
+                };
+                checkpoint.sprt = Some(sprt_match(tuned, against, spec, Sprt { elo0, elo1 })?);
+                checkpoint.save(&path)?;
+            }
+            eprintln!("{}", checkpoint.sprt.as_ref().expect("just played").summary());
+        }
+        (_, opponent) => {
+            let check = match opponent {
+                Some(_) => "test it on fresh seeds with --sprt, or with `tetrad versus --sprt`",
+                None => "compare both on fresh seeds with `tetrad tournament`",
+            };
+            eprintln!("the distribution's mean (printed on stdout) is the method's answer; {check}");
+        }
+    }
     writeln!(crate::output::reports(), "{}", checkpoint.options())?;
     Ok(ExitCode::SUCCESS)
 }

@@ -1,6 +1,7 @@
 //! The tune's state: what is tuned and how ([`TuneConfig`]), each generation's outcome,
 //! and the checkpoint file they are saved in, read back and locked.
 
+use super::versus::{Score, SprtOutcome};
 use crate::cli::{MAX_GAMES, MAX_POPULATION};
 use crate::input::{self, CHECKPOINT_CAP};
 use crate::setup::Setup;
@@ -36,8 +37,38 @@ pub struct TuneConfig {
     pub initial_sd: Vec<f64>,
     /// Noise added to the variance at generation 0, falling linearly to 0 at the end.
     pub noise: f64,
-    /// The rules, pieces and piece cap of every game.
+    /// The rules, pieces and piece cap of every game (in versus, its garbage and pace too).
     pub setup: Setup,
+    /// Who the candidates play in versus; solo games when `None`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opponent: Option<Opponent>,
+}
+
+/// The opponent of a versus tune.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Opponent {
+    /// A fixed bot.
+    Bot {
+        /// As named on the command line: the plugin's name and its options.
+        label: String,
+        /// The plugin's name and version.
+        plugin: String,
+        /// Its options.
+        options: String,
+    },
+    /// Each generation plays the mean it was drawn around.
+    Mean,
+}
+
+impl Opponent {
+    /// As the command line names it.
+    pub fn label(&self) -> &str {
+        match self {
+            Opponent::Bot { label, .. } => label,
+            Opponent::Mean => "mean",
+        }
+    }
 }
 
 impl TuneConfig {
@@ -72,6 +103,15 @@ pub struct Generation {
     pub best_lines: f64,
     /// Mean of the elite's mean lines.
     pub elite_lines: f64,
+    /// In versus, the best candidate's points per game.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub best_points: Option<f64>,
+    /// In versus, the elite's mean points per game.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub elite_points: Option<f64>,
+    /// In versus, every candidate that played, best first (see [`super::rank`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ranking: Vec<Score>,
     /// The best candidate's parameters.
     pub best: Vec<f64>,
     /// The distribution's mean after the update.
@@ -91,6 +131,9 @@ pub struct Checkpoint {
     pub sd: Vec<f64>,
     /// Finished generations.
     pub history: Vec<Generation>,
+    /// The closing match of the tuned mean, once played (`--sprt`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sprt: Option<SprtOutcome>,
 }
 
 impl Checkpoint {
@@ -100,6 +143,7 @@ impl Checkpoint {
             mean: config.initial_mean.clone(),
             sd: config.initial_sd.clone(),
             history: Vec::new(),
+            sprt: None,
             config,
         }
     }
@@ -167,6 +211,10 @@ impl Checkpoint {
             if !(generation.best_lines.is_finite() && generation.elite_lines.is_finite()) {
                 return Err(at("lines are not finite".to_string()));
             }
+            let points = [generation.best_points, generation.elite_points];
+            if points.iter().flatten().any(|p| !(0.0..=1.0).contains(p)) {
+                return Err(at("points per game are not within 0 to 1".to_string()));
+            }
         }
         Ok(())
     }
@@ -186,12 +234,16 @@ impl Checkpoint {
     }
 
     /// The best single candidate of any generation (scored on its own generation's
-    /// games, so a lucky draw can flatter it), as an options string with its mean lines.
+    /// games, so a lucky draw can flatter it), as an options string with its score: mean
+    /// lines, or in versus points per game. Against the mean, each generation plays
+    /// another opponent and no scores compare: the last generation's best is taken.
     pub fn best_candidate(&self) -> Option<(String, f64, u64)> {
-        self.history
-            .iter()
-            .max_by(|a, b| a.best_lines.total_cmp(&b.best_lines))
-            .map(|g| (self.config.options(&g.best), g.best_lines, g.generation))
+        let score = |g: &Generation| g.best_points.unwrap_or(g.best_lines);
+        let best = match self.config.opponent {
+            Some(Opponent::Mean) => self.history.last(),
+            _ => self.history.iter().max_by(|a, b| score(a).total_cmp(&score(b))),
+        };
+        best.map(|g| (self.config.options(&g.best), score(g), g.generation))
     }
 }
 
@@ -252,9 +304,8 @@ impl CheckpointLock {
 mod tests {
     use super::*;
 
-    #[test]
-    fn options_keep_fixed_options_first() {
-        let config = TuneConfig {
+    fn config() -> TuneConfig {
+        TuneConfig {
             plugin: "bcts".into(),
             params: vec!["w1".into(), "w2".into()],
             whole: Vec::new(),
@@ -267,12 +318,18 @@ mod tests {
             initial_mean: vec![0.0, 0.0],
             initial_sd: vec![10.0, 10.0],
             noise: 4.0,
+            opponent: None,
             setup: Setup::new(
                 tetrad_plugin_api::Rules::preset(tetrad_plugin_api::Preset::Simplified),
                 std::sync::Arc::new(tetrad_plugin_api::PieceSet::tetrominoes()),
             )
             .expect("valid"),
-        };
+        }
+    }
+
+    #[test]
+    fn options_keep_fixed_options_first() {
+        let config = config();
         assert_eq!(
             config.options(&[1.0, -2.5]),
             "controller=dellacherie,w1=1.0000,w2=-2.5000"
@@ -285,5 +342,53 @@ mod tests {
         };
         assert_eq!(whole.options(&[1.0, -2.5]), "controller=dellacherie,w1=1.0000,w2=-3");
         assert_eq!(whole.options(&[1.0, -0.4]), "controller=dellacherie,w1=1.0000,w2=0");
+    }
+
+    #[test]
+    fn a_versus_checkpoint_keeps_its_opponent_ranking_and_test_and_a_solo_one_has_none() {
+        let solo = Checkpoint::new(config());
+        let text = serde_json::to_string(&solo).expect("serialised");
+        for field in ["opponent", "ranking", "sprt", "best_points"] {
+            assert!(!text.contains(field), "a solo checkpoint reads as before: {text}");
+        }
+        let mut versus = Checkpoint::new(TuneConfig {
+            opponent: Some(Opponent::Bot {
+                label: "bcts@hold=true".into(),
+                plugin: "bcts 0.1.0".into(),
+                options: "hold=true".into(),
+            }),
+            ..config()
+        });
+        let score = Score {
+            candidate: 0,
+            games: 4,
+            points: Some(0.625),
+            lines: 12.0,
+            sent_per_piece: 0.25,
+        };
+        versus.history.push(Generation {
+            generation: 0,
+            refused: 0,
+            best_lines: 12.0,
+            elite_lines: 12.0,
+            best_points: Some(0.625),
+            elite_points: Some(0.625),
+            ranking: vec![score],
+            best: vec![1.0, 2.0],
+            mean: vec![1.0, 2.0],
+            sd: vec![1.0, 1.0],
+        });
+        let path = Path::new("versus.json");
+        let read = Checkpoint::parse(path, &serde_json::to_string(&versus).expect("serialised")).expect("read back");
+        assert_eq!(read.config, versus.config);
+        assert_eq!(read.history[0].ranking, versus.history[0].ranking);
+        assert_eq!(read.best_candidate().map(|(_, score, _)| score), Some(0.625));
+        // Points per game are a share: more than 1 is no checkpoint tetrad wrote.
+        versus.history[0].best_points = Some(1.5);
+        let err = Checkpoint::parse(path, &serde_json::to_string(&versus).expect("serialised")).unwrap_err();
+        assert!(
+            err.to_string().contains("points per game are not within 0 to 1"),
+            "{err}"
+        );
     }
 }
