@@ -15,8 +15,8 @@ mod weights;
 use std::time::Duration;
 
 pub use attack::{Clear, Streak};
-pub use eval::{tspin_slots, value, Shape};
-pub use search::{Choice, Limits, Outcome, Position, Searcher};
+pub use eval::{fill_tslot, shape_value, value, Shape, MAX_COVER};
+pub use search::{Choice, Limits, Outcome, Position, Scratch, Searcher};
 pub use weights::Weights;
 
 use tetrad_plugin_api::{Actions, GameSetup, Info, Landing, Options, PieceId, Preset, Solver, Tick};
@@ -38,6 +38,8 @@ pub struct Beam {
     after_hold: Option<(PieceId, Landing)>,
     /// The last search's outcome.
     last: Option<Outcome>,
+    /// The search's buffers, kept from one decision to the next.
+    scratch: Scratch,
 }
 
 impl Solver for Beam {
@@ -56,7 +58,7 @@ impl Solver for Beam {
             ));
         }
         let mut weights = Weights::default();
-        for ((name, weight), key) in weights.named_mut().into_iter().zip(Weights::KEYS) {
+        for ((name, weight), &key) in weights.named_mut().into_iter().zip(Weights::KEYS) {
             *weight = options.get(key, *weight)?;
             if !weight.is_finite() {
                 return Err(format!("option `w_{name}`: {weight} is not a finite number"));
@@ -85,6 +87,7 @@ impl Solver for Beam {
             path: None,
             after_hold: None,
             last: None,
+            scratch: Scratch::default(),
         })
     }
 
@@ -119,7 +122,7 @@ impl Solver for Beam {
 
 impl Beam {
     /// The search from the game `tick` shows.
-    pub fn search(&self, tick: &Tick) -> Outcome {
+    pub fn search(&mut self, tick: &Tick) -> Outcome {
         let Some(current) = tick.current else {
             return Outcome {
                 choice: None,
@@ -147,7 +150,7 @@ impl Beam {
             },
             incoming: tick.pending_garbage,
         };
-        searcher.search(&position, self.limits)
+        searcher.search_with(&position, self.limits, &mut self.scratch)
     }
 
     /// The last search's outcome (`None` before the first).

@@ -122,9 +122,10 @@ fn a_fixed_node_budget_gives_the_same_choice() {
 
 #[test]
 fn the_search_looks_ahead_to_keep_the_t_slot_for_the_t() {
-    // The T comes second: with the falling O the search keeps the slot open and the T
-    // spins into it next.
-    let tick = tick(board(TSD), "O", &["T", "I"], None);
+    // The T comes second and no hold: with the falling O the search keeps the slot open
+    // and the T spins into it next.
+    let mut tick = tick(board(TSD), "O", &["T", "I"], None);
+    tick.hold_available = false;
     let outcome = beam("depth=2,width=32").search(&tick);
     let choice = outcome.choice.unwrap();
     let mut after = tick.board.clone();
@@ -135,7 +136,7 @@ fn the_search_looks_ahead_to_keep_the_t_slot_for_the_t() {
         choice.landing.pos.x,
         choice.landing.pos.y,
     );
-    assert_eq!(tspin_slots(&after), 1, "the O leaves the slot: {choice:?}");
+    assert_eq!(fill_tslot(&mut after), Some(2), "the O leaves the slot: {choice:?}");
     assert!(choice.landing.entry == Entry::Drop || choice.landing.entry == Entry::Turn);
 }
 
