@@ -157,6 +157,22 @@ fn options_are_checked() {
     assert!(refused.contains("guideline"), "{refused}");
     assert_eq!(beam("w_holes=-1.5").weights.holes, -1.5);
     assert_eq!(beam("think_ms=20").limits.think, Some(Duration::from_millis(20)));
+    assert!(refuse("clock_share=0").contains("clock_share"));
+    assert!(refuse("clock_share=1.5").contains("clock_share"));
+}
+
+#[test]
+fn the_hosts_think_budget_bounds_the_search() {
+    let tick = tick(board(TSD), "L", &["J", "T", "S", "Z", "I", "O"], None);
+    let budget = Some(Duration::from_millis(50));
+    // Without a think time of its own the bot takes its share of the budget ...
+    let bot = beam("");
+    assert_eq!(bot.limits_for(&tick).think, None);
+    let timed = tick.clone().with_think_budget(budget);
+    assert_eq!(bot.limits_for(&timed).think, Some(Duration::from_millis(30)));
+    // ... and a shorter think time of its own stays.
+    assert_eq!(beam("think_ms=10").limits_for(&timed).think, Some(Duration::from_millis(10)));
+    assert_eq!(beam("clock_share=0.2").limits_for(&timed).think, Some(Duration::from_millis(10)));
 }
 
 #[test]
