@@ -234,11 +234,15 @@ impl Player {
     }
 
     /// Whether the player is shown a [`Budget`] before each decision under a time control:
-    /// a bot process or a TBP bot. A library cannot be stopped while it decides: its time
-    /// is charged when its update returns, and the game loop computes no budget for it.
+    /// a bot process, a TBP bot, and a library that exports the think budget's setter. A
+    /// library cannot be stopped while it decides: its time is charged when its update
+    /// returns, and it is only told its piece's share.
     #[inline(always)]
     pub fn takes_budget(&self) -> bool {
-        !matches!(self, Player::Library(_))
+        match self {
+            Player::Library(library) => library.takes_budget(),
+            _ => true,
+        }
     }
 
     /// What the next decision may spend under the seat's time control: a bot process's
@@ -246,7 +250,7 @@ impl Player {
     /// move when the piece's share of the clock is nearly over.
     pub fn set_budget(&mut self, budget: Budget) {
         match self {
-            Player::Library(_) => {}
+            Player::Library(library) => library.set_budget(budget),
             Player::Process(process) => process.set_budget(budget),
             Player::Tbp(tbp) => tbp.set_budget(budget),
         }

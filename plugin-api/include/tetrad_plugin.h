@@ -522,6 +522,18 @@ TETRAD_EXPORT void tetrad_destroy(void *instance);
  */
 TETRAD_EXPORT const char *tetrad_last_error(void *instance);
 
+/*
+ * tetrad_set_think_budget - the time a piece's decision may take. Optional.
+ *
+ * Called only under a time control (--tc, --st), just before the update of each piece's
+ * first tick (new_piece true), on the thread that makes that update. instance is never
+ * NULL. micros is that piece's share of the instance's clock, in microseconds, at least 1.
+ * Every update of the piece is charged to the clock when it returns, and an update is
+ * never stopped, so a plugin that searches stops well within micros. A plugin that does
+ * not export this function is never told, and plays as it would without a clock.
+ */
+TETRAD_EXPORT void tetrad_set_think_budget(void *instance, uint64_t micros);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -79,6 +79,12 @@ pub struct PluginModule {
     /// `create`.
     #[sabi(missing_field(option))]
     pub create_v2: extern "C" fn(&TetradGameInfo, RStr<'_>) -> RResult<SolverV2Box, RString>,
+    /// Under a time control, called just before the update of a piece's first tick, on
+    /// the thread that makes it: the microseconds that piece's decision may take. The
+    /// solver sees it as [`Tick::think_budget`](crate::Tick::think_budget) in that update.
+    /// Absent from a plugin built before it, which the host then never tells.
+    #[sabi(missing_field(option))]
+    pub set_think_budget: extern "C" fn(u64),
 }
 
 impl RootModule for PluginModuleRef {

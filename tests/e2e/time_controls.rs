@@ -251,3 +251,64 @@ fn a_versus_tournament_rates_every_pair_at_one_time_control_and_records_it() {
     assert!(!resumed.status.success());
     assert!(stderr(&resumed).contains("time controls"), "{}", stderr(&resumed));
 }
+
+#[test]
+fn a_library_is_told_its_share_of_the_clock_and_keeps_to_it() {
+    // The testkit sleeps half of the budget it is told on each piece, and fails without one.
+    let kit = testkit();
+    let args = ["--plugin", &kit, "--options", "mode=half-budget", "--max-pieces", "4"];
+    // Half a second's sleep in a second leaves room for a busy machine's late wake-ups.
+    let told = run_games(&[&args[..], &["--st", "1"]].concat());
+    assert_eq!(told[0]["end"], "capped", "{}", told[0]);
+    let used = told[0]["time_used_ms"].as_f64().unwrap();
+    assert!(used >= 4.0 * 500.0 * 0.95, "half a second a piece: {}", told[0]);
+    // Without a time control nothing is told, and the testkit says so.
+    let untold = run_games(&args);
+    assert_eq!(untold[0]["end"], "plugin_error", "{}", untold[0]);
+    assert!(untold[0]["error"].as_str().unwrap().contains("no think budget"), "{}", untold[0]);
+}
+
+#[test]
+fn a_c_library_that_exports_the_setter_is_told_its_share_and_one_without_it_plays_on() {
+    let dir = tempfile::tempdir().unwrap();
+    // Drops every piece; fails a piece's first update when it was told no budget, or a
+    // budget other than the 20 ms share, on that thread just before.
+    let body = r#"
+#include "tetrad_plugin.h"
+#include <stdio.h>
+#include <stdlib.h>
+static _Thread_local unsigned long long told = 0;
+static char message[128];
+static const TetradPluginInfo INFO = {TETRAD_ABI_VERSION, "budget", "1", "tetrad", "told its budget"};
+TETRAD_EXPORT uint32_t tetrad_abi_version(void) { return TETRAD_ABI_VERSION; }
+TETRAD_EXPORT const TetradPluginInfo *tetrad_plugin_info(void) { return &INFO; }
+TETRAD_EXPORT void *tetrad_create(const TetradGameInfo *g, const char *o, char *e, size_t n) {
+    (void)g; (void)o; (void)e; (void)n; return malloc(1);
+}
+TETRAD_EXPORT uint32_t tetrad_update_v2(void *i, const TetradField *f, const TetradPiece *c,
+        const TetradPiece *x, const TetradState *s, bool new_piece) {
+    (void)i; (void)f; (void)c; (void)x; (void)s;
+    if (new_piece) {
+        unsigned long long seen = told;
+        told = 0;
+        if (seen != 20000) {
+            snprintf(message, sizeof message, "told %llu us", seen);
+            return TETRAD_UPDATE_FAILED;
+        }
+    }
+    return TETRAD_DROP;
+}
+TETRAD_EXPORT const char *tetrad_last_error(void *i) { (void)i; return message; }
+TETRAD_EXPORT void tetrad_destroy(void *i) { free(i); }
+"#;
+    let setter = "TETRAD_EXPORT void tetrad_set_think_budget(void *i, uint64_t us) { (void)i; told = us; }\n";
+    let told = compile_c(dir.path(), "told", &format!("{body}{setter}")).display().to_string();
+    let games = run_games(&["--plugin", &told, "--st", "0.02", "--max-pieces", "20"]);
+    assert!(games[0].get("error").is_none(), "{}", games[0]);
+    assert!(games[0]["pieces"].as_u64().unwrap() >= 5, "{}", games[0]);
+    // Without the setter the plugin is never told: its own check fails, as it says.
+    let untold = compile_c(dir.path(), "untold", body).display().to_string();
+    let games = run_games(&["--plugin", &untold, "--st", "0.02", "--max-pieces", "20"]);
+    assert_eq!(games[0]["end"], "plugin_error", "{}", games[0]);
+    assert!(games[0]["error"].as_str().unwrap().contains("told 0 us"), "{}", games[0]);
+}

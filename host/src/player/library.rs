@@ -17,6 +17,8 @@ pub struct Library {
     state: TetradState,
     /// The action bits its ABI version defines.
     accepted: u32,
+    /// The think budget to tell the plugin before its next piece, in microseconds.
+    think_budget: Option<u64>,
 }
 
 impl Library {
@@ -40,6 +42,7 @@ impl Library {
             wants_state: instance.wants_state(),
             state: TetradState::EMPTY,
             accepted: plugin.accepted_actions(),
+            think_budget: None,
             instance,
         })
     }
@@ -48,6 +51,16 @@ impl Library {
     #[inline]
     pub(crate) fn accepted_actions(&self) -> u32 {
         self.accepted
+    }
+
+    /// Whether the plugin is told each piece's think budget under a time control.
+    pub(crate) fn takes_budget(&self) -> bool {
+        self.instance.takes_think_budget()
+    }
+
+    /// The next piece's think budget: the piece's share of the clock.
+    pub(crate) fn set_budget(&mut self, budget: crate::referee::Budget) {
+        self.think_budget = Some(budget.share.as_micros().clamp(1, u128::from(u64::MAX)) as u64);
     }
 
     /// Calls `update` with the observation and times it. Always inlined: in the game loop
@@ -70,6 +83,11 @@ impl Library {
                 self.state = seen.state();
             } else {
                 self.state.pending_garbage = seen.pending_garbage();
+            }
+        }
+        if seen.new_piece {
+            if let Some(micros) = self.think_budget.take() {
+                self.instance.set_think_budget(micros);
             }
         }
         let started = clock.raw();

@@ -26,6 +26,7 @@ type UpdateV2Fn = unsafe extern "C" fn(
 ) -> u32;
 type DestroyFn = unsafe extern "C" fn(RawInstance);
 type LastErrorFn = unsafe extern "C" fn(RawInstance) -> *const c_char;
+type SetThinkBudgetFn = unsafe extern "C" fn(RawInstance, u64);
 
 /// Room for a C plugin's create error message.
 const ERROR_CAPACITY: usize = 1024;
@@ -83,6 +84,7 @@ pub(super) struct CPlugin {
     update: Update,
     destroy: DestroyFn,
     last_error: Option<LastErrorFn>,
+    set_think_budget: Option<SetThinkBudgetFn>,
 }
 
 impl CPlugin {
@@ -122,6 +124,7 @@ impl CPlugin {
             update,
             destroy: get(&library, path, "tetrad_destroy")?,
             last_error: get(&library, path, "tetrad_last_error").ok(),
+            set_think_budget: get(&library, path, "tetrad_set_think_budget").ok(),
         };
         // Plugins are never unloaded: the function pointers above must stay valid.
         std::mem::forget(library);
@@ -195,6 +198,19 @@ impl CInstance {
     /// Whether the instance is asked through `tetrad_update_v2`, with the state.
     pub(super) fn wants_state(&self) -> bool {
         matches!(self.plugin.update, Update::V2(_))
+    }
+
+    /// Whether the plugin is told each piece's think budget.
+    pub(super) fn takes_think_budget(&self) -> bool {
+        self.plugin.set_think_budget.is_some()
+    }
+
+    /// Tells the instance the next piece's think budget, if the plugin asks for it.
+    pub(super) fn set_think_budget(&mut self, micros: u64) {
+        if let Some(set) = self.plugin.set_think_budget {
+            // SAFETY: a live handle from `tetrad_create`; the header's declared signature.
+            unsafe { set(self.handle, micros) }
+        }
     }
 
     /// One tick; `state` is passed to `tetrad_update_v2`, if the instance

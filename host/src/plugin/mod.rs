@@ -47,6 +47,8 @@ enum Backend {
 /// One game's instance of a plugin. Dropping it destroys the instance in the plugin.
 pub struct Instance {
     inner: InstanceInner,
+    /// A Rust plugin's setter of the think budget (a C plugin's is on its instance).
+    think_budget: Option<extern "C" fn(u64)>,
     _live: exit_guard::Live,
 }
 
@@ -248,6 +250,10 @@ impl Plugin {
     /// Creates a library's instance for one game, or returns the plugin's error text. A
     /// process bot has no instance: its games are played through [`bot`].
     pub fn create(&self, game: &GameInfoBuf, options: &str) -> Result<Instance, String> {
+        let think_budget = match &self.backend {
+            Backend::Rust(plugin) => plugin.think_budget_setter(),
+            _ => None,
+        };
         let inner = match &self.backend {
             Backend::Rust(plugin) => plugin.create(game, options),
             Backend::C(plugin) => plugin.create(game, options).map(InstanceInner::C),
@@ -256,6 +262,7 @@ impl Plugin {
         };
         Ok(Instance {
             inner: inner.map_err(printable)?,
+            think_budget,
             _live: exit_guard::Live::new(),
         })
     }
@@ -270,6 +277,27 @@ impl Instance {
             InstanceInner::Rust(_) => false,
             InstanceInner::RustV2(_) => true,
             InstanceInner::C(instance) => instance.wants_state(),
+        }
+    }
+
+    /// Whether the plugin is told each piece's think budget under a time control.
+    pub fn takes_think_budget(&self) -> bool {
+        match &self.inner {
+            InstanceInner::Rust(_) | InstanceInner::RustV2(_) => self.think_budget.is_some(),
+            InstanceInner::C(instance) => instance.takes_think_budget(),
+        }
+    }
+
+    /// Tells the plugin, just before the update of a piece's first tick and on the thread
+    /// that makes it, the microseconds that piece's decision may take.
+    pub fn set_think_budget(&mut self, micros: u64) {
+        match &mut self.inner {
+            InstanceInner::Rust(_) | InstanceInner::RustV2(_) => {
+                if let Some(set) = self.think_budget {
+                    set(micros);
+                }
+            }
+            InstanceInner::C(instance) => instance.set_think_budget(micros),
         }
     }
 

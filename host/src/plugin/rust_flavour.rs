@@ -77,6 +77,11 @@ impl RustPlugin {
 
     /// One game's instance: through `create_v2` when the plugin is of version 2 (a
     /// plugin built for version 1 has no such field), else through `create`.
+    /// The plugin's setter of the think budget, if it was built with one.
+    pub(super) fn think_budget_setter(&self) -> Option<extern "C" fn(u64)> {
+        self.module.set_think_budget()
+    }
+
     pub(super) fn create(&self, game: &GameInfoBuf, options: &str) -> Result<InstanceInner, String> {
         let options = RStr::from_str(options);
         let made = match self.module.create_v2() {

@@ -22,8 +22,21 @@ pub fn root_module<S: Solver>() -> PluginModuleRef {
         info: info::<S>,
         create: create::<S>,
         create_v2: create_v2::<S>,
+        set_think_budget,
     }
     .leak_into_prefix()
+}
+
+std::thread_local! {
+    /// The think budget the host gave for the next update made on this thread, in
+    /// microseconds (0: none). A thread's own, because games run on many threads at once
+    /// and each game's updates come from one thread.
+    static THINK_BUDGET: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// Keeps the host's think budget for the next update on the calling thread.
+extern "C" fn set_think_budget(micros: u64) {
+    THINK_BUDGET.with(|budget| budget.set(micros));
 }
 
 extern "C" fn info<S: Solver>() -> PluginInfoAbi {
@@ -119,6 +132,8 @@ impl<S: Solver> Guarded<S> {
         if let Some(message) = &self.failed {
             return RResult::RErr(message.as_str().into());
         }
+        let budget = THINK_BUDGET.with(|budget| budget.replace(0));
+        self.tick.think_budget = (budget > 0).then(|| std::time::Duration::from_micros(budget));
         let result = guarded(|| {
             fill_tick(
                 &mut self.tick,

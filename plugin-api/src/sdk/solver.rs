@@ -71,6 +71,12 @@ pub struct Tick {
     /// Garbage rows that rise when this piece locks unless its clears cancel them
     /// (versus only).
     pub pending_garbage: u32,
+    /// Under the host's time control, on a piece's first tick: the time this piece's
+    /// decision may take, its share of the clock. Every update of the piece is charged to
+    /// the clock, and an update cannot be stopped, so a solver that searches stops well
+    /// within it. `None` without a time control, on later ticks, or from a host that does
+    /// not give it.
+    pub think_budget: Option<std::time::Duration>,
 }
 
 impl Tick {
@@ -78,6 +84,7 @@ impl Tick {
     /// whether the piece is new this tick; nothing held, nothing pending.
     pub fn new(board: Board, current: Option<FallingPiece>, next: Option<PieceId>, new_piece: bool) -> Tick {
         Tick {
+            think_budget: None,
             board,
             current,
             next,
@@ -112,6 +119,12 @@ impl Tick {
     pub fn with_hold(mut self, hold: Option<PieceId>, available: bool) -> Tick {
         self.hold = hold;
         self.hold_available = available;
+        self
+    }
+
+    /// The same tick with this think budget (see [`Tick::think_budget`]).
+    pub fn with_think_budget(mut self, budget: Option<std::time::Duration>) -> Tick {
+        self.think_budget = budget;
         self
     }
 

@@ -1,5 +1,6 @@
 //! The evaluation of a board for versus: its shape's terms, each named as in
-//! [`Weights`], and the value of a board with the streak and garbage it carries.
+//! [`Weights`], the T-spin slots a coming T could fill, and the value of a board with the
+//! streak and garbage it carries.
 
 use crate::attack::Streak;
 use crate::weights::Weights;
@@ -10,27 +11,31 @@ use tetrad_plugin_api::{Board, MAX_WIDTH};
 pub struct Shape {
     /// Rows of the highest column.
     pub height: u32,
-    /// Cells of columns above half the visible field, summed over the columns.
+    /// Rows of the highest column above half the visible field.
     pub top_half: u32,
-    /// Cells of columns above three quarters of the visible field.
+    /// Rows of the highest column above three quarters of the visible field.
     pub top_quarter: u32,
     /// Empty cells with a filled cell above them.
     pub holes: u32,
-    /// Filled cells with a hole below them in their column.
-    pub covered: u32,
+    /// Per hole, the rows from it up to its column's top, both counted, at most
+    /// [`MAX_COVER`] each.
+    pub coveredness: u32,
+    /// Changes from filled to empty or back along each row, the walls counted as filled.
+    pub row_transitions: u32,
+    /// Rows from the bottom of the well (the lowest column, the leftmost of equals) up
+    /// which every other column is filled: what four lines down the well would clear.
+    pub well: u32,
     /// Sum of the height differences of neighbouring columns, the well's excluded.
     pub bumpiness: u32,
     /// Sum of their squares.
     pub bumpiness_sq: u32,
-    /// Depth of the well, the lowest column (the leftmost of equals), below its lower
-    /// neighbour (a wall counts as the other neighbour), at most 4.
-    pub well: u32,
-    /// T-spin double slots.
-    pub tspin_setup: u32,
 }
 
-/// The deepest well that counts: a four-line clear's.
-const MAX_WELL: u32 = 4;
+/// The most rows over a hole that count against it: deeper, digging it out is no harder.
+pub const MAX_COVER: u32 = 6;
+
+/// The rows a hypothetical T placed in each slot found cleared: `[none, one, two, three]`.
+pub type Slots = [u32; 4];
 
 impl Shape {
     /// The terms of `board`, whose visible field is its lowest `visible` rows.
@@ -43,7 +48,12 @@ impl Shape {
         let mut seen = 0u32;
         let mut holes_at = [0u32; tetrad_plugin_api::MAX_HEIGHT];
         let mut holes = 0;
+        // An empty row changes twice: from the left wall and into the right one.
+        let mut row_transitions = 2 * board.surface() as u32;
         for (y, &row) in rows.iter().enumerate().skip(board.surface()) {
+            // The row between its two walls: bit 0 and bit width + 1 filled.
+            let walled = (row << 1) | 1 | (1 << (width + 1));
+            row_transitions += (walled ^ (walled >> 1)).count_ones() - 1;
             let new = row & !seen;
             let mut bits = new;
             while bits != 0 {
@@ -54,14 +64,18 @@ impl Shape {
             holes += holes_at[y].count_ones();
             seen |= row;
         }
-        // From the floor up: a filled cell over a hole below it is covered.
-        let mut below = 0u32;
-        let mut covered = 0;
-        for y in (board.surface()..height).rev() {
-            covered += (rows[y] & below).count_ones();
-            below |= holes_at[y];
-        }
         let heights = &heights[..width];
+        let mut coveredness = 0;
+        for (y, &row_holes) in holes_at.iter().enumerate().take(height).skip(board.surface()) {
+            let mut bits = row_holes;
+            while bits != 0 {
+                let x = bits.trailing_zeros() as usize;
+                let from_floor = (height - 1 - y) as u32;
+                coveredness += (heights[x] - from_floor).min(MAX_COVER);
+                bits &= bits - 1;
+            }
+        }
+        let top = heights.iter().copied().max().unwrap_or(0);
         let half = (visible / 2) as u32;
         let quarter = (visible * 3 / 4) as u32;
         let well_x = (0..width).min_by_key(|&x| heights[x]).unwrap_or(0);
@@ -74,143 +88,137 @@ impl Shape {
             bumpiness += step;
             bumpiness_sq += step * step;
         }
-        let neighbour = |x: Option<usize>| x.filter(|&x| x < width).map(|x| heights[x]);
-        let sides = [neighbour(well_x.checked_sub(1)), neighbour(Some(well_x + 1))];
-        let lower = sides.into_iter().flatten().min().unwrap_or(0);
+        // Up from the well's bottom, the rows in which every column but the well's is full.
+        let others = full & !(1 << well_x);
+        let bottom = height - heights[well_x] as usize;
+        let well = rows[..bottom].iter().rev().take_while(|&&row| row & others == others).count() as u32;
         Shape {
-            height: heights.iter().copied().max().unwrap_or(0),
-            top_half: heights.iter().map(|h| h.saturating_sub(half)).sum(),
-            top_quarter: heights.iter().map(|h| h.saturating_sub(quarter)).sum(),
+            height: top,
+            top_half: top.saturating_sub(half),
+            top_quarter: top.saturating_sub(quarter),
             holes,
-            covered,
+            coveredness,
+            row_transitions,
+            well,
             bumpiness,
             bumpiness_sq,
-            well: lower.saturating_sub(heights[well_x]).min(MAX_WELL),
-            tspin_setup: tspin_slots(board),
         }
     }
 }
 
-/// The value of a final board: its shape's terms, with `incoming` garbage rows counted
-/// into its height, and the streak it keeps.
-pub fn value(weights: &Weights, shape: &Shape, streak: Streak, incoming: u32) -> f64 {
+impl Shape {
+    /// The height terms once `rows` garbage rows have risen under the stack.
+    pub fn raise(&mut self, rows: u32, visible: usize) {
+        self.height += rows;
+        self.top_half = self.height.saturating_sub((visible / 2) as u32);
+        self.top_quarter = self.height.saturating_sub((visible * 3 / 4) as u32);
+    }
+}
+
+/// Fills the first T-spin slot found on `board` with a hypothetical T, pointing down, and
+/// returns how many lines that T completes; a slot whose T would clear two lines or more
+/// is cleared on `board`, so a second slot below it can be found. `None` when there is no
+/// slot.
+///
+/// A slot is three columns: the left (or right) one is the highest of the three, the
+/// middle one lower, and the far one ends one row below the near one's top with a cell
+/// missing above it and an overhang above that, so a T turned in fills the missing cell,
+/// the two cells beside its stem and the stem.
+pub fn fill_tslot(board: &mut Board) -> Option<u32> {
+    let width = board.width();
+    let height = board.height();
+    let heights = column_heights(board);
+    // Filled, counting the floor, `from_floor` rows up from the bottom.
+    let filled = |board: &Board, x: usize, from_floor: usize| board.filled(x, height - 1 - from_floor);
+    for x in 0..width.saturating_sub(2) {
+        for (near, far) in [(x, x + 2), (x + 2, x)] {
+            let top = heights[near] as usize;
+            if heights[x + 1] as usize >= top || top < 1 || top + 1 >= height {
+                continue;
+            }
+            if !filled(board, far, top - 1) || filled(board, far, top) || !filled(board, far, top + 1) {
+                continue;
+            }
+            // The T: the three cells of row `top` and the stem under the middle one.
+            let row = height - 1 - top;
+            for cx in x..=x + 2 {
+                board.fill(cx, row);
+            }
+            board.fill(x + 1, row + 1);
+            let full = board.full_row();
+            let lines = board.rows()[row..=row + 1].iter().filter(|&&r| r == full).count() as u32;
+            if lines >= 2 {
+                board.clear_full_rows();
+            }
+            return Some(lines);
+        }
+    }
+    None
+}
+
+/// The height of each column: rows from the floor to its highest filled cell.
+pub fn column_heights(board: &Board) -> [u32; MAX_WIDTH] {
+    let height = board.height();
+    let mut heights = [0u32; MAX_WIDTH];
+    let mut seen = 0u32;
+    for (y, &row) in board.rows().iter().enumerate().skip(board.surface()) {
+        let mut new = row & !seen;
+        while new != 0 {
+            heights[new.trailing_zeros() as usize] = (height - y) as u32;
+            new &= new - 1;
+        }
+        seen |= row;
+        if seen == board.full_row() {
+            break;
+        }
+    }
+    heights
+}
+
+/// The value of a final board: the T-spin slots that `ts` coming T pieces could fill
+/// (each taken out of the board when it clears two lines or more), then its shape's
+/// terms with the `incoming` garbage rows risen under it, the streak it keeps and the
+/// garbage waiting.
+pub fn value(weights: &Weights, board: &Board, visible: usize, streak: Streak, incoming: u32, ts: u32) -> f64 {
+    let mut slots: Slots = [0; 4];
+    let mut cut: Option<Board> = None;
+    for _ in 0..ts {
+        let mut trial = cut.as_ref().unwrap_or(board).clone();
+        let Some(lines) = fill_tslot(&mut trial) else {
+            break;
+        };
+        slots[(lines as usize).min(3)] += 1;
+        if lines < 2 {
+            break;
+        }
+        cut = Some(trial);
+    }
+    let mut shape = Shape::of(cut.as_ref().unwrap_or(board), visible);
+    // Garbage waiting rises under the stack: the height is what it will be.
+    shape.raise(incoming, visible);
     let f = f64::from;
-    weights.height * f(shape.height + incoming)
-        + weights.top_half * f(shape.top_half)
-        + weights.top_quarter * f(shape.top_quarter)
-        + weights.holes * f(shape.holes)
-        + weights.covered * f(shape.covered)
-        + weights.bumpiness * f(shape.bumpiness)
-        + weights.bumpiness_sq * f(shape.bumpiness_sq)
-        + weights.well * f(shape.well)
-        + weights.tspin_setup * f(shape.tspin_setup)
+    weights.tslot_none * f(slots[0])
+        + weights.tslot_single * f(slots[1])
+        + weights.tslot_double * f(slots[2])
+        + weights.tslot_triple * f(slots[3])
+        + shape_value(weights, &shape)
         + weights.b2b * f(u32::from(streak.back_to_back))
-        + weights.combo * f(streak.combo)
         + weights.incoming * f(incoming)
 }
 
-/// T-spin double slots: a row with exactly three empty cells side by side, the row under
-/// it empty only under their middle one, and over them one end covered and the middle
-/// open, so that a T turned in fills both rows.
-pub fn tspin_slots(board: &Board) -> u32 {
-    let full = board.full_row();
-    let rows = board.rows();
-    let mut slots = 0;
-    for r in board.surface().max(1)..rows.len().saturating_sub(1) {
-        let (above, row, below) = (rows[r - 1], rows[r], rows[r + 1]);
-        let open = full & !row;
-        if open.count_ones() != 3 {
-            continue;
-        }
-        let x = open.trailing_zeros();
-        if open != 0b111 << x || full & !below != 0b10 << x {
-            continue;
-        }
-        let covered = (above >> x) & 1 == 1 || (above >> (x + 2)) & 1 == 1;
-        let middle_open = (above >> (x + 1)) & 1 == 0;
-        slots += u32::from(covered && middle_open);
-    }
-    slots
+/// The weighted sum of a shape's terms.
+pub fn shape_value(weights: &Weights, shape: &Shape) -> f64 {
+    let f = f64::from;
+    weights.height * f(shape.height)
+        + weights.top_half * f(shape.top_half)
+        + weights.top_quarter * f(shape.top_quarter)
+        + weights.holes * f(shape.holes)
+        + weights.coveredness * f(shape.coveredness)
+        + weights.row_transitions * f(shape.row_transitions)
+        + weights.well * f(shape.well)
+        + weights.bumpiness * f(shape.bumpiness)
+        + weights.bumpiness_sq * f(shape.bumpiness_sq)
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn shape(text: &str) -> Shape {
-        Shape::of(&Board::from_text(10, 8, text), 8)
-    }
-
-    #[test]
-    fn an_empty_board_has_no_terms() {
-        assert_eq!(Shape::of(&Board::new(10, 8), 8), Shape::default());
-    }
-
-    #[test]
-    fn heights_and_the_top_of_the_field() {
-        // Column 0 is 7 high, column 1 is 5 high, the rest 1; visible 8 rows: half is 4,
-        // three quarters 6.
-        let s = shape("..........\n#.........\n#.........\n##........\n##........\n##........\n##........\n##########");
-        assert_eq!(s.height, 7);
-        assert_eq!(s.top_half, (7 - 4) + (5 - 4));
-        assert_eq!(s.top_quarter, 7 - 6);
-        assert_eq!(s.holes, 0);
-    }
-
-    #[test]
-    fn holes_and_the_cells_covering_them() {
-        // Column 2: filled, filled, empty, filled, empty from row 3 down; column 6: one
-        // filled cell over an empty one.
-        let s = shape("..........\n..........\n..........\n..#.......\n..#..#....\n.....#....\n#.#######.\n##.###.##.");
-        // Holes: column 2's two empty cells and column 6's.
-        assert_eq!(s.holes, 3);
-        // Covered: column 2's three filled cells (each over its lowest hole), column 6's one.
-        assert_eq!(s.covered, 4);
-    }
-
-    #[test]
-    fn bumpiness_skips_the_well_and_the_well_is_its_depth() {
-        // Heights 2 2 3 3 3 3 3 3 3 0: the well is column 9, 3 deep; steps 1 once.
-        let s = shape("..........\n..........\n..........\n..........\n..........\n..#######.\n#########.\n#########.");
-        assert_eq!(s.well, 3);
-        assert_eq!((s.bumpiness, s.bumpiness_sq), (1, 1));
-        // A well 6 deep counts as 4; the step of 2 counts 2 and 4 squared.
-        let deep =
-            shape("..........\n..#######.\n..#######.\n#########.\n#########.\n#########.\n#########.\n#########.");
-        assert_eq!(deep.well, 4);
-        assert_eq!((deep.bumpiness, deep.bumpiness_sq), (2, 4));
-    }
-
-    #[test]
-    fn a_t_spin_double_slot_is_counted_and_a_plain_well_is_not() {
-        let slot = Board::from_text(10, 6, "...#......\n###...####\n####.#####");
-        assert_eq!(tspin_slots(&slot), 1);
-        assert_eq!(Shape::of(&slot, 6).tspin_setup, 1);
-        let uncovered = Board::from_text(10, 6, "..........\n###...####\n####.#####");
-        assert_eq!(tspin_slots(&uncovered), 0, "nothing over it: a drop fills it");
-        let well = Board::from_text(10, 6, "...#......\n####.#####\n####.#####");
-        assert_eq!(tspin_slots(&well), 0);
-    }
-
-    #[test]
-    fn the_value_weighs_each_term_and_the_state() {
-        let weights = Weights::default();
-        let shape = Shape {
-            height: 5,
-            holes: 1,
-            tspin_setup: 1,
-            ..Shape::default()
-        };
-        let calm = value(&weights, &shape, Streak::default(), 0);
-        assert_eq!(calm, 5.0 * weights.height + weights.holes + weights.tspin_setup);
-        let hot = Streak {
-            back_to_back: true,
-            combo: 2,
-        };
-        let pressed = value(&weights, &shape, hot, 3);
-        assert_eq!(
-            pressed - calm,
-            weights.b2b + 2.0 * weights.combo + 3.0 * (weights.incoming + weights.height)
-        );
-    }
-}
+mod tests;

@@ -15,8 +15,8 @@ mod weights;
 use std::time::Duration;
 
 pub use attack::{Clear, Streak};
-pub use eval::{tspin_slots, value, Shape};
-pub use search::{Choice, Limits, Outcome, Position, Searcher};
+pub use eval::{fill_tslot, shape_value, value, Shape, MAX_COVER};
+pub use search::{Choice, Limits, Outcome, Position, Scratch, Searcher};
 pub use weights::Weights;
 
 use tetrad_plugin_api::{Actions, GameSetup, Info, Landing, Options, PieceId, Preset, Solver, Tick};
@@ -25,12 +25,18 @@ use tetrad_plugin_api::{Actions, GameSetup, Info, Landing, Options, PieceId, Pre
 pub const DEFAULT_WIDTH: usize = 48;
 /// Placements looked ahead by default: the falling piece and five more.
 pub const DEFAULT_DEPTH: usize = 6;
+/// The part of the host's think budget a search takes by default: the rest is for the
+/// path's ticks and for a busy machine, which can hold a thread back for many
+/// milliseconds past its deadline.
+pub const DEFAULT_CLOCK_SHARE: f64 = 0.6;
 
 /// The bot: one per game.
 pub struct Beam {
     setup: GameSetup,
     weights: Weights,
     limits: Limits,
+    /// The part of the host's think budget a search takes.
+    clock_share: f64,
     t: Option<PieceId>,
     /// The falling piece's path, tick by tick.
     path: Option<std::vec::IntoIter<Actions>>,
@@ -38,6 +44,8 @@ pub struct Beam {
     after_hold: Option<(PieceId, Landing)>,
     /// The last search's outcome.
     last: Option<Outcome>,
+    /// The search's buffers, kept from one decision to the next.
+    scratch: Scratch,
 }
 
 impl Solver for Beam {
@@ -56,7 +64,7 @@ impl Solver for Beam {
             ));
         }
         let mut weights = Weights::default();
-        for ((name, weight), key) in weights.named_mut().into_iter().zip(Weights::KEYS) {
+        for ((name, weight), &key) in weights.named_mut().into_iter().zip(Weights::KEYS) {
             *weight = options.get(key, *weight)?;
             if !weight.is_finite() {
                 return Err(format!("option `w_{name}`: {weight} is not a finite number"));
@@ -71,6 +79,10 @@ impl Solver for Beam {
         }
         let nodes: u64 = options.get("nodes", 0)?;
         let think_ms: u64 = options.get("think_ms", 0)?;
+        let clock_share: f64 = options.get("clock_share", DEFAULT_CLOCK_SHARE)?;
+        if !(clock_share > 0.0 && clock_share <= 1.0) {
+            return Err(format!("option `clock_share` must be in (0, 1] (got {clock_share})"));
+        }
         let t = setup.pieces.ids().find(|&id| setup.pieces.kind(id).name() == "T");
         Ok(Beam {
             setup: setup.clone(),
@@ -82,9 +94,11 @@ impl Solver for Beam {
                 think: (think_ms > 0).then(|| Duration::from_millis(think_ms)),
             },
             t,
+            clock_share,
             path: None,
             after_hold: None,
             last: None,
+            scratch: Scratch::default(),
         })
     }
 
@@ -119,7 +133,7 @@ impl Solver for Beam {
 
 impl Beam {
     /// The search from the game `tick` shows.
-    pub fn search(&self, tick: &Tick) -> Outcome {
+    pub fn search(&mut self, tick: &Tick) -> Outcome {
         let Some(current) = tick.current else {
             return Outcome {
                 choice: None,
@@ -147,7 +161,20 @@ impl Beam {
             },
             incoming: tick.pending_garbage,
         };
-        searcher.search(&position, self.limits)
+        searcher.search_with(&position, self.limits_for(tick), &mut self.scratch)
+    }
+
+    /// The limits of the search at `tick`: the options', the think time cut to the part
+    /// of the host's think budget the bot takes, when the host gives one.
+    fn limits_for(&self, tick: &Tick) -> Limits {
+        let Some(budget) = tick.think_budget else {
+            return self.limits;
+        };
+        let share = budget.mul_f64(self.clock_share);
+        Limits {
+            think: Some(self.limits.think.map_or(share, |think| think.min(share))),
+            ..self.limits
+        }
     }
 
     /// The last search's outcome (`None` before the first).

@@ -19,11 +19,13 @@
 //! predictable from the options, and a beam keeps the several plans a T-spin setup needs
 //! alive across the pieces that build it, where a greedy choice would cash in at once.
 
+use std::collections::hash_map::Entry;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::time::{Duration, Instant};
 
 use crate::attack::{Clear, Streak};
-use crate::eval::{value, Shape};
+use crate::eval::value;
 use crate::weights::Weights;
 use tetrad_plugin_api::{sweep_into, Board, FallingPiece, Landing, PieceId, PiecePos, PieceSet, Rules, Spin};
 
@@ -118,24 +120,70 @@ struct Node {
     first: Option<Choice>,
 }
 
-/// What makes two nodes the same game.
-#[derive(PartialEq, Eq, Hash)]
-struct Key {
-    board: Board,
-    current: Option<PieceId>,
-    held: Option<PieceId>,
-    next: usize,
+/// A child as the layer weighs it: everything but its board, which is made again from its
+/// parent's only if it survives the cut (most children do not, and a board is the bulk
+/// of a node).
+#[derive(Clone, Copy)]
+struct Candidate {
+    score: f64,
+    reward: f64,
+    /// Its parent's index in the layer.
+    parent: u32,
+    /// Where it was made in the layer, for a stable order among equal scores.
+    order: u32,
+    /// The move and where it locks; `None` for a parent with no piece left, passed on.
+    placed: Option<(Move, Landing)>,
     streak: Streak,
     incoming: u32,
 }
 
 /// One piece a node may place: which, from where, and what the hold slot and queue become.
+#[derive(Clone, Copy)]
 struct Move {
     piece: PieceId,
     start: PiecePos,
     hold: bool,
     held: Option<PieceId>,
     next: usize,
+}
+
+/// What a child's board is after a move: the board, the clear, and whether the game goes on.
+struct Locked {
+    board: Board,
+    clear: Clear,
+    is_t: bool,
+}
+
+/// The buffers a search reuses, decision after decision, so that a layer of tens of
+/// thousands of children costs no allocation.
+#[derive(Default)]
+pub struct Scratch {
+    candidates: Vec<Candidate>,
+    index: HashMap<u64, u32, BuildHasherDefault<Prehashed>>,
+    sweeps: Vec<Landing>,
+}
+
+/// A hasher for keys that are hashes already.
+#[derive(Default)]
+struct Prehashed(u64);
+
+impl Hasher for Prehashed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = mix(self.0, u64::from(b));
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+/// One step of a multiply-rotate hash (the constant is the 64-bit golden ratio's).
+fn mix(hash: u64, word: u64) -> u64 {
+    (hash.rotate_left(5) ^ word).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
 /// The budget of one decision.
@@ -160,6 +208,11 @@ impl Budget {
 impl Searcher<'_> {
     /// The best move from `position` within `limits`.
     pub fn search(&self, position: &Position, limits: Limits) -> Outcome {
+        self.search_with(position, limits, &mut Scratch::default())
+    }
+
+    /// [`search`](Self::search), reusing `scratch`'s buffers.
+    pub fn search_with(&self, position: &Position, limits: Limits, scratch: &mut Scratch) -> Outcome {
         let mut budget = Budget {
             nodes: 0,
             limit: limits.nodes,
@@ -178,23 +231,38 @@ impl Searcher<'_> {
             score: 0.0,
             first: None,
         }];
+        let queue = position.queue;
         let mut depth = 0;
         let mut best: Option<Choice> = None;
-        let mut sweeps = Vec::new();
         while depth < limits.depth.max(1) && layer.iter().any(|n| n.current.is_some()) {
-            let mut children: Vec<Node> = Vec::new();
-            let mut index: HashMap<Key, usize> = HashMap::new();
+            let Scratch {
+                candidates,
+                index,
+                sweeps,
+            } = &mut *scratch;
+            candidates.clear();
+            index.clear();
             let mut complete = true;
-            'layer: for node in &layer {
+            'layer: for (parent, node) in layer.iter().enumerate() {
                 if node.current.is_none() {
-                    merge(&mut children, &mut index, node.clone());
+                    let pass = Candidate {
+                        score: node.score,
+                        reward: node.reward,
+                        parent: parent as u32,
+                        order: 0,
+                        placed: None,
+                        streak: node.streak,
+                        incoming: node.incoming,
+                    };
+                    let key = key(&node.board, None, node.held, node.next, node.streak, node.incoming);
+                    keep(candidates, index, key, pass);
                     continue;
                 }
-                for m in self.moves(node, position.queue) {
-                    sweep_into(self.rules, &node.board, self.pieces.kind(m.piece), m.start, &mut sweeps);
-                    for landing in &sweeps {
-                        if let Some(child) = self.child(node, &m, *landing, position.queue) {
-                            merge(&mut children, &mut index, child);
+                for m in self.moves(node, queue) {
+                    sweep_into(self.rules, &node.board, self.pieces.kind(m.piece), m.start, sweeps);
+                    for &landing in sweeps.iter() {
+                        if let Some((candidate, key)) = self.weigh(node, parent, m, landing, queue) {
+                            keep(candidates, index, key, candidate);
                         }
                         if !budget.spend() {
                             complete = false;
@@ -203,8 +271,7 @@ impl Searcher<'_> {
                     }
                 }
             }
-            children.sort_by(|a, b| b.score.total_cmp(&a.score));
-            children.truncate(limits.width.max(1));
+            let children = self.survivors(&layer, candidates, limits.width.max(1), queue);
             if complete || depth == 0 {
                 best = children.first().and_then(|n| n.first).or(best);
             }
@@ -219,6 +286,47 @@ impl Searcher<'_> {
             nodes: budget.nodes,
             depth,
         }
+    }
+
+    /// The best `width` of the layer's candidates, best first (equal scores in the order
+    /// they were made), each made into a node with its board.
+    fn survivors(&self, layer: &[Node], candidates: &mut [Candidate], width: usize, queue: &[PieceId]) -> Vec<Node> {
+        let order = |a: &Candidate, b: &Candidate| b.score.total_cmp(&a.score).then(a.order.cmp(&b.order));
+        let width = width.min(candidates.len());
+        if width < candidates.len() {
+            candidates.select_nth_unstable_by(width, order);
+        }
+        let best = &mut candidates[..width];
+        best.sort_unstable_by(order);
+        best.iter()
+            .map(|c| {
+                let parent = &layer[c.parent as usize];
+                let Some((m, landing)) = c.placed else {
+                    return parent.clone();
+                };
+                let locked = self.lock(&parent.board, &m, landing).expect("a candidate's move locks");
+                let choice = parent.first.unwrap_or(Choice {
+                    hold: m.hold,
+                    piece: m.piece,
+                    start: m.start,
+                    landing,
+                    score: c.score,
+                });
+                Node {
+                    board: locked.board,
+                    current: queue.get(m.next).copied(),
+                    start: None,
+                    held: m.held,
+                    can_hold: self.rules.has_hold(),
+                    next: m.next + 1,
+                    streak: c.streak,
+                    incoming: c.incoming,
+                    reward: c.reward,
+                    score: c.score,
+                    first: Some(Choice { score: c.score, ..choice }),
+                }
+            })
+            .collect()
     }
 
     /// The pieces `node` may place: its own, and the one a hold brings in.
@@ -252,27 +360,36 @@ impl Searcher<'_> {
         moves
     }
 
-    /// The game after `node` plays `m` to `landing`; `None` when that ends the game.
-    fn child(&self, node: &Node, m: &Move, landing: Landing, queue: &[PieceId]) -> Option<Node> {
+    /// `m` played to `landing` on `board`: the board after its clear, or `None` when
+    /// the piece locks out.
+    fn lock(&self, board: &Board, m: &Move, landing: Landing) -> Option<Locked> {
         let kind = self.pieces.kind(m.piece);
         let pos = landing.pos;
         let shape = kind.orientation(pos.orientation);
-        let mut board = node.board.clone();
-        if self.rules.locks_out(shape, pos.y) || !board.place(shape, pos.x, pos.y) {
+        let mut after = board.clone();
+        if self.rules.locks_out(shape, pos.y) || !after.place(shape, pos.x, pos.y) {
             return None;
         }
         let is_t = Some(m.piece) == self.t;
-        let spin = if is_t {
-            landing.entry.t_spin(&node.board, pos)
-        } else {
-            Spin::None
-        };
-        let lines = board.clear_full_rows();
+        let spin = if is_t { landing.entry.t_spin(board, pos) } else { Spin::None };
+        let lines = after.clear_full_rows();
         let clear = Clear {
             lines,
             spin,
-            perfect: lines > 0 && board.surface() == board.height(),
+            perfect: lines > 0 && after.surface() == after.height(),
         };
+        Some(Locked {
+            board: after,
+            clear,
+            is_t,
+        })
+    }
+
+    /// The child of `node` (the layer's `parent`-th) that plays `m` to `landing`, weighed,
+    /// with the key that tells equal games apart; `None` when that ends the game (the
+    /// piece locks out, or the next piece cannot enter).
+    fn weigh(&self, node: &Node, parent: usize, m: Move, landing: Landing, queue: &[PieceId]) -> Option<(Candidate, u64)> {
+        let Locked { board, clear, is_t } = self.lock(&node.board, &m, landing)?;
         let current = queue.get(m.next).copied();
         if let Some(piece) = current {
             let kind = self.pieces.kind(piece);
@@ -282,75 +399,86 @@ impl Searcher<'_> {
             }
         }
         let sent = node.streak.attack(clear);
-        let reward = node.reward + self.reward(clear, sent, is_t);
+        let reward = node.reward + self.reward(node.streak, clear, sent, is_t);
         let streak = node.streak.after(clear);
         let incoming = node.incoming.saturating_sub(sent);
-        let shape = Shape::of(&board, self.visible);
-        let score = reward + value(self.weights, &shape, streak, incoming);
-        let first = node.first.or(Some(Choice {
-            hold: m.hold,
-            piece: m.piece,
-            start: m.start,
-            landing,
+        let ts = self.ts_to_come(&m, queue);
+        let score = reward + value(self.weights, &board, self.visible, streak, incoming, ts);
+        let candidate = Candidate {
             score,
-        }));
-        Some(Node {
-            board,
-            current,
-            start: None,
-            held: m.held,
-            can_hold: self.rules.has_hold(),
-            next: m.next + 1,
+            reward,
+            parent: parent as u32,
+            order: 0,
+            placed: Some((m, landing)),
             streak,
             incoming,
-            reward,
-            score,
-            first: first.map(|c| Choice { score, ..c }),
-        })
+        };
+        Some((candidate, key(&board, current, m.held, m.next + 1, streak, incoming)))
     }
 
-    /// What one lock earns: the rows it sends, its spin, a perfect clear; a T spent
-    /// without a spin, or a clear that sends nothing, costs.
-    fn reward(&self, clear: Clear, sent: u32, is_t: bool) -> f64 {
+    /// What one lock earns: its clear's own term (a perfect clear's in place of the
+    /// others), back-to-back's and the combo's extra rows, the rows it sends, and the cost
+    /// of a T spent other than on a T-spin double or triple.
+    fn reward(&self, streak: Streak, clear: Clear, sent: u32, is_t: bool) -> f64 {
         let w = self.weights;
         let f = f64::from;
-        let spun = clear.spin == Spin::Full && clear.lines > 0;
         let mut reward = w.attack * f(sent);
-        if spun {
-            reward += w.tspin * f(clear.lines);
-        }
-        if clear.perfect {
-            reward += w.perfect_clear;
-        }
-        if is_t && !(clear.spin != Spin::None && clear.lines > 0) {
+        if is_t && !(clear.spin == Spin::Full && clear.lines >= 2) {
             reward += w.wasted_t;
         }
-        if clear.lines > 0 && sent == 0 {
-            reward += w.clear * f(clear.lines);
+        if clear.lines == 0 {
+            return reward;
         }
-        reward
+        if clear.perfect {
+            return reward + w.perfect_clear;
+        }
+        let lines = clear.lines as usize;
+        reward += match clear.spin {
+            Spin::None => [0.0, w.single, w.double, w.triple, w.tetris][lines.min(4)],
+            Spin::Mini => [0.0, w.mini_single, w.mini_double][lines.min(2)],
+            Spin::Full => [0.0, w.tspin_single, w.tspin_double, w.tspin_triple][lines.min(3)],
+        };
+        // The streak's share of the rows sent, read off the table with and without it.
+        let plain = Streak::default().attack(clear);
+        let b2b = Streak { combo: 0, ..streak }.attack(clear) - plain;
+        let combo = Streak { back_to_back: false, ..streak }.attack(clear) - plain;
+        reward + w.b2b_clear * f(b2b.min(1)) + w.combo * f(combo)
+    }
+
+    /// How many T pieces may come to fill a T-spin slot after `m`: one if the hold keeps
+    /// a T, one if a T is among the previewed pieces still to place.
+    fn ts_to_come(&self, m: &Move, queue: &[PieceId]) -> u32 {
+        let Some(t) = self.t else {
+            return 0;
+        };
+        let rest = queue.get(m.next..).unwrap_or(&[]);
+        u32::from(m.held == Some(t)) + u32::from(rest.contains(&t))
     }
 }
 
-/// Adds `child` to the layer, or keeps the better of it and the same game already there.
-fn merge(children: &mut Vec<Node>, index: &mut HashMap<Key, usize>, child: Node) {
-    let key = Key {
-        board: child.board.clone(),
-        current: child.current,
-        held: child.held,
-        next: child.next,
-        streak: child.streak,
-        incoming: child.incoming,
-    };
-    match index.get(&key) {
-        Some(&at) => {
-            if child.score > children[at].score {
-                children[at] = child;
+/// What tells two games apart, hashed: the board, the piece to place, the held piece,
+/// the place in the queue, the streak and the garbage waiting.
+fn key(board: &Board, current: Option<PieceId>, held: Option<PieceId>, next: usize, streak: Streak, incoming: u32) -> u64 {
+    let mut hash = board.rows()[board.surface()..].iter().fold(board.surface() as u64, |h, &row| mix(h, u64::from(row)));
+    let piece = |p: Option<PieceId>| p.map_or(0, |p| u64::from(p.0) + 1);
+    hash = mix(hash, piece(current) | piece(held) << 8 | (next as u64) << 16);
+    mix(hash, u64::from(streak.back_to_back) | u64::from(streak.combo) << 1 | u64::from(incoming) << 32)
+}
+
+/// Adds `candidate` to the layer, or keeps the better of it and the same game already
+/// there (in the place the first one took).
+fn keep(candidates: &mut Vec<Candidate>, index: &mut HashMap<u64, u32, BuildHasherDefault<Prehashed>>, key: u64, candidate: Candidate) {
+    match index.entry(key) {
+        Entry::Occupied(at) => {
+            let kept = &mut candidates[*at.get() as usize];
+            if candidate.score > kept.score {
+                *kept = Candidate { order: kept.order, ..candidate };
             }
         }
-        None => {
-            index.insert(key, children.len());
-            children.push(child);
+        Entry::Vacant(slot) => {
+            let order = candidates.len() as u32;
+            slot.insert(order);
+            candidates.push(Candidate { order, ..candidate });
         }
     }
 }

@@ -122,9 +122,10 @@ fn a_fixed_node_budget_gives_the_same_choice() {
 
 #[test]
 fn the_search_looks_ahead_to_keep_the_t_slot_for_the_t() {
-    // The T comes second: with the falling O the search keeps the slot open and the T
-    // spins into it next.
-    let tick = tick(board(TSD), "O", &["T", "I"], None);
+    // The T comes second and no hold: with the falling O the search keeps the slot open
+    // and the T spins into it next.
+    let mut tick = tick(board(TSD), "O", &["T", "I"], None);
+    tick.hold_available = false;
     let outcome = beam("depth=2,width=32").search(&tick);
     let choice = outcome.choice.unwrap();
     let mut after = tick.board.clone();
@@ -135,7 +136,7 @@ fn the_search_looks_ahead_to_keep_the_t_slot_for_the_t() {
         choice.landing.pos.x,
         choice.landing.pos.y,
     );
-    assert_eq!(tspin_slots(&after), 1, "the O leaves the slot: {choice:?}");
+    assert_eq!(fill_tslot(&mut after), Some(2), "the O leaves the slot: {choice:?}");
     assert!(choice.landing.entry == Entry::Drop || choice.landing.entry == Entry::Turn);
 }
 
@@ -156,6 +157,22 @@ fn options_are_checked() {
     assert!(refused.contains("guideline"), "{refused}");
     assert_eq!(beam("w_holes=-1.5").weights.holes, -1.5);
     assert_eq!(beam("think_ms=20").limits.think, Some(Duration::from_millis(20)));
+    assert!(refuse("clock_share=0").contains("clock_share"));
+    assert!(refuse("clock_share=1.5").contains("clock_share"));
+}
+
+#[test]
+fn the_hosts_think_budget_bounds_the_search() {
+    let tick = tick(board(TSD), "L", &["J", "T", "S", "Z", "I", "O"], None);
+    let budget = Some(Duration::from_millis(50));
+    // Without a think time of its own the bot takes its share of the budget ...
+    let bot = beam("");
+    assert_eq!(bot.limits_for(&tick).think, None);
+    let timed = tick.clone().with_think_budget(budget);
+    assert_eq!(bot.limits_for(&timed).think, Some(Duration::from_millis(30)));
+    // ... and a shorter think time of its own stays.
+    assert_eq!(beam("think_ms=10").limits_for(&timed).think, Some(Duration::from_millis(10)));
+    assert_eq!(beam("clock_share=0.2").limits_for(&timed).think, Some(Duration::from_millis(10)));
 }
 
 #[test]

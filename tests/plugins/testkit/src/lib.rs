@@ -24,6 +24,8 @@ enum Mode {
     Exit,
     Hang,
     Hold,
+    /// Sleeps half the host's think budget on each new piece; panics without one.
+    HalfBudget,
 }
 
 /// The misbehaving test plugin.
@@ -65,6 +67,7 @@ impl Solver for Testkit {
             "exit" => Mode::Exit,
             "hang" => Mode::Hang,
             "hold" => Mode::Hold,
+            "half-budget" => Mode::HalfBudget,
             other => return Err(format!("option `mode`: unknown mode `{other}`")),
         };
         let chosen = setup.seed.is_multiple_of(every);
@@ -100,6 +103,13 @@ impl Solver for Testkit {
                 std::thread::park();
             },
             Mode::Hold => self.hold_each_piece(tick),
+            Mode::HalfBudget => {
+                if tick.new_piece {
+                    let budget = tick.think_budget.expect("testkit was shown no think budget");
+                    std::thread::sleep(budget / 2);
+                }
+                Actions::DROP
+            }
         }
     }
 }
