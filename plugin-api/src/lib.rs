@@ -37,6 +37,7 @@ pub mod module;
 mod options;
 pub mod sdk;
 
+pub use model::attack::{GuidelineAttack, Streak};
 pub use model::board::{Board, Lock, PiecePos, MAX_HEIGHT, MAX_WIDTH};
 pub use model::motion::{step, Actions, Step};
 pub use model::movegen::{placements, placements_into, OpenSkyDrops, Path, Placement};

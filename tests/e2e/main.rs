@@ -21,6 +21,7 @@ mod run;
 mod sandbox;
 mod sequences;
 mod tbp;
+mod tbp_hold;
 mod time_controls;
 mod tournament;
 mod trust_forfeits;

@@ -5,7 +5,7 @@ use super::scoring::{Clear, Spin};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
-use tetrad_plugin_api::{Preset, Rules};
+use tetrad_plugin_api::{GuidelineAttack, Preset, Rules};
 
 /// What a clear sends: rows by lines cleared (1, 2, 3, ... lines; a larger clear sends
 /// the last entry), and for the guideline's clears, rows for T-spins and T-spin minis by
@@ -31,17 +31,18 @@ impl AttackTable {
     /// Most rows one entry may send.
     pub const MAX_ROWS: u32 = 64;
 
-    /// The guideline's versus table: single 0, double 1, triple 2, four lines 4; T-spin
-    /// single 2, double 4, triple 6; mini single 0, mini double 1; back-to-back +1; the
-    /// combo table 0, 1, 1, 2, 2, 3, 3, 4, 4, 4, 5; a perfect clear +10.
+    /// The guideline's versus table, the shared model's [`GuidelineAttack`]: single 0,
+    /// double 1, triple 2, four lines 4; T-spin single 2, double 4, triple 6; mini single
+    /// 0, mini double 1; back-to-back +1; the combo table 0, 1, 1, 2, 2, 3, 3, 4, 4, 4, 5;
+    /// a perfect clear +10.
     pub fn guideline() -> AttackTable {
         AttackTable {
-            lines: vec![0, 1, 2, 4],
-            spins: [2, 4, 6],
-            minis: [0, 1],
-            back_to_back: 1,
-            combo: vec![0, 1, 1, 2, 2, 3, 3, 4, 4, 4, 5],
-            perfect_clear: 10,
+            lines: GuidelineAttack::LINES.to_vec(),
+            spins: GuidelineAttack::SPINS,
+            minis: GuidelineAttack::MINIS,
+            back_to_back: GuidelineAttack::BACK_TO_BACK,
+            combo: GuidelineAttack::COMBO.to_vec(),
+            perfect_clear: GuidelineAttack::PERFECT_CLEAR,
         }
     }
 
@@ -335,6 +336,34 @@ mod tests {
             .unwrap_err()
             .contains("unknown part `tsd`"));
         assert!("0 pc=99".parse::<AttackTable>().unwrap_err().contains("at most 64"));
+    }
+
+    /// Every back-to-back, combo (past the table's end) and perfect clear.
+    fn streaks() -> impl Iterator<Item = (bool, u32, bool)> {
+        [false, true]
+            .into_iter()
+            .flat_map(|b2b| (0..13).flat_map(move |combo| [(b2b, combo, false), (b2b, combo, true)]))
+    }
+
+    #[test]
+    fn the_guideline_table_sends_what_the_shared_model_says_for_every_clear() {
+        let table = AttackTable::guideline();
+        for lines in 0..=6 {
+            for spin in [Spin::None, Spin::Mini, Spin::Full] {
+                for (back_to_back, combo, perfect) in streaks() {
+                    let streak = tetrad_plugin_api::Streak { back_to_back, combo };
+                    let clear = Clear {
+                        lines,
+                        spin,
+                        combo,
+                        back_to_back: back_to_back && GuidelineAttack::difficult(lines, spin),
+                        perfect,
+                    };
+                    let shared = GuidelineAttack::rows(lines, spin, streak, perfect);
+                    assert_eq!(table.attack(&clear), shared, "{clear:?}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -12,6 +12,7 @@ use crate::plugin::tbp::start;
 use crate::plugin::{printable, Manifest, Plugin};
 use crate::watch::Watch;
 use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tetrad_plugin_api::{Actions, Board, PieceId, PieceSet, Preset, Randomizer, Rules};
 
@@ -22,18 +23,6 @@ const ASK_AGAIN_AFTER: Duration = Duration::from_millis(2);
 /// The most moves of one suggestion that are tried, in the bot's order of preference: a
 /// bot lists its best first, and a suggestion of thousands must not cost the host seconds.
 pub const MOVES_TRIED: usize = 100;
-
-/// The least time a TBP bot is left to answer `suggest` under a time control. A bot
-/// answers between steps of its search: Cold Clear 2 answered in 0.3 ms at the median but
-/// took up to 5.4 ms now and then (60 decisions, two-core machine, load about 4.7), so a
-/// tenth of a 50 ms share lost it games on time.
-const ANSWER_FLOOR: Duration = Duration::from_millis(10);
-
-/// What of a piece's `share` of the clock is left for a TBP bot's answer: a tenth, at
-/// least [`ANSWER_FLOOR`], at most half.
-fn answer_reserve(share: Duration) -> Duration {
-    (share / 10).max(ANSWER_FLOOR).min(share / 2)
-}
 
 /// What the bot knows of the game: the position after the last move it was told of.
 struct Known {
@@ -75,6 +64,9 @@ pub struct Tbp {
     randomizer: RandomizerKind,
     /// The `move_info` of the suggestions played, summed.
     searched: Searched,
+    /// How late its answers came after the host meant to ask, under a time control: the
+    /// plugin's, over the run.
+    answer_times: Arc<Mutex<AnswerTimes>>,
 }
 
 /// The randomizer a bot is told: the game's, or `unknown` when the pieces come from a
@@ -173,6 +165,7 @@ impl Tbp {
             known: None,
             randomizer,
             searched: Searched::default(),
+            answer_times: answer_time::of_plugin(plugin.path()),
         };
         if ready {
             return Ok(tbp);
@@ -220,12 +213,15 @@ impl Tbp {
         if let Some(watch) = watch {
             watch.set_update_started(Some(started));
         }
-        let decision = self.choose(seen).map(Decision::Path).map_err(Box::new);
+        let chosen = self.choose(seen);
+        // The host's own check of the answer is not the bot's time.
+        let checking_ns = chosen.as_ref().map_or(0, |chosen| chosen.checking.as_nanos() as u64);
+        let decision = chosen.map(|chosen| Decision::Path(chosen.path)).map_err(Box::new);
         if decision.is_err() {
             // Started again only after it failed or broke the protocol.
             self.bot.spoil();
         }
-        let elapsed_ns = clock.delta_as_nanos(started, clock.raw());
+        let elapsed_ns = clock.delta_as_nanos(started, clock.raw()).saturating_sub(checking_ns);
         if let Some(watch) = watch {
             watch.set_update_started(None);
         }
@@ -310,12 +306,13 @@ impl Tbp {
 
     /// Updates what the bot knows after `played` on `board`.
     fn played(&mut self, board: &Board, played: Played) {
-        let Some(known) = &mut self.known else {
+        // A hold whose piece could not enter ended the game: nothing more to know.
+        let (Some(known), Some(pos)) = (&mut self.known, played.pos) else {
             return;
         };
         let mut after = board.clone();
-        let shape = self.pieces.kind(played.piece).orientation(played.pos.orientation);
-        after.lock(shape, played.pos.x, played.pos.y);
+        let shape = self.pieces.kind(played.piece).orientation(pos.orientation);
+        after.lock(shape, pos.x, pos.y);
         known.board = after;
         let falling = known.queue.pop_front();
         if played.held {
@@ -352,10 +349,12 @@ impl From<Failure> for Refusal {
     }
 }
 
+mod answer_time;
 mod ask;
 mod legal;
 mod searched;
 
+use answer_time::AnswerTimes;
 #[cfg(test)]
 use legal::covered;
 use legal::{legal, Played, Reach};

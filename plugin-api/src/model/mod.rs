@@ -1,5 +1,6 @@
 //! The shared game model: board, pieces, rules, one tick of movement, and placements.
 
+pub mod attack;
 pub mod board;
 pub mod motion;
 pub mod movegen;

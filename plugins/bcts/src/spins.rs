@@ -10,18 +10,9 @@
 use crate::rater::Rater;
 use crate::Controller;
 use tetrad_plugin_api::{
-    placements_into, reachable, t_spin, Actions, Board, FallingPiece, PieceId, PiecePos, Spin, Tick,
+    placements_into, reachable, t_spin, Actions, Board, FallingPiece, GuidelineAttack, PieceId, PiecePos, Spin, Streak,
+    Tick,
 };
-
-/// The guideline's versus table (the host's `AttackTable::guideline`): rows sent for 0 to
-/// 4 lines without a spin, for a T-spin, and for a T-spin mini.
-const LINES: [u32; 5] = [0, 0, 1, 2, 4];
-const SPINS: [u32; 4] = [0, 2, 4, 6];
-const MINIS: [u32; 3] = [0, 0, 1];
-/// Rows added by the clears in a row before this one (the last entry beyond).
-const COMBO: [u32; 11] = [0, 1, 1, 2, 2, 3, 3, 4, 4, 4, 5];
-const BACK_TO_BACK: u32 = 1;
-const PERFECT_CLEAR: u32 = 10;
 
 /// What the controller does with the falling piece.
 pub(crate) enum Spun {
@@ -31,36 +22,6 @@ pub(crate) enum Spun {
     Path(Vec<Actions>),
     /// Nothing reaches a place.
     Nowhere,
-}
-
-/// What the game's state adds to a clear: whether the last clear was a difficult one, and
-/// how many clears came in a row before this one.
-#[derive(Clone, Copy)]
-pub(crate) struct Streak {
-    pub back_to_back: bool,
-    pub combo: u32,
-}
-
-/// Rows sent by clearing `lines` lines with `spin`, after `streak`, leaving `board_empty`.
-pub(crate) fn attack(lines: u32, spin: Spin, streak: Streak, board_empty: bool) -> u32 {
-    if lines == 0 {
-        return 0;
-    }
-    let at = |table: &[u32]| table[(lines as usize).min(table.len() - 1)];
-    let base = match spin {
-        Spin::None => at(&LINES),
-        Spin::Mini => at(&MINIS),
-        Spin::Full => at(&SPINS),
-    };
-    let difficult = lines >= 4 || spin != Spin::None;
-    let back_to_back = if difficult && streak.back_to_back {
-        BACK_TO_BACK
-    } else {
-        0
-    };
-    let combo = COMBO[(streak.combo as usize).min(COMBO.len() - 1)];
-    let perfect = if board_empty { PERFECT_CLEAR } else { 0 };
-    base + back_to_back + combo + perfect
 }
 
 impl Controller {
@@ -141,7 +102,7 @@ impl Controller {
                 }
                 false => (0, false),
             };
-            let sent = f64::from(attack(lines, spin, streak, empty));
+            let sent = f64::from(GuidelineAttack::rows(lines, spin, streak, empty));
             let slots = f64::from(t_slots(&after));
             Some((value + self.attack_weight * sent + self.slot_weight * slots, spin))
         };
@@ -208,41 +169,6 @@ enum Choice {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_attack_follows_the_guideline_table() {
-        let calm = Streak {
-            back_to_back: false,
-            combo: 0,
-        };
-        assert_eq!(
-            attack(0, Spin::Full, calm, false),
-            0,
-            "a spin that clears nothing sends nothing"
-        );
-        assert_eq!(attack(1, Spin::None, calm, false), 0);
-        assert_eq!(attack(2, Spin::None, calm, false), 1);
-        assert_eq!(attack(4, Spin::None, calm, false), 4);
-        assert_eq!(attack(2, Spin::Full, calm, false), 4, "T-spin double");
-        assert_eq!(attack(3, Spin::Full, calm, false), 6, "T-spin triple");
-        assert_eq!(attack(1, Spin::Mini, calm, false), 0);
-        assert_eq!(attack(2, Spin::Mini, calm, false), 1, "mini double");
-        let streak = Streak {
-            back_to_back: true,
-            combo: 3,
-        };
-        assert_eq!(
-            attack(4, Spin::None, streak, false),
-            4 + 1 + 2,
-            "back-to-back four lines in a combo"
-        );
-        assert_eq!(
-            attack(2, Spin::None, streak, false),
-            1 + 2,
-            "a double breaks back-to-back"
-        );
-        assert_eq!(attack(4, Spin::None, calm, true), 14, "a perfect clear");
-    }
 
     #[test]
     fn a_t_spin_double_slot_is_counted_and_a_plain_well_is_not() {

@@ -1,17 +1,7 @@
 //! The guideline's versus attack: rows a clear sends, and the streak (back-to-back,
 //! combo) a lock carries to the next one.
 
-use tetrad_plugin_api::Spin;
-
-/// Rows sent for 0 to 4 lines without a spin, for a T-spin, and for a T-spin mini: the
-/// host's `AttackTable::guideline` (docs/versus.md).
-const LINES: [u32; 5] = [0, 0, 1, 2, 4];
-const SPINS: [u32; 4] = [0, 2, 4, 6];
-const MINIS: [u32; 3] = [0, 0, 1];
-/// Rows added by the clears in a row before this one (the last entry beyond).
-const COMBO: [u32; 11] = [0, 1, 1, 2, 2, 3, 3, 4, 4, 4, 5];
-const BACK_TO_BACK: u32 = 1;
-const PERFECT_CLEAR: u32 = 10;
+use tetrad_plugin_api::{GuidelineAttack, Spin};
 
 /// What the game's state adds to a clear.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -34,25 +24,14 @@ pub struct Clear {
 }
 
 impl Streak {
-    /// Rows `clear` sends after this streak.
+    /// Rows `clear` sends after this streak, by the guideline's table (the shared model's
+    /// [`GuidelineAttack`], as the host sends them).
     pub fn attack(self, clear: Clear) -> u32 {
-        if clear.lines == 0 {
-            return 0;
-        }
-        let at = |table: &[u32]| table[(clear.lines as usize).min(table.len() - 1)];
-        let base = match clear.spin {
-            Spin::None => at(&LINES),
-            Spin::Mini => at(&MINIS),
-            Spin::Full => at(&SPINS),
+        let streak = tetrad_plugin_api::Streak {
+            back_to_back: self.back_to_back,
+            combo: self.combo,
         };
-        let b2b = if difficult(clear) && self.back_to_back {
-            BACK_TO_BACK
-        } else {
-            0
-        };
-        let combo = COMBO[(self.combo as usize).min(COMBO.len() - 1)];
-        let perfect = if clear.perfect { PERFECT_CLEAR } else { 0 };
-        base + b2b + combo + perfect
+        GuidelineAttack::rows(clear.lines, clear.spin, streak, clear.perfect)
     }
 
     /// The streak after `clear`: a clear extends the combo and sets back-to-back by its

@@ -2,7 +2,7 @@
 //! while it thinks, and the first legal move of its answer.
 
 use super::legal::Reach;
-use super::{answer_reserve, Tbp, ASK_AGAIN_AFTER, MOVES_TRIED};
+use super::{Tbp, ASK_AGAIN_AFTER, MOVES_TRIED};
 use crate::player::process::answer_limit;
 use crate::player::Observation;
 use crate::plugin::bot::{Failure, FailureKind};
@@ -12,11 +12,21 @@ use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 use tetrad_plugin_api::{Actions, PieceId};
 
+/// The path of the move played, and how long the host took to find it legal once the
+/// bot had answered (the host's time, not charged to the bot).
+pub(super) struct Chosen {
+    pub(super) path: Vec<Actions>,
+    pub(super) checking: Duration,
+}
+
 impl Tbp {
     /// Brings the bot to the position `seen`, asks it, and plays its first legal move.
-    pub(super) fn choose(&mut self, seen: &Observation<'_>) -> Result<Vec<Actions>, Failure> {
+    pub(super) fn choose(&mut self, seen: &Observation<'_>) -> Result<Chosen, Failure> {
         let Some(current) = seen.current else {
-            return Ok(vec![Actions::NONE]);
+            return Ok(Chosen {
+                path: vec![Actions::NONE],
+                checking: Duration::ZERO,
+            });
         };
         let state = seen.state();
         let hold = u8::try_from(state.hold).ok().map(PieceId);
@@ -29,14 +39,21 @@ impl Tbp {
             .collect();
         let bag = seen.bag_left();
         // Under a time control the bot thinks for the piece's share of its clock, less what
-        // is left for its answer, and the answer is awaited as long as the clock lasts.
+        // is left for its answer (learned from its answers: see `answer_time`), and the
+        // answer is awaited as long as the clock lasts.
         let budget = self.budget.take();
-        let think = budget.map_or(self.think, |budget| budget.share - answer_reserve(budget.share));
+        let think = budget.map_or(self.think, |budget| {
+            let times = self.answer_times.lock().unwrap_or_else(|p| p.into_inner());
+            budget.share - times.reserve(budget.share)
+        });
         let think_limit = answer_limit(self.limit_given, budget.map(|budget| budget.limit));
         self.catch_up(seen.board, hold, &queue, bag, state.combo, state.back_to_back != 0)?;
         // The clock runs from here: the think time is part of the bot's time.
         let asked = Instant::now();
         self.await_thinking(think)?;
+        // The moment the host meant to ask: what comes after it, the host's own late waking
+        // included, is the answer's time.
+        let meant_to_ask = asked + think;
         loop {
             while let Some(line) = self.bot.spare_line() {
                 self.unasked(&line)?;
@@ -63,6 +80,7 @@ impl Tbp {
                 std::thread::sleep(ASK_AGAIN_AFTER);
                 continue;
             }
+            let answered = Instant::now();
             let mut why_not = String::new();
             let mut reach = Reach::default();
             for suggested in moves.iter().take(MOVES_TRIED) {
@@ -75,7 +93,12 @@ impl Tbp {
                         if let Some(info) = move_info.as_ref().and_then(MoveInfo::read) {
                             self.searched.add(info);
                         }
-                        return Ok(path);
+                        let checking = answered.elapsed();
+                        if budget.is_some() {
+                            let took = answered.saturating_duration_since(meant_to_ask);
+                            self.answer_times.lock().unwrap_or_else(|p| p.into_inner()).record(took);
+                        }
+                        return Ok(Chosen { path, checking });
                     }
                     Err(why) if why_not.is_empty() => why_not = why,
                     Err(_) => {}

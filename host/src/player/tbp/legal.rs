@@ -24,7 +24,8 @@ pub(super) fn covered(kind: &tetrad_plugin_api::PieceKind, pos: tetrad_plugin_ap
 /// reaches, ending in a turn if the move spins. The falling piece is searched from where
 /// it is; the held-in one from where it enters ([`Rules::enter`]: under the guideline one
 /// row under its spawn when that row is free, as a bot planning from TBP's y=19 expects).
-/// Returns the path and what is placed, or why the move is not legal.
+/// A hold whose piece cannot enter is legal and is the whole path: the game ends on it
+/// as a block out. Returns the path and what is placed, or why the move is not legal.
 pub(super) fn legal(
     rules: &Rules,
     pieces: &PieceSet,
@@ -50,6 +51,12 @@ pub(super) fn legal(
                 .unwrap_or_default()
         ));
     };
+    // A piece a hold brings in that does not fit where it enters ends the game there, a
+    // block out, as the engine plays the hold: the move is the hold, and the place the bot
+    // named for the piece is never reached. It is no illegal move of the bot's.
+    if held && !board.fits(kind.orientation(start.orientation), start.x, start.y) {
+        return Ok((vec![Actions::HOLD], Played { piece, pos: None, held }));
+    }
     // By the cells it covers: a bot may name I, S and Z in either of the two states
     // with the same shape (Cold Clear 2 names one, whichever reached it), and the lock
     // is the same. (T's four states all differ, so its spins are told apart.)
@@ -87,7 +94,14 @@ pub(super) fn legal(
         path.push(Actions::HOLD);
     }
     path.extend_from_slice(&reached.path);
-    Ok((path, Played { piece, pos, held }))
+    Ok((
+        path,
+        Played {
+            piece,
+            pos: Some(pos),
+            held,
+        },
+    ))
 }
 
 /// The placements the falling piece reaches, and the piece a hold brings in, each found
@@ -106,10 +120,11 @@ impl Reach {
     }
 }
 
-/// A move played: the piece, where it locked, and whether a hold came first.
+/// A move played: the piece, where it locks, and whether a hold came first.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Played {
     pub(super) piece: PieceId,
-    pub(super) pos: tetrad_plugin_api::PiecePos,
+    /// Where it locks; `None` when it does not enter after the hold (the game ends).
+    pub(super) pos: Option<tetrad_plugin_api::PiecePos>,
     pub(super) held: bool,
 }

@@ -1,12 +1,11 @@
 //! The TBP player's placement legality on boards drawn by hand.
 
-use super::{answer_reserve, covered, legal, told_randomizer, Reach, Searched};
+use super::{covered, legal, told_randomizer, Reach, Searched};
 use crate::engine::{Falling, Game};
 use crate::plugin::tbp::location::{to_tbp, to_tetrad};
 use crate::plugin::tbp::messages::{Location, Move, Orientation, Spin};
 use crate::plugin::tbp::messages::{MoveInfo, RandomizerKind};
 use std::sync::Arc;
-use std::time::Duration;
 use tetrad_plugin_api::{reachable, Board, PieceId, PiecePos, PieceSet, Preset, Rules};
 
 #[test]
@@ -100,7 +99,7 @@ fn a_move_a_bot_plans_from_y_19_is_played_as_the_piece_enters_there() {
         &mut Reach::default(),
     )
     .expect("the move is legal");
-    assert_eq!(covered(kind, played.pos), covered(kind, tucked));
+    assert_eq!(covered(kind, played.pos.unwrap()), covered(kind, tucked));
     let mut locked = None;
     for &actions in &path {
         locked = game.tick(actions).locked.or(locked);
@@ -202,11 +201,68 @@ fn a_spin_is_played_as_the_spin_the_bot_names() {
 }
 
 #[test]
-fn a_tbp_bot_is_left_a_tenth_of_its_share_to_answer_but_never_under_ten_ms_nor_over_half() {
-    let ms = Duration::from_millis;
-    assert_eq!(answer_reserve(ms(1000)), ms(100));
-    assert_eq!(answer_reserve(ms(50)), ms(10));
-    assert_eq!(answer_reserve(ms(20)), ms(10));
-    assert_eq!(answer_reserve(ms(5)), Duration::from_micros(2500));
-    assert_eq!(answer_reserve(Duration::ZERO), Duration::ZERO);
+fn a_hold_whose_piece_cannot_enter_is_played_and_ends_the_game_as_a_block_out() {
+    // Column 6 stands to row 19, the buffer row the I spawns in (columns 3 to 6): a held I
+    // cannot enter, while the three-wide pieces (columns 3 to 5) still do.
+    let rules = Rules::preset(Preset::Guideline);
+    let pieces = PieceSet::srs();
+    let id = |name: &str| PieceId((0..7).find(|&i| pieces.kind(PieceId(i)).name() == name).unwrap());
+    let (i, t) = (id("I"), id("T"));
+    let mut board = Board::new(10, 40);
+    for y in 19..40 {
+        board.fill(6, y);
+    }
+    // A T falls, the I in hold.
+    let current = Falling {
+        piece: t,
+        pos: rules.enter(&board, pieces.kind(t)),
+    };
+    assert!(board.fits(pieces.kind(t).orientation(0), current.pos.x, current.pos.y));
+    // The bot holds and names a place for the I, as if it could enter.
+    let open = Board::new(10, 40);
+    let somewhere = reachable(&rules, &open, pieces.kind(i), rules.enter(&open, pieces.kind(i)))[0].pos;
+    let suggested = Move {
+        location: to_tbp(&pieces, i, somewhere, 40).unwrap(),
+        spin: Spin::None,
+    };
+    let (path, played) = legal(
+        &rules,
+        &pieces,
+        &board,
+        current,
+        Some(i),
+        &suggested,
+        &mut Reach::default(),
+    )
+    .expect("a hold into a blocked spawn is no illegal move");
+    assert_eq!(path, [tetrad_plugin_api::Actions::HOLD]);
+    assert_eq!(played.pos, None);
+    // As the engine plays it, the hold is the block out: the I does not fit where it enters.
+    let entry = rules.enter(&board, pieces.kind(i));
+    assert!(!board.fits(pieces.kind(i).orientation(entry.orientation), entry.x, entry.y));
+    // A place the falling T does not reach is still refused.
+    let t_nowhere = Move {
+        location: to_tbp(
+            &pieces,
+            t,
+            PiecePos {
+                orientation: 0,
+                x: 6,
+                y: 10,
+            },
+            40,
+        )
+        .unwrap(),
+        spin: Spin::None,
+    };
+    assert!(legal(
+        &rules,
+        &pieces,
+        &board,
+        current,
+        Some(i),
+        &t_nowhere,
+        &mut Reach::default()
+    )
+    .is_err());
 }
