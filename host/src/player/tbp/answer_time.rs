@@ -4,12 +4,14 @@
 //! A TBP bot thinks until it is asked, so the host chooses when to ask. Asked too late, a
 //! bot loses on time for the machine's delays (its answer waits for a core, and so does the
 //! host that reads it); asked too early, it thinks less than its time. The rule: the host
-//! notes, for every move, how long after the moment it meant to ask the move was in hand
-//! (its own late waking, the bot's answer and the legality check, all together), and
-//! leaves the bot twice the slowest of the last [`WINDOW`] of these, at least
-//! [`ANSWER_FLOOR`] and at most half the share. Before the first answer of a game it leaves
-//! half. Every millisecond still counts against the bot's clock: a bot whose answers take
-//! more than half its share loses on time as before.
+//! notes, for every move, how long after the moment it meant to ask the answer came (its
+//! own late waking and the bot's answer together), and leaves the bot twice the slowest of
+//! the last [`WINDOW`] of these, or a tenth of the share if that is more, at least
+//! [`ANSWER_FLOOR`] and at most half the share. The answers are remembered by plugin for
+//! the whole run, across its games and its processes; before the plugin's first answer,
+//! half the share is left. The bot's clock is charged from the move's first message to its
+//! answer (only the host's check of the answer is not): a bot whose answers take more than
+//! half its share loses on time as before.
 
 use std::collections::{HashMap, VecDeque};
 use std::path::{Path, PathBuf};
@@ -53,12 +55,13 @@ impl AnswerTimes {
         self.recent.push_back(took);
     }
 
-    /// What of `share` is left for the answer: twice the slowest recent answer, at least
-    /// [`ANSWER_FLOOR`], at most half the share; half before any answer.
+    /// What of `share` is left for the answer: twice the slowest recent answer or a tenth
+    /// of the share, whichever is more, at least [`ANSWER_FLOOR`], at most half the share;
+    /// half before any answer.
     pub(super) fn reserve(&self, share: Duration) -> Duration {
         let cap = share / 2;
         match self.recent.iter().max() {
-            Some(&slowest) => (slowest * 2).max(ANSWER_FLOOR).min(cap),
+            Some(&slowest) => (slowest * 2).max(share / 10).max(ANSWER_FLOOR).min(cap),
             None => cap,
         }
     }
@@ -83,10 +86,11 @@ mod tests {
     fn twice_the_slowest_answer_is_left_within_the_floor_and_half_the_share() {
         let mut times = AnswerTimes::default();
         times.record(Duration::from_micros(300));
-        assert_eq!(times.reserve(ms(1000)), ms(10), "the floor");
+        assert_eq!(times.reserve(ms(50)), ms(10), "the floor");
+        assert_eq!(times.reserve(ms(1000)), ms(100), "a tenth of the share");
         times.record(ms(17));
         times.record(ms(2));
-        assert_eq!(times.reserve(ms(1000)), ms(34));
+        assert_eq!(times.reserve(ms(200)), ms(34));
         assert_eq!(times.reserve(ms(100)), ms(34));
         assert_eq!(times.reserve(ms(50)), ms(25), "at most half");
         assert_eq!(
@@ -100,7 +104,7 @@ mod tests {
     fn a_plugin_s_answers_are_remembered_across_its_games() {
         let path = Path::new("/plugins/answer-time-test.toml");
         of_plugin(path).lock().unwrap().record(ms(30));
-        assert_eq!(of_plugin(path).lock().unwrap().reserve(ms(1000)), ms(60));
+        assert_eq!(of_plugin(path).lock().unwrap().reserve(ms(200)), ms(60));
         let other = of_plugin(Path::new("/plugins/answer-time-other.toml"));
         assert_eq!(other.lock().unwrap().reserve(ms(1000)), ms(500));
     }
@@ -112,8 +116,9 @@ mod tests {
         for _ in 0..WINDOW - 1 {
             times.record(ms(6));
         }
-        assert_eq!(times.reserve(ms(1000)), ms(80));
+        assert_eq!(times.reserve(ms(100)), ms(80).min(ms(50)));
+        assert_eq!(times.reserve(ms(200)), ms(80));
         times.record(ms(6));
-        assert_eq!(times.reserve(ms(1000)), ms(12));
+        assert_eq!(times.reserve(ms(100)), ms(12));
     }
 }
