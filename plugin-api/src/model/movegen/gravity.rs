@@ -77,6 +77,9 @@ pub(super) fn gravity_placements(
         let turns = shortest_turns(kind, start.orientation, orientation);
         let min_x = -shape.left();
         let max_x = width - shape.left() - shape.width() as i8;
+        // Per way (left, right), the rows the walk found, by columns shifted.
+        let mut walked = [false; 2];
+        let mut rows = [[NO_ROW; MAX_WIDTH + 2 * MAX_PIECE_SIZE]; 2];
         for x in min_x..max_x + 1 {
             let shifts = x - start.x;
             let ticks = turns.unsigned_abs().max(shifts.unsigned_abs()).max(1);
@@ -87,7 +90,36 @@ pub(super) fn gravity_placements(
             // On its DROP tick the piece's box is `ticks - 1` rows below the start.
             let open = i32::from(start.y) + i32::from(ticks) - 1 + reach < lowest_top;
             if !open {
-                play_into(rules, board, kind, start, (orientation, x, turns), out);
+                let k = shifts.unsigned_abs();
+                if k == 0 || k < turns.unsigned_abs() {
+                    play_into(rules, board, kind, start, (orientation, x, turns), out);
+                    continue;
+                }
+                // Paths that shift at every tick share their ticks but the last: one walk
+                // a way plays them all.
+                let way = usize::from(shifts > 0);
+                if !walked[way] {
+                    walked[way] = true;
+                    let farthest = if shifts > 0 { max_x - start.x } else { start.x - min_x };
+                    walk(
+                        board,
+                        kind,
+                        start,
+                        turns,
+                        shifts.signum(),
+                        farthest as u8,
+                        &mut rows[way],
+                    );
+                }
+                let y = rows[way][usize::from(k)];
+                if y != NO_ROW {
+                    out.push(Placement {
+                        pos: PiecePos { orientation, x, y },
+                        turns,
+                        shifts,
+                        slide: 0,
+                    });
+                }
                 continue;
             }
             let free = start_free && free_min <= x && x <= free_max;
@@ -108,6 +140,41 @@ pub(super) fn gravity_placements(
         }
     }
     add_slides(board, &tops, kind, start, out);
+}
+
+/// In [`walk`]'s rows, a path that does not lock where it ends.
+const NO_ROW: i8 = i8::MIN;
+
+/// Plays at once, tick by tick, the paths from `start` that turn `turns` times and shift
+/// `k` columns in direction `way` with `k` from `|turns|` (at least 1) to `farthest`: they
+/// shift at every tick, so they share every tick but their last, whose DROP lands the
+/// piece (and the next tick locks it). `rows[k]` is where path `k` locks, [`NO_ROW`] where
+/// a turn or shift is refused or the piece rests (and so locks) before its path ends.
+fn walk(board: &Board, kind: &PieceKind, start: PiecePos, turns: i8, way: i8, farthest: u8, rows: &mut [i8]) {
+    let mut pos = start;
+    let turn = turns.signum();
+    for tick in 0..farthest {
+        if tick < turns.unsigned_abs() {
+            let orientation = kind.turned(pos.orientation, turn);
+            if !board.fits(kind.orientation(orientation), pos.x, pos.y) {
+                return;
+            }
+            pos.orientation = orientation;
+        }
+        let shape = kind.orientation(pos.orientation);
+        if !board.fits(shape, pos.x + way, pos.y) {
+            return;
+        }
+        pos.x += way;
+        if board.rests(shape, pos.x, pos.y) {
+            return;
+        }
+        let k = tick + 1;
+        if k >= turns.unsigned_abs() {
+            rows[usize::from(k)] = board.drop_row(shape, pos.x, pos.y);
+        }
+        pos.y += 1;
+    }
 }
 
 /// The row `shape` lands on at column `x` falling straight from above the stack of
