@@ -6,7 +6,9 @@
 //! A path whose piece stays above every column it sweeps until its DROP tick (with the
 //! row under it empty, so it never rests early) meets only the walls: it is checked
 //! against them and landed from the column heights, which gives exactly what playing it
-//! with [`step`](crate::model::motion::step) gives. Other paths are played. A slide needs
+//! with [`step`](crate::model::motion::step) gives. The other paths that shift at every
+//! tick share all their ticks but the last, so one walk each way plays them together;
+//! the few left (shorter shifts than turns, or none) are played. A slide needs
 //! no playing either: after a DROP that did not lock the piece, the slid piece locks
 //! where it is if it fits and rests there, and otherwise the path does not end locked.
 
