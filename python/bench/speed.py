@@ -4,7 +4,8 @@ batch of games on one thread, and Tetris Gymnasium through `gymnasium.make` in t
 run: every step a hard drop (its cheapest piece, one step a piece), and with its
 placement wrapper (`GroupedActionsObservations`). Each side runs `--rounds` times, the
 sides alternating within a round, so that a load that comes and goes weighs on all of
-them; each figure is the median of its rounds. The placement environments place pieces
+them; each figure is the median of its rounds. For the batch, the CPU time of `step` alone (the
+chooser's left out) is given too. The placement environments place pieces
 at random among the legal placements with the same cheap chooser (a uniform number drawn
 ahead, scaled to the mask's `nonzero()`), so environments are compared and not choosers.
 Not part of CI.
@@ -54,20 +55,32 @@ def single(seconds, preset):
     return timed(seconds, run_some)
 
 
-def batch(seconds, n, preset):
-    """BatchGames: one placement in each of n games per call, on one thread."""
+def batch(seconds, n, preset, in_step=None):
+    """BatchGames: one placement in each of n games per call, on one thread. The CPU time
+    spent in `step` alone (without the chooser) is added to `in_step[0]`."""
     games = tetrad.BatchGames(n, preset, threads=1)
     rng = np.random.default_rng(0)
     masks = [games.reset(0)[2]]
+    in_step = in_step if in_step is not None else [0.0]
 
     def run_some():
         for _ in range(10):
             # A random legal slot per game: the largest of uniform noise on the mask.
             actions = np.argmax(masks[0] * rng.random(masks[0].shape, dtype=np.float32), axis=1).astype(np.int64)
+            before = time.process_time()
             masks[0] = games.step(actions)[2]
+            in_step[0] += time.process_time() - before
         return 10 * n
 
     return timed(seconds, run_some)
+
+
+def batch_step(seconds, n, preset):
+    """As `batch`, the CPU time counted in `step` alone: (pieces, step's CPU-seconds,
+    wall-seconds)."""
+    in_step = [0.0]
+    pieces, _, wall = batch(seconds, n, preset, in_step)
+    return pieces, in_step[0], wall
 
 
 def tetris_gymnasium_hard_drops(seconds):
@@ -123,6 +136,10 @@ def main():
         "tetrad, gymnasium.make, 1 env (simplified)": lambda: single(args.seconds, "simplified"),
         "tetrad, BatchGames x %d (classic, 1 thread)" % args.batch: lambda: batch(args.seconds, args.batch, "classic"),
         "tetrad, BatchGames x %d (simplified, 1 thread)" % args.batch: lambda: batch(
+            args.seconds, args.batch, "simplified"
+        ),
+        "tetrad, BatchGames.step alone x %d (classic)" % args.batch: lambda: batch_step(args.seconds, args.batch, "classic"),
+        "tetrad, BatchGames.step alone x %d (simplified)" % args.batch: lambda: batch_step(
             args.seconds, args.batch, "simplified"
         ),
     }
