@@ -7,6 +7,7 @@
 //! [`OLDEST_ABI_VERSION`] on: a plugin is shown the game as the version it was built for
 //! has it.
 
+#[cfg(feature = "abi")]
 use abi_stable::StableAbi;
 use std::ffi::{c_char, CString};
 
@@ -61,7 +62,8 @@ pub const MAX_QUEUE: usize = 8;
 
 /// One cell of an orientation, relative to the piece position (y grows downwards).
 #[repr(C)]
-#[derive(StableAbi, Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "abi", derive(StableAbi))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TetradCell {
     /// Column offset within the rotation box.
     pub x: i8,
@@ -71,7 +73,8 @@ pub struct TetradCell {
 
 /// One piece kind of the game's piece set, with every orientation's cells.
 #[repr(C)]
-#[derive(StableAbi, Clone, Copy, Debug)]
+#[cfg_attr(feature = "abi", derive(StableAbi))]
+#[derive(Clone, Copy, Debug)]
 pub struct TetradPieceInfo {
     /// NUL-terminated name ("T", or the name in a piece-set file).
     pub name: *const c_char,
@@ -92,7 +95,8 @@ pub struct TetradPieceInfo {
 
 /// What a plugin learns once, at `create`.
 #[repr(C)]
-#[derive(StableAbi, Clone, Copy, Debug)]
+#[cfg_attr(feature = "abi", derive(StableAbi))]
+#[derive(Clone, Copy, Debug)]
 pub struct TetradGameInfo {
     /// The ABI version of this conversation: the plugin's own (1 for a version 1
     /// plugin, whose `create` checks it), at most the host's [`ABI_VERSION`].
@@ -117,7 +121,8 @@ pub struct TetradGameInfo {
 
 /// The board at one tick: one `u32` per row, row 0 at the top, bit x for column x.
 #[repr(C)]
-#[derive(StableAbi, Clone, Copy, Debug)]
+#[cfg_attr(feature = "abi", derive(StableAbi))]
+#[derive(Clone, Copy, Debug)]
 pub struct TetradField {
     /// Board columns.
     pub width: u32,
@@ -129,7 +134,8 @@ pub struct TetradField {
 
 /// The falling or the next piece.
 #[repr(C)]
-#[derive(StableAbi, Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "abi", derive(StableAbi))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TetradPiece {
     /// Index into the piece set, or [`NO_PIECE`].
     pub kind: i32,
@@ -146,7 +152,8 @@ pub struct TetradPiece {
 /// for a new piece brings a new state, except `pending_garbage`, which may change on any
 /// call.
 #[repr(C)]
-#[derive(StableAbi, Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "abi", derive(StableAbi))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TetradState {
     /// `size_of::<TetradState>()` as the host knows it: later versions may append fields,
     /// and a plugin reads only those that fit in `size`.
@@ -189,7 +196,8 @@ impl TetradState {
 
 /// A C plugin's description of itself, returned by `tetrad_plugin_info`.
 #[repr(C)]
-#[derive(StableAbi, Clone, Copy, Debug)]
+#[cfg_attr(feature = "abi", derive(StableAbi))]
+#[derive(Clone, Copy, Debug)]
 pub struct TetradPluginInfo {
     /// The ABI version the plugin was built for.
     pub abi_version: u32,

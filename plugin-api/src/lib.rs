@@ -33,6 +33,7 @@
 
 pub mod abi;
 mod model;
+#[cfg(feature = "abi")]
 pub mod module;
 mod options;
 pub mod sdk;
@@ -51,6 +52,7 @@ pub use model::sweep::{sweep, sweep_into, Entry, Landing};
 pub use options::Options;
 pub use sdk::{FallingPiece, GameSetup, Info, Solver, Tick};
 
+#[cfg(feature = "abi")]
 /// Re-exported so plugin crates and the host use the same `abi_stable`; a plugin needs
 /// no dependency of its own on it.
 pub use abi_stable;

@@ -1,19 +1,22 @@
-"""Pieces played per second: tetrad through `gymnasium.make` with one environment
-(under `simplified`, whose placements are Tetris Gymnasium's grouped actions: a turn and a
-column, then a hard drop; and under `classic`, whose slides add placements), tetrad's
-batch of games on one thread and on one a core, and Tetris Gymnasium through
-`gymnasium.make` twice: every step a hard drop (its cheapest piece, one step a piece), and
-with its placement wrapper (`GroupedActionsObservations`); the placement environments place
-pieces at random among the legal placements with the same cheap choice (a uniform number
-drawn ahead, scaled to the mask's `nonzero()`), so the environments' costs are compared
-and not the chooser's. Not part of CI.
+"""Pieces played per CPU-second (and per wall-second): tetrad through `gymnasium.make`
+with one environment under `classic` (the default preset) and `simplified`, tetrad's
+batch of games on one thread, and Tetris Gymnasium through `gymnasium.make` in the same
+run: every step a hard drop (its cheapest piece, one step a piece), and with its
+placement wrapper (`GroupedActionsObservations`). Each side runs `--rounds` times, the
+sides alternating within a round, so that a load that comes and goes weighs on all of
+them; each figure is the median of its rounds. For the batch, the CPU time of `step` alone (the
+chooser's left out) is given too. The placement environments place pieces
+at random among the legal placements with the same cheap chooser (a uniform number drawn
+ahead, scaled to the mask's `nonzero()`), so environments are compared and not choosers.
+Not part of CI.
 
-    python3 python/bench/speed.py [--seconds 5] [--batch 1024]
+    python3 python/bench/speed.py [--seconds 3] [--rounds 3] [--batch 1024]
 
 Tetris Gymnasium is measured if it is installed (`pip install tetris-gymnasium`).
 """
 
 import argparse
+import statistics
 import time
 
 import gymnasium
@@ -22,62 +25,62 @@ import numpy as np
 import tetrad  # noqa: F401  (registers the environments)
 
 
+def timed(seconds, run_some):
+    """Calls `run_some()` (which returns the pieces it played) until `seconds` of CPU
+    time have passed; returns (pieces, CPU-seconds, wall-seconds)."""
+    pieces, cpu0, wall0 = 0, time.process_time(), time.perf_counter()
+    while time.process_time() - cpu0 < seconds:
+        pieces += run_some()
+    return pieces, time.process_time() - cpu0, time.perf_counter() - wall0
+
+
 def single(seconds, preset):
     """tetrad/Placements-v0 through gymnasium.make, one piece per step."""
     env = gymnasium.make("tetrad/Placements-v0", preset=preset)
     draws = np.random.default_rng(0).random(1 << 16)
-    obs, _ = env.reset(seed=0)
-    pieces, games, start = 0, 0, time.perf_counter()
-    while True:
+    state = {"obs": env.reset(seed=0)[0], "pieces": 0, "games": 0}
+
+    def run_some():
+        obs, pieces = state["obs"], state["pieces"]
         for _ in range(1000):
             legal = obs["action_mask"].nonzero()[0]
             obs, _, terminated, truncated, _ = env.step(int(legal[int(draws[pieces & 0xFFFF] * len(legal))]))
             pieces += 1
             if terminated or truncated:
-                games += 1
-                obs, _ = env.reset(seed=games)
-        elapsed = time.perf_counter() - start
-        if elapsed >= seconds:
-            return pieces / elapsed
+                state["games"] += 1
+                obs, _ = env.reset(seed=state["games"])
+        state["obs"], state["pieces"] = obs, pieces
+        return 1000
+
+    return timed(seconds, run_some)
 
 
-def batch(seconds, n, preset="classic", threads=None, **rules):
-    """BatchGames: one placement in each of n games per call, on `threads` threads (by
-    default one a core)."""
-    games = tetrad.BatchGames(n, preset, threads=threads, **rules)
+def batch(seconds, n, preset, in_step=None):
+    """BatchGames: one placement in each of n games per call, on one thread. The CPU time
+    spent in `step` alone (without the chooser) is added to `in_step[0]`."""
+    games = tetrad.BatchGames(n, preset, threads=1)
     rng = np.random.default_rng(0)
-    _, _, masks = games.reset(0)
-    steps, start = 0, time.perf_counter()
-    while True:
-        for _ in range(20):
+    masks = [games.reset(0)[2]]
+    in_step = in_step if in_step is not None else [0.0]
+
+    def run_some():
+        for _ in range(10):
             # A random legal slot per game: the largest of uniform noise on the mask.
-            actions = np.argmax(masks * rng.random(masks.shape, dtype=np.float32), axis=1).astype(np.int64)
-            _, _, masks, *_ = games.step(actions)
-            steps += n
-        elapsed = time.perf_counter() - start
-        if elapsed >= seconds:
-            return steps / elapsed
+            actions = np.argmax(masks[0] * rng.random(masks[0].shape, dtype=np.float32), axis=1).astype(np.int64)
+            before = time.process_time()
+            masks[0] = games.step(actions)[2]
+            in_step[0] += time.process_time() - before
+        return 10 * n
+
+    return timed(seconds, run_some)
 
 
-def tetris_gymnasium(seconds):
-    """Tetris Gymnasium's Tetris with its placement wrapper, through gymnasium.make."""
-    from tetris_gymnasium.envs.tetris import Tetris  # noqa: F401  (registers it)
-    from tetris_gymnasium.wrappers.grouped import GroupedActionsObservations
-
-    env = GroupedActionsObservations(gymnasium.make("tetris_gymnasium/Tetris"))
-    draws = np.random.default_rng(0).random(1 << 16)
-    _, info = env.reset(seed=0)
-    pieces, start = 0, time.perf_counter()
-    while True:
-        for _ in range(200):
-            legal = np.asarray(info["action_mask"]).nonzero()[0]
-            _, _, terminated, truncated, info = env.step(int(legal[int(draws[pieces & 0xFFFF] * len(legal))]))
-            pieces += 1
-            if terminated or truncated:
-                _, info = env.reset()
-        elapsed = time.perf_counter() - start
-        if elapsed >= seconds:
-            return pieces / elapsed
+def batch_step(seconds, n, preset):
+    """As `batch`, the CPU time counted in `step` alone: (pieces, step's CPU-seconds,
+    wall-seconds)."""
+    in_step = [0.0]
+    pieces, _, wall = batch(seconds, n, preset, in_step)
+    return pieces, in_step[0], wall
 
 
 def tetris_gymnasium_hard_drops(seconds):
@@ -88,36 +91,81 @@ def tetris_gymnasium_hard_drops(seconds):
     env = gymnasium.make("tetris_gymnasium/Tetris")
     hard_drop = env.unwrapped.actions.hard_drop
     env.reset(seed=0)
-    pieces, start = 0, time.perf_counter()
-    while True:
-        for _ in range(200):
+
+    def run_some():
+        for _ in range(100):
             _, _, terminated, truncated, _ = env.step(hard_drop)
-            pieces += 1
             if terminated or truncated:
                 env.reset()
-        elapsed = time.perf_counter() - start
-        if elapsed >= seconds:
-            return pieces / elapsed
+        return 100
+
+    return timed(seconds, run_some)
+
+
+def tetris_gymnasium_grouped(seconds):
+    """Tetris Gymnasium's Tetris with its placement wrapper, through gymnasium.make."""
+    from tetris_gymnasium.envs.tetris import Tetris  # noqa: F401  (registers it)
+    from tetris_gymnasium.wrappers.grouped import GroupedActionsObservations
+
+    env = GroupedActionsObservations(gymnasium.make("tetris_gymnasium/Tetris"))
+    draws = np.random.default_rng(0).random(1 << 16)
+    state = {"info": env.reset(seed=0)[1], "pieces": 0}
+
+    def run_some():
+        info, pieces = state["info"], state["pieces"]
+        for _ in range(10):
+            legal = np.asarray(info["action_mask"]).nonzero()[0]
+            _, _, terminated, truncated, info = env.step(int(legal[int(draws[pieces & 0xFFFF] * len(legal))]))
+            pieces += 1
+            if terminated or truncated:
+                _, info = env.reset()
+        state["info"], state["pieces"] = info, pieces
+        return 10
+
+    return timed(seconds, run_some)
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--seconds", type=float, default=3.0, help="CPU-seconds per side and round")
+    parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--batch", type=int, default=1024)
     args = parser.parse_args()
-    rows = [("tetrad, gymnasium.make, 1 env (%s)" % preset, single(args.seconds, preset)) for preset in ("simplified", "classic")]
-    cores = tetrad.BatchGames(args.batch, "simplified").threads
-    for preset in ("classic", "simplified"):
-        for threads in sorted({1, cores}):
-            name = "tetrad, BatchGames x %d (%s, %d thread%s)" % (args.batch, preset, threads, "s"[: threads - 1])
-            rows.append((name, batch(args.seconds, args.batch, preset, threads)))
+    sides = {
+        "tetrad, gymnasium.make, 1 env (classic)": lambda: single(args.seconds, "classic"),
+        "tetrad, gymnasium.make, 1 env (simplified)": lambda: single(args.seconds, "simplified"),
+        "tetrad, BatchGames x %d (classic, 1 thread)" % args.batch: lambda: batch(args.seconds, args.batch, "classic"),
+        "tetrad, BatchGames x %d (simplified, 1 thread)" % args.batch: lambda: batch(
+            args.seconds, args.batch, "simplified"
+        ),
+        "tetrad, BatchGames.step alone x %d (classic)" % args.batch: lambda: batch_step(args.seconds, args.batch, "classic"),
+        "tetrad, BatchGames.step alone x %d (simplified)" % args.batch: lambda: batch_step(
+            args.seconds, args.batch, "simplified"
+        ),
+    }
     try:
-        rows.append(("Tetris Gymnasium, gymnasium.make, hard drops", tetris_gymnasium_hard_drops(args.seconds)))
-        rows.append(("Tetris Gymnasium, gymnasium.make, grouped", tetris_gymnasium(args.seconds)))
+        import tetris_gymnasium  # noqa: F401
+
+        sides["Tetris Gymnasium, gymnasium.make, hard drops"] = lambda: tetris_gymnasium_hard_drops(args.seconds)
+        sides["Tetris Gymnasium, gymnasium.make, grouped"] = lambda: tetris_gymnasium_grouped(args.seconds)
     except ImportError:
         print("(Tetris Gymnasium not installed: pip install tetris-gymnasium)")
-    for name, rate in rows:
-        print("%-50s %12.0f pieces/s" % (name, rate))
+    runs = {name: [] for name in sides}
+    for _ in range(args.rounds):
+        for name, run in sides.items():
+            runs[name].append(run())
+    print("%-50s %14s %14s   (median of %d rounds)" % ("", "pieces/CPU-s", "pieces/wall-s", args.rounds))
+    rates = {}
+    for name, results in runs.items():
+        cpu = statistics.median(p / c for p, c, _ in results)
+        wall = statistics.median(p / w for p, _, w in results)
+        rates[name] = cpu
+        print("%-50s %14.0f %14.0f" % (name, cpu, wall))
+    peer = rates.get("Tetris Gymnasium, gymnasium.make, hard drops")
+    if peer:
+        for preset in ("classic", "simplified"):
+            ours = rates["tetrad, gymnasium.make, 1 env (%s)" % preset]
+            print("1 env (%s) / Tetris Gymnasium's hard drops, per CPU-second: %.0f times" % (preset, ours / peer))
 
 
 if __name__ == "__main__":

@@ -55,6 +55,11 @@ impl Choices {
         }
     }
 
+    /// Whether the placements are a table's, their rows the empty board's.
+    pub fn is_table(&self) -> bool {
+        matches!(self.source, Source::Table(..))
+    }
+
     /// Per action slot, the index of the first placement in it.
     pub fn slot_first(&self) -> &[u32] {
         match &self.source {

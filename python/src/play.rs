@@ -213,8 +213,31 @@ impl Play {
         }
     }
 
-    /// Plays `placement` of [`Play::plans_into`] as [`Play::place`] does.
+    /// Plays `placement` of [`Play::plans_into`] as [`Play::place`] does (the path of a
+    /// table's placement, whose row is the empty board's, needs [`Play::place_path`]).
+    /// It lands at once where the engine knows that to be the same game as its ticks
+    /// ([`Game::land`]) and the path is too short to stall.
     pub fn place_plan(&mut self, placement: &Placement) -> Option<u32> {
+        if self.end().is_some() {
+            return None;
+        }
+        let rules = self.game.rules();
+        let movement = rules.movement();
+        let stalls = movement == Movement::DropOnly
+            && self
+                .game
+                .current()
+                .is_some_and(|f| self.game.piece_ticks() + placement.lock_ticks(movement, f.pos) > stall_limit(rules));
+        if !stalls {
+            if let Some(report) = self.game.land(placement) {
+                return report.locked.map(|locked| locked.lines);
+            }
+        }
+        self.fly(placement.path(movement))
+    }
+
+    /// Plays the path of `placement` tick by tick, where its row may not be this board's.
+    pub fn place_path(&mut self, placement: &Placement) -> Option<u32> {
         let movement = self.game.rules().movement();
         self.fly(placement.path(movement))
     }
@@ -222,9 +245,8 @@ impl Play {
     /// Plays `cand` tick by tick until its piece locks (or the game ends). Returns the rows
     /// it cleared, or `None` if its path did not lock the piece.
     pub fn place(&mut self, cand: &Cand) -> Option<u32> {
-        let movement = self.game.rules().movement();
         match &cand.route {
-            Route::Plan(placement) => self.fly(placement.path(movement)),
+            Route::Plan(placement) => self.place_plan(placement),
             Route::Ticks(ticks) => self.fly(ticks.iter().copied()),
         }
     }

@@ -36,13 +36,12 @@ impl Moves<'_> {
     pub fn play(self) {
         for (k, play) in self.plays.iter_mut().enumerate() {
             let chosen = self.chosen[k];
-            let plan = match self.tables[k] {
-                Some(piece) => self.drops.paths(piece).get(chosen),
-                None => self.plans[k].get(chosen),
-            };
-            let lines = match plan {
-                Some(placement) => play.place_plan(placement),
-                None => play.place(&self.cands[k][chosen]),
+            let lines = match self.tables[k] {
+                Some(piece) => self.drops.paths(piece).get(chosen).and_then(|p| play.place_path(p)),
+                None => match self.plans[k].get(chosen) {
+                    Some(placement) => play.place_plan(placement),
+                    None => play.place(&self.cands[k][chosen]),
+                },
             };
             self.rewards[k] = lines.unwrap_or(0) as f32;
             self.ends[k] = play.end();

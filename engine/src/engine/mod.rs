@@ -5,6 +5,7 @@ mod attack;
 mod clock;
 mod garbage;
 mod garbage_sets;
+mod land;
 mod pace;
 mod queue;
 mod realtime;

@@ -17,7 +17,10 @@
 //! piece from per-column surface heights, which gives exactly what playing it with
 //! `step` gives (the property tests and the pinned games check that) at a fraction of the
 //! cost. Under `simplified` this is every position; under `leiden`, every position whose
-//! stack is lower than the hover rows.
+//! stack is lower than the hover rows. Under `classic` the same holds path by path: a
+//! path that stays above the columns it sweeps until its DROP is checked against the
+//! walls and landed, the others are played, and slides are checked where they end
+//! (`gravity.rs`).
 
 use super::board::MAX_WIDTH;
 use super::board::{Board, PiecePos};
@@ -26,6 +29,7 @@ use super::piece::{Orientation, PieceKind};
 use super::rotation::RotationSystem;
 use super::rules::{Movement, Rules};
 
+mod gravity;
 mod open_sky;
 pub use open_sky::OpenSkyDrops;
 
@@ -58,6 +62,20 @@ impl Placement {
             shift: Actions::shifting(self.shifts),
             dropped: false,
             lock_tick,
+        }
+    }
+
+    /// Ticks its path takes from `start` (where the piece was when the enumeration ran)
+    /// until the piece locks, under `movement`: the ticks that turn and shift, the last
+    /// with the DROP, and under gravity the tick after it, unless the piece already
+    /// rested when the DROP came (see [`Placement::path`]).
+    #[inline]
+    pub fn lock_ticks(&self, movement: Movement, start: PiecePos) -> u32 {
+        let to_drop = u32::from(gravity::ticks_to_drop(self));
+        match movement {
+            Movement::Gravity if self.slide == 0 && gravity::locked_on_drop(start, self) => to_drop,
+            Movement::Gravity => to_drop + 1,
+            Movement::DropOnly => to_drop,
         }
     }
 }
@@ -120,6 +138,11 @@ pub fn placements_into(rules: &Rules, board: &Board, kind: &PieceKind, start: Pi
     out.clear();
     if rules.movement() == Movement::DropOnly && hovers_in_open_sky(rules, board, kind, start) {
         drop_from_open_sky(rules, board, kind, start, out);
+    } else if rules.movement() == Movement::Gravity
+        && rules.rotation() == RotationSystem::InBox
+        && kind.orientations().len() <= gravity::MAX_ORIENTATIONS
+    {
+        gravity::gravity_placements(rules, board, kind, start, out);
     } else {
         play_every_path(rules, board, kind, start, out);
     }

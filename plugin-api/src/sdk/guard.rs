@@ -63,6 +63,7 @@ fn install_quiet_hook() {
 /// alone decides what the user sees. Always inlined into the solver's update, as it was
 /// when it lived in the same file: called, it costs about 90 instructions a piece.
 #[inline(always)]
+#[cfg_attr(not(feature = "abi"), allow(dead_code))]
 pub(super) fn guarded<T>(f: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
     // Loaded by a host, the hook is installed and records every panic.
     let linked_in = !LOADED_BY_HOST.load(Ordering::Acquire);

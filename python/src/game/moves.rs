@@ -37,6 +37,7 @@ impl PyGame {
         };
         self.moved();
         let lines = match choices.path(index) {
+            Some(placement) if choices.is_table() => self.play.place_path(placement),
             Some(placement) => self.play.place_plan(placement),
             None => self.play.place(&choices.list(&self.play)[index]),
         };

@@ -140,6 +140,38 @@ proptest::proptest! {
     }
 }
 
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2048))]
+
+    /// Under gravity, landing the paths that stay in open sky and checking slides where
+    /// they end gives exactly the placements, order and paths of playing every path.
+    #[test]
+    fn gravity_placements_match_playing_every_path(
+        width in 4usize..=20,
+        height in 8usize..=24,
+        heights in proptest::collection::vec((0usize..24, proptest::num::u64::ANY), 20),
+        piece in 0u8..7,
+        start_orientation in 0u8..4,
+        start_shift in -3i8..=3,
+        start_drop in 0i8..6,
+    ) {
+        let rules = Rules { width, height, ..Rules::preset(Preset::Classic) };
+        // Stacks up to three rows under the top, so that most starts fit.
+        let heights: Vec<_> = heights.iter().map(|&(h, bits)| (h % (height - 2), bits)).collect();
+        let board = stacked(&rules, &heights);
+        let set = PieceSet::tetrominoes();
+        let kind = set.kind(PieceId(piece));
+        let start = shifted_start(&rules, kind, start_orientation, start_shift);
+        let start = PiecePos { y: start.y + start_drop, ..start };
+        proptest::prop_assume!(board.fits(kind.orientation(start.orientation), start.x, start.y));
+        let mut played = Vec::new();
+        play_every_path(&rules, &board, kind, start, &mut played);
+        let mut found = vec![Placement { pos: start, turns: 9, shifts: 9, slide: 9 }];
+        placements_into(&rules, &board, kind, start, &mut found);
+        proptest::prop_assert_eq!(found, played);
+    }
+}
+
 #[test]
 fn high_stack_blocks_long_shifts_under_gravity() {
     // A wall of height 18 in column 8 stops an I from reaching the right edge

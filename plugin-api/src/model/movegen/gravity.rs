@@ -1,0 +1,240 @@
+//! Placement enumeration under gravity with in-box turns (`classic`), without playing
+//! the paths that only the walls can refuse.
+//!
+//! Under gravity a path falls one row a tick while it turns and shifts, so whether the
+//! stack can stop it depends on how far it falls on the way and on the columns it sweeps.
+//! A path whose piece stays above every column it sweeps until its DROP tick (with the
+//! row under it empty, so it never rests early) meets only the walls: it is checked
+//! against them and landed from the column heights, which gives exactly what playing it
+//! with [`step`](crate::model::motion::step) gives. The other paths that shift at every
+//! tick share all their ticks but the last, so one walk each way plays them together;
+//! the few left (shorter shifts than turns, or none) are played. A slide needs
+//! no playing either: after a DROP that did not lock the piece, the slid piece locks
+//! where it is if it fits and rests there, and otherwise the path does not end locked.
+
+use super::{column_tops, path_clears_the_walls, play_into, shortest_turns, within_walls, Placement};
+use crate::model::board::{Board, PiecePos, MAX_WIDTH};
+use crate::model::piece::{Orientation, PieceKind, MAX_PIECE_SIZE};
+use crate::model::rules::Rules;
+use std::cmp::Ordering;
+
+/// The most orientations a piece has here; pieces with more are enumerated by playing
+/// their paths.
+pub(super) const MAX_ORIENTATIONS: usize = 4;
+
+/// Ticks a path takes to its DROP tick (that one included): turns and shifts go
+/// together, one of each a tick, and the DROP comes with the last of them.
+#[inline]
+pub(super) fn ticks_to_drop(placement: &Placement) -> u8 {
+    placement
+        .turns
+        .unsigned_abs()
+        .max(placement.shifts.unsigned_abs())
+        .max(1)
+}
+
+/// Whether a placement of a path from `start` (no slide) locked on its DROP tick: it
+/// rested when the DROP came, on the row it had fallen to, one a tick.
+#[inline]
+pub(super) fn locked_on_drop(start: PiecePos, placement: &Placement) -> bool {
+    i32::from(placement.pos.y) == i32::from(start.y) + i32::from(ticks_to_drop(placement)) - 1
+}
+
+/// Every placement under gravity with in-box turns, in the order and with the paths of
+/// playing every candidate path and then the slides.
+pub(super) fn gravity_placements(
+    rules: &Rules,
+    board: &Board,
+    kind: &PieceKind,
+    start: PiecePos,
+    out: &mut Vec<Placement>,
+) {
+    let width = board.width() as i8;
+    let tops: [i32; MAX_WIDTH] = column_tops(board);
+    let orientations = kind.orientations();
+    // The row under the piece's lowest cell, from its box's row, in its deepest
+    // orientation; and the columns any orientation reaches, from its box's column.
+    let reach = orientations
+        .iter()
+        .map(|s| i32::from(s.top()) + i32::from(s.height()))
+        .max()
+        .unwrap_or(0);
+    let lefts = orientations.iter().map(|s| i32::from(s.left())).min().unwrap_or(0);
+    let rights = orientations
+        .iter()
+        .map(|s| i32::from(s.left()) + i32::from(s.width()))
+        .max()
+        .unwrap_or(0);
+    // The columns where every orientation lies between the walls: a path between two
+    // of them clears the walls whatever it turns to on the way (see `drop_from_open_sky`).
+    let (free_min, free_max) = orientations.iter().fold((i8::MIN, i8::MAX), |(lo, hi), shape| {
+        (
+            lo.max(-shape.left()),
+            hi.min(width - shape.left() - shape.width() as i8),
+        )
+    });
+    let start_free = (free_min..=free_max).contains(&start.x);
+    for (index, shape) in orientations.iter().enumerate() {
+        let orientation = index as u8;
+        let turns = shortest_turns(kind, start.orientation, orientation);
+        let min_x = -shape.left();
+        let max_x = width - shape.left() - shape.width() as i8;
+        // Per way (left, right), the rows the walk found, by columns shifted.
+        let mut walked = [false; 2];
+        let mut rows = [[NO_ROW; MAX_WIDTH + 2 * MAX_PIECE_SIZE]; 2];
+        for x in min_x..max_x + 1 {
+            let shifts = x - start.x;
+            let ticks = turns.unsigned_abs().max(shifts.unsigned_abs()).max(1);
+            // The columns the piece can cover on the way, whatever it turns to.
+            let from = (i32::from(start.x.min(x)) + lefts).max(0) as usize;
+            let to = (i32::from(start.x.max(x)) + rights).min(i32::from(width)) as usize;
+            let lowest_top = tops[from..to].iter().copied().min().unwrap_or(i32::MAX);
+            // On its DROP tick the piece's box is `ticks - 1` rows below the start.
+            let open = i32::from(start.y) + i32::from(ticks) - 1 + reach < lowest_top;
+            if !open {
+                let k = shifts.unsigned_abs();
+                if k == 0 || k < turns.unsigned_abs() {
+                    play_into(rules, board, kind, start, (orientation, x, turns), out);
+                    continue;
+                }
+                // Paths that shift at every tick share their ticks but the last: one walk
+                // a way plays them all.
+                let way = usize::from(shifts > 0);
+                if !walked[way] {
+                    walked[way] = true;
+                    let farthest = if shifts > 0 { max_x - start.x } else { start.x - min_x };
+                    walk(
+                        board,
+                        kind,
+                        start,
+                        turns,
+                        shifts.signum(),
+                        farthest as u8,
+                        &mut rows[way],
+                    );
+                }
+                let y = rows[way][usize::from(k)];
+                if y != NO_ROW {
+                    out.push(Placement {
+                        pos: PiecePos { orientation, x, y },
+                        turns,
+                        shifts,
+                        slide: 0,
+                    });
+                }
+                continue;
+            }
+            let free = start_free && free_min <= x && x <= free_max;
+            if !free && !path_clears_the_walls(kind, start, turns, shifts, width) {
+                continue;
+            }
+            let y = landing_row(&tops, shape, x);
+            out.push(Placement {
+                pos: PiecePos {
+                    orientation,
+                    x,
+                    y: y as i8,
+                },
+                turns,
+                shifts,
+                slide: 0,
+            });
+        }
+    }
+    add_slides(board, &tops, kind, start, out);
+}
+
+/// In [`walk`]'s rows, a path that does not lock where it ends.
+const NO_ROW: i8 = i8::MIN;
+
+/// Plays at once, tick by tick, the paths from `start` that turn `turns` times and shift
+/// `k` columns in direction `way` with `k` from `|turns|` (at least 1) to `farthest`: they
+/// shift at every tick, so they share every tick but their last, whose DROP lands the
+/// piece (and the next tick locks it). `rows[k]` is where path `k` locks, [`NO_ROW`] where
+/// a turn or shift is refused or the piece rests (and so locks) before its path ends.
+fn walk(board: &Board, kind: &PieceKind, start: PiecePos, turns: i8, way: i8, farthest: u8, rows: &mut [i8]) {
+    let mut pos = start;
+    let turn = turns.signum();
+    for tick in 0..farthest {
+        if tick < turns.unsigned_abs() {
+            let orientation = kind.turned(pos.orientation, turn);
+            if !board.fits(kind.orientation(orientation), pos.x, pos.y) {
+                return;
+            }
+            pos.orientation = orientation;
+        }
+        let shape = kind.orientation(pos.orientation);
+        if !board.fits(shape, pos.x + way, pos.y) {
+            return;
+        }
+        pos.x += way;
+        if board.rests(shape, pos.x, pos.y) {
+            return;
+        }
+        let k = tick + 1;
+        if k >= turns.unsigned_abs() {
+            rows[usize::from(k)] = board.drop_row(shape, pos.x, pos.y);
+        }
+        pos.y += 1;
+    }
+}
+
+/// The row `shape` lands on at column `x` falling straight from above the stack of
+/// column tops `tops`.
+#[inline]
+fn landing_row(tops: &[i32; MAX_WIDTH], shape: &Orientation, x: i8) -> i32 {
+    let left = (x + shape.left()) as usize;
+    let mut y = i32::MAX;
+    for (&top, &bottom) in tops[left..left + shape.column_bottoms().len()]
+        .iter()
+        .zip(shape.column_bottoms())
+    {
+        y = y.min(top - 1 - i32::from(bottom));
+    }
+    y
+}
+
+/// The slides after the DROPs of the placements in `out` (one a column left or right),
+/// each kept where the slid piece rests and no placement before it lies.
+fn add_slides(board: &Board, tops: &[i32; MAX_WIDTH], kind: &PieceKind, start: PiecePos, out: &mut Vec<Placement>) {
+    let dropped = out.len();
+    // Per orientation and column, the row of the placement without a slide there: with
+    // in-box turns there is at most one.
+    // A box column lies within `MAX_PIECE_SIZE` of the board.
+    const NONE: i8 = i8::MIN;
+    let mut rows = [[NONE; MAX_WIDTH + 2 * MAX_PIECE_SIZE]; MAX_ORIENTATIONS];
+    let column = |x: i8| (i32::from(x) + MAX_PIECE_SIZE as i32) as usize;
+    for p in out.iter() {
+        rows[usize::from(p.pos.orientation)][column(p.pos.x)] = p.pos.y;
+    }
+    for i in 0..dropped {
+        let base = out[i];
+        if locked_on_drop(start, &base) {
+            continue;
+        }
+        let shape = kind.orientation(base.pos.orientation);
+        let width = board.width() as i8;
+        for slide in [-1i8, 1] {
+            let pos = PiecePos {
+                x: base.pos.x + slide,
+                ..base.pos
+            };
+            if !within_walls(shape, pos.x, width) || rows[usize::from(pos.orientation)][column(pos.x)] == pos.y {
+                continue;
+            }
+            // Above the landing row from the stack the piece hovers; on it, it fits and
+            // rests; only under it (beneath an overhang) does the board need asking.
+            let landing = landing_row(tops, shape, pos.x);
+            let y = i32::from(pos.y);
+            let lands = match y.cmp(&landing) {
+                Ordering::Less => false,
+                Ordering::Equal => true,
+                Ordering::Greater => board.fits(shape, pos.x, pos.y) && board.rests(shape, pos.x, pos.y),
+            };
+            if !lands || out[dropped..].iter().any(|p| p.pos == pos) {
+                continue;
+            }
+            out.push(Placement { pos, slide, ..base });
+        }
+    }
+}
