@@ -22,6 +22,7 @@ mod sandbox;
 mod sequences;
 mod tbp;
 mod time_controls;
+mod timing_versus;
 mod tournament;
 mod trust_forfeits;
 mod trust_forgery;

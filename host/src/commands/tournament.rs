@@ -139,6 +139,10 @@ fn play(args: &TournamentArgs, versus: bool) -> Result<Played> {
     }
     let entrants = entrants(args)?;
     let mut game = args.game.clone();
+    if args.gravity.is_some() {
+        // Timing rules are the guideline's: they pick its preset unless another is named.
+        game.preset.get_or_insert(tetrad_plugin_api::Preset::Guideline);
+    }
     default_preset(&mut game, entrants.iter().map(|entrant| &*entrant.plugin));
     let mut setup = setup(&game, args.schedule.max_pieces, limits)?;
     match (versus, &args.attack) {
@@ -187,6 +191,23 @@ fn play(args: &TournamentArgs, versus: bool) -> Result<Played> {
             cap: args.garbage_cap.or(set.cap),
             messiness: args.garbage_messiness.unwrap_or(set.messiness),
         };
+    }
+    if let Some(gravity) = args.gravity {
+        if !versus || setup.pace != Pace::Realtime {
+            bail!("--gravity sets timing rules, which count time: add --versus --pace realtime");
+        }
+        if setup.rules.preset != tetrad_plugin_api::Preset::Guideline {
+            bail!(crate::engine::TimingError::Preset(
+                setup.rules.preset.name().to_string()
+            ));
+        }
+        let timing = crate::engine::Timing {
+            gravity,
+            lock_delay_ms: args.lock_delay.unwrap_or(crate::engine::Timing::LOCK_DELAY_MS),
+            move_reset_limit: args.move_resets.unwrap_or(crate::engine::Timing::MOVE_RESETS),
+        };
+        timing.check()?;
+        setup.timing = Some(timing);
     }
     let sequences = play_sequence(&mut setup, args.sequence.as_deref(), None)?;
     let games = match &sequences {
