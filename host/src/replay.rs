@@ -285,6 +285,7 @@ impl Replay {
 mod clocked;
 pub mod ends;
 mod forfeits;
+mod hands;
 mod record;
 mod timed;
 mod verify;

@@ -11,6 +11,7 @@ mod cpus;
 mod demo;
 mod front_door;
 mod layout;
+mod live;
 mod pace;
 mod pinned;
 mod presets;

@@ -2,6 +2,7 @@
 //! recorded times, the garbage delivered as it was sent, and the times themselves checked
 //! against the setup's speed and against the game's one end.
 
+use super::hands::Person;
 use super::{RecordedEnd, Replay, ReplayError, Watcher};
 use crate::engine::{Deliveries, Game, Timing};
 use crate::referee::{ended, Limits, Referee};
@@ -55,8 +56,19 @@ impl Replay {
         let mut previous_us = vec![0u64; games.len()];
         let mut last_lock_us: Vec<Option<u64>> = vec![None; games.len()];
         let mut ended_at = None;
+        let mut people = Vec::with_capacity(games.len());
+        for (index, seat) in self.seats.iter().enumerate() {
+            let person = Person::of(self, index, seat)?;
+            if person.is_some() && timing.is_none() {
+                return Err(self.mismatch(index, "key events, but no timing rules to play them by".to_string()));
+            }
+            people.push(person);
+        }
         while let Some((index, time, timed)) = (0..games.len())
             .filter_map(|i| {
+                if let Some(person) = &people[i] {
+                    return person.due(&games[i]).map(|(time, by_itself)| (i, time, by_itself));
+                }
                 let tick = times[i].get(played[i]).copied();
                 match games[i].next_event_us() {
                     Some(at) if tick.is_none_or(|tick| at <= tick) => Some((i, at, true)),
@@ -69,6 +81,22 @@ impl Replay {
                 && (time > end_us || (time == end_us && failed.is_some_and(|k| index > k || (index == k && !timed))))
             {
                 break;
+            }
+            if let Some(person) = &mut people[index] {
+                // A person's seat: their keys through their handling, with no speed limit.
+                let game = &mut games[index];
+                deliveries.before_tick(index, game, time);
+                person.play(index, game, time, timed, watcher);
+                let rows = game.take_outgoing();
+                let over = ended(game, setup.max_pieces).is_some();
+                let to = deliveries.receiver(index);
+                deliveries.deliver(to, &mut games[to], rows, time);
+                watcher.round_over(games);
+                if over {
+                    ended_at = Some(time);
+                    break;
+                }
+                continue;
             }
             if timed {
                 let game = &mut games[index];
@@ -155,8 +183,18 @@ impl Replay {
                 break;
             }
         }
+        for (index, person) in people.iter().enumerate() {
+            let Some(person) = person else { continue };
+            if let Some(event) = person.unplayed() {
+                return Err(self.mismatch(
+                    index,
+                    format!("a key event at {} µs comes after the game ended", event.time_us),
+                ));
+            }
+            person.check(self, index, &self.seats[index])?;
+        }
         if timing.is_some() {
-            if let Some(index) = (0..games.len()).find(|&i| played[i] < times[i].len()) {
+            if let Some(index) = (0..games.len()).find(|&i| people[i].is_none() && played[i] < times[i].len()) {
                 return Err(self.mismatch(
                     index,
                     format!(
