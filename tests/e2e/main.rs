@@ -34,3 +34,4 @@ mod trust_logs;
 mod trust_plugins;
 mod tune;
 mod versus;
+mod web;

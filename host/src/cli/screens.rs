@@ -72,6 +72,27 @@ pub struct PlayArgs {
     /// Real-time play.
     #[command(flatten)]
     pub realtime: RealtimeArgs,
+    /// Play in the browser against the plugin: a server on 127.0.0.1 prints the page's
+    /// address (with its token) and referees the games; guideline, versus, real time.
+    #[arg(long)]
+    pub web: bool,
+    /// With --web: the port [default: a free one].
+    #[arg(long, requires = "web", default_value_t = 0)]
+    pub port: u16,
+    /// With --web: most pieces a second the bot locks [default: no limit].
+    #[arg(long, requires = "web", value_name = "PPS", value_parser = super::values::parse_positive)]
+    pub pps: Option<f64>,
+    /// With --web: a modern game's published garbage options (`jstris`).
+    #[arg(long, requires = "web", value_name = "NAME", value_parser = super::values::parse_garbage_set)]
+    pub garbage: Option<crate::engine::GarbageSet>,
+    /// With --web: the countdown before each game, in milliseconds.
+    #[arg(long, requires = "web", value_name = "MS", default_value_t = 3000,
+          value_parser = clap::value_parser!(u64).range(0..=60_000))]
+    pub countdown: u64,
+    /// With --web: the folder each game's replay is saved in [default: a new folder in
+    /// the temporary directory].
+    #[arg(long, requires = "web", value_name = "DIR")]
+    pub record_games: Option<std::path::PathBuf>,
 }
 
 /// Real-time play on `tetrad play`: the timing rules and the person's handling.

@@ -6,6 +6,7 @@ mod report;
 mod screens;
 mod tournament;
 mod tune;
+mod web;
 mod worker;
 
 pub use install::install;
