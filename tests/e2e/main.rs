@@ -35,3 +35,4 @@ mod trust_plugins;
 mod tune;
 mod versus;
 mod web;
+mod web_browser;

@@ -10,10 +10,10 @@ use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 /// The server, killed when dropped.
-struct Server {
+pub(crate) struct Server {
     child: Child,
-    port: u16,
-    token: String,
+    pub(crate) port: u16,
+    pub(crate) token: String,
 }
 
 impl Drop for Server {
@@ -23,7 +23,7 @@ impl Drop for Server {
     }
 }
 
-fn server(dir: &std::path::Path) -> Server {
+pub(crate) fn server(dir: &std::path::Path) -> Server {
     let mut child = Command::new(env!("CARGO_BIN_EXE_tetrad"))
         .args(["play", "--web", "--plugin", "bcts", "--gravity", "1/60", "--pps", "2"])
         .args(["--countdown", "200", "--record-games", dir.to_str().unwrap()])
