@@ -129,3 +129,29 @@ fn a_person_who_plays_nothing_tops_out_by_gravity_and_the_bot_wins() {
     let outcomes = replay.verify().expect("verifies");
     assert_eq!(outcomes[0].end, RecordedEnd::ToppedOut);
 }
+
+#[test]
+fn a_tbp_bot_plays_a_person_live_and_the_record_verifies() {
+    let dir = tempfile::tempdir().unwrap();
+    let manifest = crate::tbp::stacker(dir.path(), "stacker", &[]);
+    let plugin = Plugin::load(&manifest).unwrap();
+    let mut live = Live::new(setup(1.0 / 60.0), 5, Handling::default(), (&plugin, "")).unwrap();
+    // The bot answers in its own process, on the wall clock; the person taps drops.
+    let start = std::time::Instant::now();
+    let mut presses = 0u64;
+    while start.elapsed() < std::time::Duration::from_millis(2500) {
+        let now = start.elapsed().as_micros() as u64;
+        if now / 250_000 > presses {
+            presses += 1;
+            live.key(key(now / 1000, "Space", true));
+            live.key(key(now / 1000 + 10, "Space", false));
+        }
+        live.run_until(now);
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    live.stop(start.elapsed().as_micros() as u64);
+    let replay = live.replay().unwrap();
+    assert!(replay.seats[1].result.pieces >= 2, "the TBP bot played: {:?}", replay.seats[1].result);
+    assert!(replay.seats[0].result.pieces >= 5, "{:?}", replay.seats[0].result);
+    replay.verify().expect("verifies");
+}
