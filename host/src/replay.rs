@@ -286,6 +286,7 @@ mod clocked;
 pub mod ends;
 mod forfeits;
 mod hands;
+mod live;
 mod record;
 mod timed;
 mod verify;

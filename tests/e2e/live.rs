@@ -8,7 +8,8 @@ use std::sync::Arc;
 use tetrad::engine::{AttackTable, Gravity, Pace, Speed, Timing};
 use tetrad::handling::{Handling, KeyEvent};
 use tetrad::plugin::Plugin;
-use tetrad::replay::RecordedEnd;
+use tetrad::referee::End;
+use tetrad::replay::{RecordedEnd, Replay};
 use tetrad::runner::Live;
 use tetrad::setup::Setup;
 use tetrad_plugin_api::{Actions, Preset, Rules};
@@ -72,7 +73,7 @@ fn a_person_plays_a_bot_live_by_their_handling_and_the_record_verifies() {
         live.run_until(now);
     }
     live.stop(200 * 16_667);
-    let replay = live.replay().expect("stopped");
+    let replay = Replay::of_live(&live).expect("stopped");
     let person = &replay.seats[0];
     let times = person.times_us.as_ref().unwrap();
     let lefts: Vec<u64> = person
@@ -121,8 +122,8 @@ fn a_person_who_plays_nothing_tops_out_by_gravity_and_the_bot_wins() {
     // they reach the top; the game needs no wall clock to get there.
     live.run_until(120_000_000);
     let (end_us, ends) = live.end().expect("the person topped out");
-    assert_eq!(ends, [RecordedEnd::ToppedOut, RecordedEnd::Won]);
-    let replay = live.replay().unwrap();
+    assert_eq!(ends, [Some(End::ToppedOut), Some(End::Won)]);
+    let replay = Replay::of_live(&live).unwrap();
     assert!(replay.seats[0].actions.is_empty());
     assert!(replay.seats[0].result.pieces >= 5, "{:?}", replay.seats[0].result);
     assert_eq!(replay.seats[1].end_us, Some(end_us));
@@ -150,8 +151,12 @@ fn a_tbp_bot_plays_a_person_live_and_the_record_verifies() {
         std::thread::sleep(std::time::Duration::from_millis(5));
     }
     live.stop(start.elapsed().as_micros() as u64);
-    let replay = live.replay().unwrap();
-    assert!(replay.seats[1].result.pieces >= 2, "the TBP bot played: {:?}", replay.seats[1].result);
+    let replay = Replay::of_live(&live).unwrap();
+    assert!(
+        replay.seats[1].result.pieces >= 2,
+        "the TBP bot played: {:?}",
+        replay.seats[1].result
+    );
     assert!(replay.seats[0].result.pieces >= 5, "{:?}", replay.seats[0].result);
     replay.verify().expect("verifies");
 }

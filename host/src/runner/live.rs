@@ -13,7 +13,6 @@ use crate::handling::{Handling, Hands, KeyEvent};
 use crate::player::{CreateError, Player};
 use crate::plugin::Plugin;
 use crate::referee::{ended, End, Ending};
-use crate::replay::{Outcome, PlayerRecord, RecordedEnd, Replay};
 use crate::setup::Setup;
 use crate::watch::clock;
 use std::collections::VecDeque;
@@ -47,10 +46,23 @@ struct Person {
 /// when it was asked for.
 type Decided = (u64, Result<Actions, Ending>, u64);
 
+/// Who the bot is, for the record.
+#[derive(Clone, Debug)]
+pub struct BotName {
+    /// The plugin's name.
+    pub name: String,
+    /// Its version.
+    pub version: String,
+    /// Its file.
+    pub path: std::path::PathBuf,
+    /// Its options.
+    pub options: String,
+}
+
 /// The bot's seat and its place on its timeline.
 struct Bot {
     seat: Seat<'static>,
-    record: PlayerRecord,
+    name: BotName,
     now_us: u64,
     last_lock_us: Option<u64>,
     next: Option<Decided>,
@@ -68,8 +80,8 @@ pub struct Live {
     clock: quanta::Clock,
     /// Everything due by this time has been played.
     now_us: u64,
-    /// When the game ended, and how for each seat.
-    end: Option<(u64, [RecordedEnd; 2])>,
+    /// When the game ended, and how for each seat (`None`: stopped unfinished).
+    end: Option<(u64, [Option<End>; 2])>,
 }
 
 impl Live {
@@ -102,7 +114,12 @@ impl Live {
         };
         let bot = Bot {
             seat: Seat::new(deal()?, player, &setup, None),
-            record: PlayerRecord::plugin(plugin, options, 0),
+            name: BotName {
+                name: plugin.info().name.clone(),
+                version: plugin.info().version.clone(),
+                path: plugin.path().to_path_buf(),
+                options: options.to_string(),
+            },
             now_us: 0,
             last_lock_us: None,
             next: None,
@@ -164,7 +181,7 @@ impl Live {
             }
         }
         if self.end.is_none() {
-            self.end = Some((at_us.max(self.now_us), [RecordedEnd::Unfinished; 2]));
+            self.end = Some((at_us.max(self.now_us), [None; 2]));
         }
     }
 
@@ -267,8 +284,8 @@ impl Live {
     /// Seat `index` ended as `ending` at `time`, and the other with it.
     fn finish(&mut self, index: usize, ending: Ending, time: u64) {
         let other = if ending.end.is_loss() { End::Won } else { End::Capped };
-        let mut ends = [RecordedEnd::from(other); 2];
-        ends[index] = ending.end.into();
+        let mut ends = [Some(other); 2];
+        ends[index] = Some(ending.end);
         self.end = Some((time, ends));
     }
 
@@ -277,8 +294,9 @@ impl Live {
         [&self.person.game, self.bot.seat.game()]
     }
 
-    /// When the game ended and how for each seat, once it has.
-    pub fn end(&self) -> Option<(u64, [RecordedEnd; 2])> {
+    /// When the game ended and how for each seat (`None`: stopped unfinished), once it
+    /// has.
+    pub fn end(&self) -> Option<(u64, [Option<End>; 2])> {
         self.end
     }
 
@@ -297,28 +315,36 @@ impl Live {
         Some(person.map_or(self.bot_due().0, |time| time.min(self.bot_due().0)))
     }
 
-    /// The record of the game, once it has ended (or been stopped): the person's handling
-    /// and key events, the bot's ticks, every tick's time.
-    pub fn replay(&self) -> Option<Replay> {
-        let (end_us, ends) = self.end?;
-        let mut replay = Replay::new(&self.setup, self.seed);
-        let handling = self.person.hands.handling().clone();
-        let person = &mut replay.seats[0];
-        person.players.push(PlayerRecord {
-            handling: Some(handling),
-            ..PlayerRecord::human(0)
-        });
-        person.actions = self.person.ticks.clone();
-        person.times_us = Some(self.person.times_us.clone());
-        person.keys = Some(self.person.keys.clone());
-        person.end_us = Some(end_us);
-        person.result = Outcome::of_game(&self.person.game, ends[0]);
-        let bot = &mut replay.seats[1];
-        bot.players.push(self.bot.record.clone());
-        bot.actions = self.bot.ticks.clone();
-        bot.times_us = Some(self.bot.times_us.clone());
-        bot.end_us = Some(end_us);
-        bot.result = Outcome::of_game(self.bot.seat.game(), ends[1]);
-        Some(replay)
+    /// The setup.
+    pub fn setup(&self) -> &Setup {
+        &self.setup
+    }
+
+    /// The game's seed.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// The person's handling.
+    pub fn handling(&self) -> &Handling {
+        self.person.hands.handling()
+    }
+
+    /// The key events played.
+    pub fn keys(&self) -> &[KeyEvent] {
+        &self.person.keys
+    }
+
+    /// Each seat's ticks as bits, and their times: the person's, then the bot's.
+    pub fn ticks(&self) -> [(&[u32], &[u64]); 2] {
+        [
+            (&self.person.ticks, &self.person.times_us),
+            (&self.bot.ticks, &self.bot.times_us),
+        ]
+    }
+
+    /// Who the bot is.
+    pub fn bot(&self) -> &BotName {
+        &self.bot.name
     }
 }

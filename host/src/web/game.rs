@@ -174,7 +174,7 @@ fn save(config: &Config, playing: &mut Option<Playing>, message: &mut Option<Val
     let Some(p) = playing.as_mut().filter(|p| !p.saved) else {
         return;
     };
-    let (Some(replay), Some((end_us, ends))) = (p.live.replay(), p.live.end()) else {
+    let (Some(replay), Some((end_us, _))) = (Replay::of_live(&p.live), p.live.end()) else {
         return;
     };
     p.saved = true;
@@ -186,7 +186,7 @@ fn save(config: &Config, playing: &mut Option<Playing>, message: &mut Option<Val
             json!({
                 "t": "end",
                 "game": p.number,
-                "ends": ends.map(|end| end.name()),
+                "ends": replay.seats.iter().map(|seat| seat.result.end.name()).collect::<Vec<_>>(),
                 "end_ms": end_us / 1000,
                 "path": path.display().to_string(),
             })
