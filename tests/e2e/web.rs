@@ -218,3 +218,16 @@ fn a_game_played_by_timed_keys_is_recorded_and_verifies() {
     assert_eq!(status, 200);
     assert!(body.contains("<html"), "{}", &body[..body.len().min(200)]);
 }
+
+#[test]
+fn web_options_out_of_place_are_one_line_errors() {
+    for (args, needle) in [
+        (&["play", "--web", "--record", "x.json"][..], "--record-games"),
+        (&["play", "--web", "--preset", "classic"][..], "guideline only"),
+        (&["play", "--web", "--plugin", "no-such-bot"][..], "no bundled plugin"),
+        (&["play", "--web", "--pps", "0"][..], "--pps"),
+        (&["play", "--pps", "2"][..], "--web"),
+    ] {
+        assert_one_line_error(&run(args), needle);
+    }
+}

@@ -11,6 +11,9 @@ use tetrad_plugin_api::Preset;
 
 /// `tetrad play --web`.
 pub fn play(mut args: PlayArgs) -> Result<ExitCode> {
+    if args.record.is_some() {
+        bail!("--record saves a game in the terminal; with --web every game is saved in --record-games DIR");
+    }
     let bot = load(args.plugin.as_deref().unwrap_or("tree-search"))?;
     args.game.preset.get_or_insert(Preset::Guideline);
     args.versus.versus = true;
