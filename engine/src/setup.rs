@@ -144,8 +144,11 @@ impl TryFrom<SetupRecord> for Setup {
             if rules.preset != tetrad_plugin_api::Preset::Guideline {
                 return Err(crate::engine::TimingError::Preset(rules.preset.name().to_string()).to_string());
             }
-            if record.attack.is_some() {
-                return Err("timing rules (gravity, lock delay) in a versus game are not played yet".to_string());
+            if record.attack.is_some() && record.pace != Pace::Realtime {
+                return Err(format!(
+                    "timing rules (gravity, lock delay) in a versus game count time: its pace is realtime, not {}",
+                    record.pace
+                ));
             }
         }
         if !record.speed.is_free() && record.pace != Pace::Realtime {

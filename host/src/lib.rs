@@ -31,3 +31,4 @@ pub mod tournament;
 pub mod tui;
 pub mod tune;
 pub mod watch;
+pub mod web;

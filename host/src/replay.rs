@@ -285,6 +285,8 @@ impl Replay {
 mod clocked;
 pub mod ends;
 mod forfeits;
+mod hands;
+mod live;
 mod record;
 mod timed;
 mod verify;

@@ -49,7 +49,7 @@ fn a_replay_that_does_not_verify_gets_no_page() {
 }
 
 /// Headless Chromium, if it is installed; a test that must run fails without it.
-fn chromium() -> Option<PathBuf> {
+pub(crate) fn chromium() -> Option<PathBuf> {
     let forced = std::env::var("TETRAD_BROWSER_TESTS").is_ok_and(|v| v == "1");
     let found = ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
         .iter()

@@ -96,6 +96,9 @@ fn timing_rules_are_recorded_under_guideline_and_refused_elsewhere() {
     assert!(err.to_string().contains("guideline only, not simplified"), "{err}");
     let mut value = serde_json::to_value(&setup).expect("serialises");
     value["attack"] = serde_json::to_value(crate::engine::AttackTable::guideline()).expect("serialises");
-    let err = serde_json::from_value::<Setup>(value).expect_err("not in versus yet");
-    assert!(err.to_string().contains("versus game are not played yet"), "{err}");
+    let err = serde_json::from_value::<Setup>(value.clone()).expect_err("versus by ticks counts no time");
+    assert!(err.to_string().contains("its pace is realtime, not ticks"), "{err}");
+    value["pace"] = serde_json::json!("realtime");
+    let versus: Setup = serde_json::from_value(value).expect("versus at the realtime pace");
+    assert_eq!((versus.pace, versus.timing), (Pace::Realtime, setup.timing));
 }

@@ -72,6 +72,27 @@ pub struct PlayArgs {
     /// Real-time play.
     #[command(flatten)]
     pub realtime: RealtimeArgs,
+    /// Play in the browser against the plugin: a server on 127.0.0.1 prints the page's
+    /// address (with its token) and referees the games; guideline, versus, real time.
+    #[arg(long)]
+    pub web: bool,
+    /// With --web: the port [default: a free one].
+    #[arg(long, requires = "web", default_value_t = 0)]
+    pub port: u16,
+    /// With --web: most pieces a second the bot locks [default: no limit].
+    #[arg(long, requires = "web", value_name = "PPS", value_parser = super::values::parse_positive)]
+    pub pps: Option<f64>,
+    /// With --web: a modern game's published garbage options (`jstris`).
+    #[arg(long, requires = "web", value_name = "NAME", value_parser = super::values::parse_garbage_set)]
+    pub garbage: Option<crate::engine::GarbageSet>,
+    /// With --web: the countdown before each game, in milliseconds.
+    #[arg(long, requires = "web", value_name = "MS", default_value_t = 3000,
+          value_parser = clap::value_parser!(u64).range(0..=60_000))]
+    pub countdown: u64,
+    /// With --web: the folder each game's replay is saved in [default: a new folder in
+    /// the temporary directory].
+    #[arg(long, requires = "web", value_name = "DIR")]
+    pub record_games: Option<std::path::PathBuf>,
 }
 
 /// Real-time play on `tetrad play`: the timing rules and the person's handling.
@@ -101,6 +122,26 @@ pub struct RealtimeArgs {
     /// With --gravity: the half-turn key (A) acts.
     #[arg(long, requires = "gravity")]
     pub turn_180: bool,
+    /// With --gravity: binds a key, by the browser's name for it (`KeyJ`, `ArrowLeft`,
+    /// `Space`), to a control: left, right, soft_drop, hard_drop, cw, ccw, turn180, hold.
+    /// A control bound here loses its default keys (repeatable).
+    #[arg(long = "key", value_name = "KEY=CONTROL", requires = "gravity", value_parser = parse_binding)]
+    pub keys: Vec<(String, crate::handling::Control)>,
+}
+
+/// `KEY=CONTROL`: a key's name and the control it plays.
+fn parse_binding(text: &str) -> Result<(String, crate::handling::Control), String> {
+    let (key, control) = text
+        .split_once('=')
+        .ok_or_else(|| format!("`{text}` is not KEY=CONTROL (such as KeyJ=left)"))?;
+    let key = key.trim();
+    if key.is_empty() || !key.chars().all(|c| c.is_ascii_alphanumeric()) {
+        return Err(format!("`{key}` is not a key's name (such as KeyJ, ArrowLeft, Space)"));
+    }
+    let control = serde_json::from_value(serde_json::Value::String(control.trim().to_string())).map_err(|_| {
+        format!("`{control}` is not a control: left, right, soft_drop, hard_drop, cw, ccw, turn180, hold")
+    })?;
+    Ok((key.to_string(), control))
 }
 
 impl RealtimeArgs {
@@ -121,9 +162,20 @@ impl RealtimeArgs {
             arr_ms: self.arr.unwrap_or(defaults.arr_ms),
             soft_drop: self.soft_drop.unwrap_or(defaults.soft_drop),
             turn_180: self.turn_180,
-            ..defaults
+            keys: bind(defaults.keys, &self.keys),
         }
     }
+}
+
+/// `keys` with `bindings` applied: each control bound loses its keys in `keys`, then
+/// every binding is added.
+fn bind(
+    mut keys: std::collections::BTreeMap<String, crate::handling::Control>,
+    bindings: &[(String, crate::handling::Control)],
+) -> std::collections::BTreeMap<String, crate::handling::Control> {
+    keys.retain(|_, control| !bindings.iter().any(|(_, bound)| bound == control));
+    keys.extend(bindings.iter().cloned());
+    keys
 }
 
 /// Options of `tetrad replay`.
@@ -138,4 +190,23 @@ pub struct ReplayArgs {
     /// engine's re-simulation (a replay that does not verify has no page).
     #[arg(long, value_name = "OUT", conflicts_with = "verify")]
     pub html: Option<std::path::PathBuf>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::handling::Control;
+
+    #[test]
+    fn a_key_bound_takes_its_control_from_the_default_keys() {
+        let bound = parse_binding("KeyJ=left").unwrap();
+        assert_eq!(bound, ("KeyJ".to_string(), Control::Left));
+        let keys = bind(crate::handling::Handling::default().keys, &[bound]);
+        assert_eq!(keys.get("KeyJ"), Some(&Control::Left));
+        assert_eq!(keys.get("ArrowLeft"), None, "left's default key is free");
+        assert_eq!(keys.get("ArrowRight"), Some(&Control::Right));
+        for bad in ["KeyJ", "=left", "KeyJ=jump", "Key J=left"] {
+            assert!(parse_binding(bad).is_err(), "{bad}");
+        }
+    }
 }

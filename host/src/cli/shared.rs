@@ -124,6 +124,18 @@ pub struct VersusArgs {
     /// a step down, a hold, the drop) [default: 0].
     #[arg(long, value_name = "MS", value_parser = parse_non_negative)]
     pub move_ms: Option<f64>,
+    /// Under --pace realtime, timing rules (guideline only): pieces fall by themselves at
+    /// this gravity, in G (`0.02G`, `1/60`) or `guideline` for its curve by level, and
+    /// lock after a delay; a bot that thinks too long sees its piece fall and lock.
+    #[arg(long, value_name = "G|guideline")]
+    pub gravity: Option<crate::engine::Gravity>,
+    /// With --gravity: milliseconds a resting piece waits before it locks [default: 500].
+    #[arg(long, value_name = "MS", requires = "gravity")]
+    pub lock_delay: Option<u32>,
+    /// With --gravity: moves or turns of a resting piece that restart its lock delay
+    /// [default: 15].
+    #[arg(long, value_name = "N", requires = "gravity")]
+    pub move_resets: Option<u32>,
     /// In versus, a modern game's published garbage options: `jstris` (a delay of 500 ms,
     /// under --pace realtime). A --garbage-* option given too takes its part's place.
     #[arg(long, value_name = "NAME", value_parser = parse_garbage_set)]

@@ -7,6 +7,7 @@ mod screens;
 mod tournament;
 mod tune;
 mod versus_rules;
+mod web;
 mod worker;
 
 pub use install::install;

@@ -14,7 +14,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-fn session(
+pub(super) fn session(
     game: &GameArgs,
     seed: u64,
     max_pieces: Option<u64>,
@@ -62,6 +62,9 @@ pub fn demo(mut args: DemoArgs) -> Result<ExitCode> {
 
 /// `tetrad play`.
 pub fn play(mut args: PlayArgs) -> Result<ExitCode> {
+    if args.web {
+        return super::web::play(args);
+    }
     let versus = args.versus.versus;
     if !versus && args.plugin.is_some() {
         bail!("--plugin picks your opponent in `tetrad play --versus`: add --versus");

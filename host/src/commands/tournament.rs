@@ -145,6 +145,10 @@ fn play(args: &TournamentArgs, versus: bool) -> Result<Played> {
     }
     let entrants = entrants(args)?;
     let mut game = args.game.clone();
+    if args.versus_rules.gravity.is_some() {
+        // Timing rules are the guideline's: they pick its preset unless another is named.
+        game.preset.get_or_insert(tetrad_plugin_api::Preset::Guideline);
+    }
     default_preset(&mut game, entrants.iter().map(|entrant| &*entrant.plugin));
     let mut setup = setup(&game, args.schedule.max_pieces, limits)?;
     super::versus_rules::apply(

@@ -22,6 +22,7 @@ pub(super) fn apply(setup: &mut Setup, args: &VersusArgs, versus: bool, hint: &s
         ("--garbage-delay", args.garbage_delay.is_some()),
         ("--garbage-cap", args.garbage_cap.is_some()),
         ("--garbage-messiness", args.garbage_messiness.is_some()),
+        ("--gravity", args.gravity.is_some()),
     ];
     if let Some((option, _)) = garbage_options.iter().find(|(_, given)| *given && !versus) {
         bail!("{option} is an option of versus games: {hint}");
@@ -57,5 +58,27 @@ pub(super) fn apply(setup: &mut Setup, args: &VersusArgs, versus: bool, hint: &s
         cap: args.garbage_cap.or(set.cap),
         messiness: args.garbage_messiness.unwrap_or(set.messiness),
     };
+    timing(setup, args)
+}
+
+/// Sets the timing rules of `args` (`--gravity`, `--lock-delay`, `--move-resets`) on a
+/// versus `setup`, where the realtime pace counts the time they need.
+fn timing(setup: &mut Setup, args: &VersusArgs) -> Result<()> {
+    let Some(gravity) = args.gravity else {
+        return Ok(());
+    };
+    if setup.pace != Pace::Realtime {
+        bail!("--gravity sets timing rules, which count time: add --pace realtime");
+    }
+    if setup.rules.preset != tetrad_plugin_api::Preset::Guideline {
+        bail!(crate::engine::TimingError::Preset(setup.rules.preset.name().to_string()));
+    }
+    let timing = crate::engine::Timing {
+        gravity,
+        lock_delay_ms: args.lock_delay.unwrap_or(crate::engine::Timing::LOCK_DELAY_MS),
+        move_reset_limit: args.move_resets.unwrap_or(crate::engine::Timing::MOVE_RESETS),
+    };
+    timing.check()?;
+    setup.timing = Some(timing);
     Ok(())
 }

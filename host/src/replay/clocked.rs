@@ -19,7 +19,8 @@ impl Replay {
     ) -> Result<(), ReplayError> {
         if games.len() != 1 {
             return Err(ReplayError::Invalid(
-                "timing rules (gravity, lock delay) in a versus game are not played yet".to_string(),
+                "timing rules (gravity, lock delay) with several seats are played at the realtime pace only"
+                    .to_string(),
             ));
         }
         let seat = &self.seats[0];

@@ -130,6 +130,12 @@ impl RecordedEnd {
         )
     }
 
+    /// Whether the game ended at an answer rather than by a move: a player that failed
+    /// or ran out of time, or someone who stopped it at the keyboard.
+    pub fn is_failure(self) -> bool {
+        (self.is_forfeit() && self != RecordedEnd::Stalled) || self == RecordedEnd::Unfinished
+    }
+
     /// The name in the file and in reports.
     pub fn name(self) -> &'static str {
         match self {

@@ -2,9 +2,10 @@
 //! recorded times, the garbage delivered as it was sent, and the times themselves checked
 //! against the setup's speed and against the game's one end.
 
+use super::hands::Person;
 use super::{RecordedEnd, Replay, ReplayError, Watcher};
-use crate::engine::{Deliveries, Game};
-use crate::referee::ended;
+use crate::engine::{Deliveries, Game, Timing};
+use crate::referee::{ended, Limits, Referee};
 use tetrad_plugin_api::Actions;
 
 impl Replay {
@@ -12,7 +13,14 @@ impl Replay {
     /// microsecond), as the game loop played them. Each tick must come at least the move
     /// time after the seat's previous one (or the start), and each lock at least the lock
     /// gap of the pieces-per-second limit after the seat's previous lock.
-    pub(super) fn play_timed(&self, games: &mut [Game], watcher: &mut dyn Watcher) -> Result<(), ReplayError> {
+    /// Under timing rules, each game's own events (a row that falls, a lock when the delay
+    /// runs out) take their place among the ticks, before a tick at the same microsecond.
+    pub(super) fn play_timed(
+        &self,
+        games: &mut [Game],
+        timing: Option<Timing>,
+        watcher: &mut dyn Watcher,
+    ) -> Result<(), ReplayError> {
         let setup = &self.setup;
         let speed = setup.speed;
         let mut times = Vec::with_capacity(self.seats.len());
@@ -28,16 +36,86 @@ impl Replay {
             }
             times.push(ticks.as_slice());
         }
+        if let Some(timing) = timing {
+            for game in games.iter_mut() {
+                game.enable_timing(timing)
+                    .map_err(|err| ReplayError::Invalid(err.to_string()))?;
+            }
+        }
+        let end_us = self.seats.first().and_then(|seat| seat.end_us).unwrap_or_default();
+        // Under timing rules the games' own events go on past the end, unrecorded: the
+        // re-simulation stops where the game loop did, at the first game to end, or at a
+        // player's failure, which comes after its own seat's events at that moment and
+        // before the later seats'.
+        let failed = self.seats.iter().position(|seat| seat.result.end.is_failure());
+        let mut referees: Vec<Referee> = (0..games.len())
+            .map(|_| Referee::new(&setup.rules, setup.max_pieces, Limits::default()))
+            .collect();
         let mut deliveries = Deliveries::new(games.len(), &setup.garbage);
         let mut played = vec![0usize; games.len()];
         let mut previous_us = vec![0u64; games.len()];
         let mut last_lock_us: Vec<Option<u64>> = vec![None; games.len()];
-        while let Some(index) = (0..games.len())
-            .filter(|&i| played[i] < times[i].len())
-            .min_by_key(|&i| (times[i][played[i]], i))
+        let mut ended_at = None;
+        let mut people = Vec::with_capacity(games.len());
+        for (index, seat) in self.seats.iter().enumerate() {
+            let person = Person::of(self, index, seat)?;
+            if person.is_some() && timing.is_none() {
+                return Err(self.mismatch(index, "key events, but no timing rules to play them by".to_string()));
+            }
+            people.push(person);
+        }
+        while let Some((index, time, timed)) = (0..games.len())
+            .filter_map(|i| {
+                if let Some(person) = &people[i] {
+                    return person.due(&games[i]).map(|(time, by_itself)| (i, time, by_itself));
+                }
+                let tick = times[i].get(played[i]).copied();
+                match games[i].next_event_us() {
+                    Some(at) if tick.is_none_or(|tick| at <= tick) => Some((i, at, true)),
+                    _ => tick.map(|tick| (i, tick, false)),
+                }
+            })
+            .min_by_key(|&(i, time, _)| (time, i))
         {
+            if timing.is_some()
+                && (time > end_us || (time == end_us && failed.is_some_and(|k| index > k || (index == k && !timed))))
+            {
+                break;
+            }
+            if let Some(person) = &mut people[index] {
+                // A person's seat: their keys through their handling, with no speed limit.
+                let game = &mut games[index];
+                deliveries.before_tick(index, game, time);
+                person.play(index, game, time, timed, watcher);
+                let rows = game.take_outgoing();
+                let over = ended(game, setup.max_pieces).is_some();
+                let to = deliveries.receiver(index);
+                deliveries.deliver(to, &mut games[to], rows, time);
+                watcher.round_over(games);
+                if over {
+                    ended_at = Some(time);
+                    break;
+                }
+                continue;
+            }
+            if timed {
+                let game = &mut games[index];
+                deliveries.before_tick(index, game, time);
+                if let Some(report) = game.advance(time) {
+                    watcher.tick(index, Actions::NONE, &report, game);
+                }
+                let rows = game.take_outgoing();
+                let over = ended(game, setup.max_pieces).is_some();
+                let to = deliveries.receiver(index);
+                deliveries.deliver(to, &mut games[to], rows, time);
+                watcher.round_over(games);
+                if over {
+                    ended_at = Some(time);
+                    break;
+                }
+                continue;
+            }
             let tick = played[index];
-            let time = times[index][tick];
             let bits = self.seats[index].actions[tick];
             let since = time.checked_sub(previous_us[index]);
             if since.is_none_or(|since| since < speed.move_us()) {
@@ -69,11 +147,16 @@ impl Replay {
                     format!("tick {tick} holds {actions:?}, which no player can have applied"),
                 ));
             }
+            // Every event of the game due by then was played: this moves its time only.
+            game.advance(time);
             deliveries.before_tick(index, game, time);
             let pieces = game.stats().pieces;
             let report = game.tick(actions);
             watcher.tick(index, actions, &report, game);
-            if game.stats().pieces != pieces {
+            // Under timing rules a piece may lock without a drop (its resets spent); the
+            // pieces-per-second limit holds the drops back.
+            let chosen = timing.is_none() || actions.contains(Actions::DROP);
+            if game.stats().pieces != pieces && chosen {
                 if let Some(last) = last_lock_us[index].filter(|&last| time < last.saturating_add(speed.lock_gap_us()))
                 {
                     return Err(self.mismatch(
@@ -90,10 +173,42 @@ impl Replay {
             }
             previous_us[index] = time;
             played[index] += 1;
+            let over = referees[index].after_tick(game).is_some() || ended(game, setup.max_pieces).is_some();
             let rows = game.take_outgoing();
             let to = deliveries.receiver(index);
             deliveries.deliver(to, &mut games[to], rows, time);
             watcher.round_over(games);
+            if over && timing.is_some() {
+                ended_at = Some(time);
+                break;
+            }
+        }
+        for (index, person) in people.iter().enumerate() {
+            let Some(person) = person else { continue };
+            if let Some(event) = person.unplayed() {
+                return Err(self.mismatch(
+                    index,
+                    format!("a key event at {} µs comes after the game ended", event.time_us),
+                ));
+            }
+            person.check(self, index, &self.seats[index])?;
+        }
+        if timing.is_some() {
+            if let Some(index) = (0..games.len()).find(|&i| people[i].is_none() && played[i] < times[i].len()) {
+                return Err(self.mismatch(
+                    index,
+                    format!(
+                        "tick {} at {} µs comes after the game ended",
+                        played[index], times[index][played[index]]
+                    ),
+                ));
+            }
+            if failed.is_none() && ended_at != Some(end_us) {
+                return Err(ReplayError::Mismatch(format!(
+                    "the game ended at {end_us} µs, but the re-simulated game ended {}",
+                    ended_at.map_or("later".to_string(), |at| format!("at {at} µs"))
+                )));
+            }
         }
         Ok(())
     }
@@ -123,7 +238,10 @@ impl Replay {
                     ),
                 ));
             }
-            let by_its_tick = matches!(seat.result.end, RecordedEnd::ToppedOut | RecordedEnd::Stalled);
+            // Under timing rules a lock by the delay can top a game out with no tick of
+            // its own; the re-simulation checked where it stopped.
+            let by_its_tick =
+                matches!(seat.result.end, RecordedEnd::ToppedOut | RecordedEnd::Stalled) && self.setup.timing.is_none();
             if by_its_tick && last.is_some_and(|last| last != end) {
                 return Err(self.mismatch(
                     index,

@@ -62,8 +62,8 @@ impl Replay {
             .collect();
         watcher.start(&games);
         match (setup.timing, pace) {
+            (timing, Pace::Realtime) => self.play_timed(&mut games, timing, watcher)?,
             (Some(timing), _) => self.play_clocked(timing, &mut games, watcher)?,
-            (None, Pace::Realtime) => self.play_timed(&mut games, watcher)?,
             (None, _) => self.play_rounds(&mut games, pace, watcher)?,
         }
         self.check_results(&games, pace)

@@ -96,7 +96,7 @@ pub fn play_fixture<const SEATS: usize>(
 }
 
 /// The game `index` of the run, with seed `seed`: its sequence line, or seeded pieces; in
-/// versus, taking garbage with hole columns drawn from the seed.
+/// versus, taking garbage with hole columns drawn from the seed, and under timing rules.
 fn deal(spec: &RunSpec, index: u64, seed: u64) -> Game {
     let setup = &spec.setup;
     let mut game = match &spec.sequences {
@@ -113,6 +113,11 @@ fn deal(spec: &RunSpec, index: u64, seed: u64) -> Game {
             _ => setup.garbage,
         };
         game.enable_garbage_with(attack.clone(), garbage, seed);
+    }
+    // The timing rules count time, which only the realtime pace keeps; the command line
+    // refuses them at the other paces, and the setup was checked when it was built.
+    if let Some(timing) = setup.timing.filter(|_| setup.pace == Pace::Realtime) {
+        game.enable_timing(timing).expect("timing rules checked with the setup");
     }
     game
 }

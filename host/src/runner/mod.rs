@@ -4,9 +4,11 @@
 //!
 //! `result` is what a finished game records; `seat` one seat's tick (ask, pilot, judge,
 //! play); `game` one game from its players' creation to its end; `realtime` a versus game
-//! whose seats' ticks are ordered by their times; `pool` many games on many threads.
+//! whose seats' ticks are ordered by their times; `live` a person against a bot as it is
+//! played; `pool` many games on many threads.
 
 mod game;
+mod live;
 mod pool;
 mod realtime;
 mod result;
@@ -14,6 +16,7 @@ mod seat;
 
 pub use crate::setup::game_seed;
 pub use game::{play_fixture, play_game, play_game_recorded, probe};
+pub use live::{Live, LiveError};
 pub use pool::{run, run_recorded, RunOutput};
 pub(crate) use result::is_zero;
 pub use result::{new_histogram, GameResult, MoveInfoMeans, Timeline};

@@ -4,10 +4,16 @@
 //! sent. Players are asked one at a time, each with the machine to itself, and each
 //! decision's measured time is placed on its seat's timeline: thinking costs a seat as it
 //! would if both played at once, without the two competing for the processor.
+//!
+//! Under timing rules each game's own events (a row that falls, a lock when the delay
+//! runs out) take their place in the same order: a seat whose player is still thinking
+//! sees its piece fall, and lock where it lies; the decision it then gives, made for a
+//! piece that is gone, is dropped, and the player is asked again from the moment it
+//! answered. At one microsecond, a seat's own event comes before its tick.
 
 use super::seat::Seat;
 use super::{RunSpec, Timeline};
-use crate::engine::Deliveries;
+use crate::engine::{Deliveries, Game};
 use crate::referee::{End, Ending};
 use crate::watch::clock;
 use tetrad_plugin_api::Actions;
@@ -20,17 +26,33 @@ struct Moment {
     /// When its last lock happened, for the pieces-per-second limit.
     last_lock_us: Option<u64>,
     /// Its next event, once decided: a tick, or the end of its game, and when.
-    next: Option<(u64, Result<Actions, Ending>)>,
+    next: Option<Decided>,
     /// Its ticks' times, if the seat is recorded.
     ticks_us: Option<Vec<u64>>,
     /// When its game ended.
     end_us: Option<u64>,
 }
 
+/// A decision placed on its seat's timeline.
+struct Decided {
+    /// When it takes effect.
+    time_us: u64,
+    /// The tick, or the end of the game.
+    event: Result<Actions, Ending>,
+    /// The pieces locked when it was asked for: a lock by the game's timing since then
+    /// leaves it without its piece.
+    pieces: u64,
+}
+
 impl Moment {
-    /// When the seat's next event happens, or, before it is decided, when it is asked.
-    fn key(&self) -> u64 {
-        self.next.as_ref().map_or(self.now_us, |(time, _)| *time)
+    /// When the seat's next event happens, or, before it is decided, when it is asked;
+    /// and whether it is an event of its game's timing (due no later than that).
+    fn due(&self, game: &Game) -> (u64, bool) {
+        let own = self.next.as_ref().map_or(self.now_us, |decided| decided.time_us);
+        match game.next_event_us() {
+            Some(at) if at <= own => (at, true),
+            _ => (own, false),
+        }
     }
 }
 
@@ -50,16 +72,29 @@ pub(super) fn play<const SEATS: usize>(seats: &mut [Seat<'_>; SEATS], spec: &Run
         ticks_us: seats[index].is_recorded().then(Vec::new),
         end_us: None,
     });
-    while let Some(index) = (0..SEATS)
+    while let Some((index, (time_us, timed))) = (0..SEATS)
         .filter(|&i| moments[i].end_us.is_none())
-        .min_by_key(|&i| (moments[i].key(), i))
+        .map(|i| (i, moments[i].due(seats[i].game())))
+        .min_by_key(|&(i, (time, _))| (time, i))
     {
         let seat = &mut seats[index];
         let moment = &mut moments[index];
-        let Some((time_us, event)) = moment.next.take() else {
+        if timed {
+            deliveries.before_tick(index, seat.game_mut(), time_us);
+            let (_, ending) = seat.advance(time_us, watch, pieces_played);
+            let rows = seat.game_mut().take_outgoing();
+            let to = deliveries.receiver(index);
+            deliveries.deliver(to, seats[to].game_mut(), rows, time_us);
+            if let Some(ending) = ending {
+                end_all(seats, &mut moments, index, ending, time_us);
+            }
+            continue;
+        }
+        let Some(Decided { event, pieces, .. }) = moment.next.take() else {
+            let pieces = seat.game().stats().pieces;
             let (decided, elapsed_ns) = seat.next_actions(clock, watch);
             let think_us = elapsed_ns.div_ceil(1000);
-            moment.next = Some(match decided {
+            let (time_us, event) = match decided {
                 Ok(actions) => {
                     let locks = seat.locks(actions);
                     let time = speed.tick_time(moment.now_us, think_us, locks, moment.last_lock_us);
@@ -67,11 +102,21 @@ pub(super) fn play<const SEATS: usize>(seats: &mut [Seat<'_>; SEATS], spec: &Run
                 }
                 // It fails (or runs out of time) when its answer would have come.
                 Err(ending) => (moment.now_us.saturating_add(think_us), Err(ending)),
-            });
+            };
+            moment.next = Some(Decided { time_us, event, pieces });
             continue;
         };
         let ending = match event {
+            // The game's timing locked the piece the decision was for: asked again.
+            Ok(_) if seat.game().stats().pieces != pieces => {
+                moment.now_us = time_us;
+                continue;
+            }
             Ok(actions) => {
+                // Every event of the game due by now was played before: this only moves
+                // its time.
+                let (locked, _) = seat.advance(time_us, watch, pieces_played);
+                debug_assert!(!locked, "a lock due before the tick was played first");
                 deliveries.before_tick(index, seat.game_mut(), time_us);
                 let pieces = seat.game().stats().pieces;
                 let ending = seat.play_tick(actions, watch, pieces_played);
@@ -90,17 +135,7 @@ pub(super) fn play<const SEATS: usize>(seats: &mut [Seat<'_>; SEATS], spec: &Run
             Err(ending) => Some(ending),
         };
         if let Some(ending) = ending {
-            let others = if ending.end.is_loss() { End::Won } else { End::Capped };
-            for (other, moment) in moments.iter_mut().enumerate().filter(|(_, m)| m.end_us.is_none()) {
-                moment.end_us = Some(time_us);
-                seats[other].end(match other == index {
-                    true => ending.clone(),
-                    false => Ending {
-                        end: others,
-                        error: None,
-                    },
-                });
-            }
+            end_all(seats, &mut moments, index, ending, time_us);
         }
     }
     moments.map(|moment| {
@@ -109,4 +144,26 @@ pub(super) fn play<const SEATS: usize>(seats: &mut [Seat<'_>; SEATS], spec: &Run
             end_us: moment.end_us.unwrap_or_default(),
         })
     })
+}
+
+/// Ends seat `index`'s game as `ending` at `time_us`, and every other game still playing
+/// with it: as won when it was lost, as capped when it reached the cap.
+fn end_all<const SEATS: usize>(
+    seats: &mut [Seat<'_>; SEATS],
+    moments: &mut [Moment; SEATS],
+    index: usize,
+    ending: Ending,
+    time_us: u64,
+) {
+    let others = if ending.end.is_loss() { End::Won } else { End::Capped };
+    for (other, moment) in moments.iter_mut().enumerate().filter(|(_, m)| m.end_us.is_none()) {
+        moment.end_us = Some(time_us);
+        seats[other].end(match other == index {
+            true => ending.clone(),
+            false => Ending {
+                end: others,
+                error: None,
+            },
+        });
+    }
 }

@@ -1,11 +1,12 @@
 //! A seat's tick in two halves, for the realtime pace: the decision, whose thinking says
 //! when the tick happens, and later, once every earlier event of the game has been
-//! played, the tick itself.
+//! played, the tick itself; and under timing rules, the events of the seat's own game
+//! (a row that falls, a lock when the delay runs out) at their times.
 
 use super::Seat;
 use crate::referee::Ending;
 use crate::watch::Watch;
-use std::sync::atomic::AtomicU64;
+use std::sync::atomic::{AtomicU64, Ordering};
 use tetrad_plugin_api::{step, Actions};
 
 impl Seat<'_> {
@@ -33,6 +34,34 @@ impl Seat<'_> {
             actions,
         )
         .locked
+    }
+
+    /// Under timing rules, plays what falls due on the seat's game by `time_us`, up to the
+    /// first lock; returns whether a piece locked, and how the game ended with it, if it
+    /// did (a top-out, the cap).
+    pub fn advance(
+        &mut self,
+        time_us: u64,
+        watch: Option<&Watch>,
+        pieces_played: Option<&AtomicU64>,
+    ) -> (bool, Option<Ending>) {
+        if self.game.advance(time_us).is_none() {
+            return (false, None);
+        }
+        let stats = self.game.stats();
+        if let Some(watch) = watch {
+            watch.set_stats(stats.lines, stats.pieces, stats.score, stats.ticks);
+        }
+        if let Some(played) = pieces_played {
+            played.fetch_add(stats.pieces.saturating_sub(self.pieces_counted), Ordering::Relaxed);
+            self.pieces_counted = stats.pieces;
+        }
+        let ending = self.referee.after_tick(&self.game).or_else(|| {
+            self.referee
+                .game_over(&self.game)
+                .map(|end| Ending { end, error: None })
+        });
+        (true, ending)
     }
 
     /// Plays `actions` as the seat's next tick; returns how the game ended with it, if it

@@ -1,0 +1,271 @@
+//! The web server's referee thread: it owns the live game, takes the page's commands
+//! (start, key events with their times, stop) as they come, plays the game to the clock's
+//! time whenever something is due, and pushes each new state to the page's event stream
+//! at once. Every game ends recorded: its replay is saved and offered to the page.
+
+use super::Shared;
+use crate::engine::Game;
+use crate::handling::{Handling, KeyEvent};
+use crate::plugin::Plugin;
+use crate::replay::Replay;
+use crate::runner::Live;
+use crate::setup::Setup;
+use serde_json::{json, Value};
+use std::path::PathBuf;
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// What the page asks of the referee.
+pub enum Command {
+    /// A new game, the one in play stopped, with the person's handling.
+    Start(Handling),
+    /// A key pressed or released `time_ms` after the game's time 0 by the page's clock;
+    /// `seq` numbers it, so the page can tell when its effect is shown.
+    Key {
+        /// The page's number for the event.
+        seq: u64,
+        /// The page's time of the event, in milliseconds from the game's time 0.
+        time_ms: f64,
+        /// The key's code.
+        key: String,
+        /// Pressed or released.
+        pressed: bool,
+    },
+    /// The game in play stopped.
+    Stop,
+    /// A page connected: it is sent the state at once.
+    Hello,
+}
+
+/// What the referee plays: the setup, the opponent, and where games are saved.
+pub struct Config {
+    /// The setup of every game (versus, realtime, timing rules).
+    pub setup: Setup,
+    /// The first game's seed; each next game takes the next.
+    pub seed: u64,
+    /// The opponent and its options.
+    pub bot: (Plugin, String),
+    /// The folder the games' replays are saved in.
+    pub dir: PathBuf,
+    /// The countdown before each game's time 0.
+    pub countdown: Duration,
+}
+
+/// The game in play.
+struct Playing {
+    live: Live,
+    /// The game's time 0, after the countdown.
+    zero: Instant,
+    /// Its number, from 1.
+    number: u64,
+    saved: bool,
+}
+
+/// Runs the referee until the server stops (every sender dropped).
+pub fn run(config: Config, commands: Receiver<Command>, shared: Arc<Mutex<Shared>>) {
+    let mut playing: Option<Playing> = None;
+    let mut games = 0u64;
+    let mut ack = 0u64;
+    let mut last_sent = String::new();
+    let mut message: Option<Value> = None;
+    let mut pinged = Instant::now();
+    loop {
+        let wait = playing
+            .as_ref()
+            .filter(|p| p.live.end().is_none())
+            .map_or(Duration::from_millis(500), |p| {
+                let now = Instant::now();
+                if now < p.zero {
+                    return p.zero - now;
+                }
+                let now_us = (now - p.zero).as_micros() as u64;
+                let due = p.live.next_due_us().unwrap_or(now_us + 500_000);
+                Duration::from_micros(due.saturating_sub(now_us).min(500_000))
+            });
+        let mut next = match commands.recv_timeout(wait) {
+            Ok(command) => Some(command),
+            Err(RecvTimeoutError::Timeout) => None,
+            Err(RecvTimeoutError::Disconnected) => return,
+        };
+        while let Some(command) = next.take().or_else(|| commands.try_recv().ok()) {
+            match command {
+                Command::Start(handling) => {
+                    if let Some(p) = &mut playing {
+                        let now = now_us(p.zero);
+                        p.live.stop(now);
+                    }
+                    save(&config, &mut playing, &mut message);
+                    games += 1;
+                    let seed = config.seed.wrapping_add(games - 1);
+                    let bot = (&config.bot.0, config.bot.1.as_str());
+                    match Live::new(config.setup.clone(), seed, handling, bot) {
+                        Ok(live) => {
+                            playing = Some(Playing {
+                                live,
+                                zero: Instant::now() + config.countdown,
+                                number: games,
+                                saved: false,
+                            });
+                            message = Some(
+                                json!({"t": "start", "countdown_ms": config.countdown.as_millis() as u64, "game": games}),
+                            );
+                        }
+                        Err(err) => message = Some(json!({"t": "error", "message": err.to_string()})),
+                    }
+                    last_sent.clear();
+                }
+                Command::Key {
+                    seq,
+                    time_ms,
+                    key,
+                    pressed,
+                } => {
+                    ack = ack.max(seq);
+                    if let Some(p) = playing.as_mut().filter(|p| p.live.end().is_none()) {
+                        let now = now_us(p.zero);
+                        let time_us = ((time_ms.max(0.0) * 1000.0) as u64).min(now);
+                        p.live.key(KeyEvent { time_us, key, pressed });
+                    }
+                }
+                Command::Stop => {
+                    if let Some(p) = &mut playing {
+                        let now = now_us(p.zero);
+                        p.live.stop(now);
+                    }
+                }
+                Command::Hello => last_sent.clear(),
+            }
+        }
+        if let Some(p) = playing.as_mut().filter(|p| Instant::now() >= p.zero) {
+            let now = now_us(p.zero);
+            p.live.run_until(now);
+        }
+        if playing.as_ref().is_some_and(|p| p.live.end().is_some() && !p.saved) {
+            save(&config, &mut playing, &mut message);
+        }
+        let mut out = shared.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(value) = message.take() {
+            out.push(&value.to_string());
+        }
+        if let Some(p) = &playing {
+            let text = state(p, ack).to_string();
+            if text != last_sent {
+                out.push(&text);
+                last_sent = text;
+                pinged = Instant::now();
+            }
+        }
+        if pinged.elapsed() >= Duration::from_secs(1) {
+            out.ping();
+            pinged = Instant::now();
+        }
+    }
+}
+
+/// Microseconds since `zero`, 0 before it.
+fn now_us(zero: Instant) -> u64 {
+    Instant::now().saturating_duration_since(zero).as_micros() as u64
+}
+
+/// Saves the game in play once it has ended (or was stopped): its replay in the folder;
+/// tells the page where.
+fn save(config: &Config, playing: &mut Option<Playing>, message: &mut Option<Value>) {
+    let Some(p) = playing.as_mut().filter(|p| !p.saved) else {
+        return;
+    };
+    let (Some(replay), Some((end_us, _))) = (Replay::of_live(&p.live), p.live.end()) else {
+        return;
+    };
+    p.saved = true;
+    let path = config.dir.join(format!("game-{}.json", p.number));
+    let saved = replay.save(&path);
+    *message = Some(match saved {
+        Ok(()) => {
+            println!("game {}: {}", p.number, path.display());
+            json!({
+                "t": "end",
+                "game": p.number,
+                "ends": replay.seats.iter().map(|seat| seat.result.end.name()).collect::<Vec<_>>(),
+                "end_ms": end_us / 1000,
+                "path": path.display().to_string(),
+            })
+        }
+        Err(err) => json!({"t": "error", "message": err.to_string()}),
+    });
+}
+
+/// The state the page draws: both seats, the time, and the last key event played.
+fn state(p: &Playing, ack: u64) -> Value {
+    let now = Instant::now();
+    let countdown_ms = p.zero.saturating_duration_since(now).as_millis() as u64;
+    let time_us = p.live.end().map_or(p.live.now_us(), |(end, _)| end);
+    let seconds = time_us as f64 / 1e6;
+    let seats: Vec<Value> = p.live.games().iter().map(|game| seat(game, seconds)).collect();
+    json!({
+        "t": "state",
+        "game": p.number,
+        "ack": ack,
+        "countdown_ms": countdown_ms,
+        "time_ms": time_us / 1000,
+        "over": p.live.end().is_some(),
+        "seats": seats,
+    })
+}
+
+/// Rows shown: the 20 of the field and 2 above it.
+const SHOWN: usize = 22;
+
+/// One seat as the page draws it: the shown rows as bits, the falling piece and its ghost
+/// as cells, hold, next pieces, waiting garbage, and live PPS, APM and VS.
+fn seat(game: &Game, seconds: f64) -> Value {
+    let board = game.board();
+    let height = board.height();
+    let top = height.saturating_sub(SHOWN);
+    let rows = &board.rows()[top..];
+    let pieces = game.pieces();
+    let name = |id| pieces.kind(id).name().to_string();
+    let (piece, ghost, kind) = match game.current().filter(|_| !game.is_over()) {
+        Some(falling) => {
+            let shape = pieces.kind(falling.piece).orientation(falling.pos.orientation);
+            let (x, y) = (falling.pos.x, falling.pos.y);
+            let ghost_y = board.drop_row(shape, x, y);
+            let cells = |y: i8| -> Vec<[i64; 2]> {
+                shape
+                    .cells()
+                    .iter()
+                    .map(|&(dx, dy)| [i64::from(x + dx), i64::from(y + dy) - top as i64])
+                    .collect()
+            };
+            (cells(y), cells(ghost_y), Some(name(falling.piece)))
+        }
+        None => (Vec::new(), Vec::new(), None),
+    };
+    let stats = game.stats();
+    let (sent, received, pending) = game.garbage().map_or((0, 0, 0), |g| (g.sent, g.received, g.pending()));
+    let per = |n: f64| if seconds > 0.0 { n / seconds } else { 0.0 };
+    json!({
+        "width": board.width(),
+        "rows": rows,
+        "piece": piece,
+        "ghost": ghost,
+        "kind": kind,
+        "hold": game.held().map(name),
+        "next": game.queue().take(5).map(name).collect::<Vec<_>>(),
+        "garbage": pending,
+        "pieces": stats.pieces,
+        "lines": stats.lines,
+        "sent": sent,
+        "received": received,
+        "pps": per(stats.pieces as f64),
+        "apm": per(sent as f64) * 60.0,
+        // TETR.IO's VS counts attack and garbage cleared a second, times 100; the engine
+        // does not count garbage cleared apart, so this VS counts attack alone.
+        "vs": per(sent as f64) * 100.0,
+    })
+}
+
+/// The replay of a saved game, for the page.
+pub fn load(dir: &std::path::Path, game: u64) -> Option<Replay> {
+    Replay::load(&dir.join(format!("game-{game}.json"))).ok()
+}

@@ -1,0 +1,233 @@
+//! `tetrad play --web` through raw HTTP: only this server's Host, Origin and token get in
+//! (DNS rebinding and cross-site requests refused), a second page cannot take over a
+//! running game, and a game played with timed key events is recorded and verifies.
+
+use crate::common::*;
+use serde_json::Value;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+/// The server, killed when dropped.
+pub(crate) struct Server {
+    child: Child,
+    pub(crate) port: u16,
+    pub(crate) token: String,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+pub(crate) fn server(dir: &std::path::Path) -> Server {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tetrad"))
+        .args(["play", "--web", "--plugin", "bcts", "--gravity", "1/60", "--pps", "2"])
+        .args(["--countdown", "200", "--record-games", dir.to_str().unwrap()])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.as_mut().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let url = line.trim().to_string();
+    let rest = url.strip_prefix("http://127.0.0.1:").expect(&url);
+    let (port, token) = rest.split_once("/?token=").unwrap();
+    Server {
+        port: port.parse().unwrap(),
+        token: token.to_string(),
+        child,
+    }
+}
+
+/// Sends `head` (with `\r\n` line ends added and the blank line) and `body`; the status
+/// code and the body of the response.
+fn request(port: u16, head: &[String], body: &str) -> (u16, String) {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    let mut text = head.join("\r\n");
+    text.push_str(&format!(
+        "\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    ));
+    stream.write_all(text.as_bytes()).unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    let status = response[9..12].parse().unwrap();
+    let body = response.split_once("\r\n\r\n").map_or("", |(_, b)| b).to_string();
+    (status, body)
+}
+
+/// The page's event stream: its messages, one JSON value each.
+struct Events(BufReader<TcpStream>);
+
+impl Events {
+    fn open(s: &Server) -> Result<Events, u16> {
+        let mut stream = TcpStream::connect(("127.0.0.1", s.port)).unwrap();
+        let head = format!(
+            "GET /events?token={} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\n\r\n",
+            s.token, s.port
+        );
+        stream.write_all(head.as_bytes()).unwrap();
+        stream.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+        let mut reader = BufReader::new(stream);
+        let mut status = String::new();
+        reader.read_line(&mut status).unwrap();
+        let code: u16 = status[9..12].parse().unwrap();
+        if code != 200 {
+            return Err(code);
+        }
+        loop {
+            let mut line = String::new();
+            reader.read_line(&mut line).unwrap();
+            if line == "\r\n" {
+                return Ok(Events(reader));
+            }
+        }
+    }
+
+    /// The next message of type `t`.
+    fn next(&mut self, t: &str) -> Value {
+        loop {
+            let mut line = String::new();
+            assert!(self.0.read_line(&mut line).unwrap() > 0, "the stream ended");
+            if let Some(data) = line.strip_prefix("data: ") {
+                let value: Value = serde_json::from_str(data).unwrap();
+                if value["t"] == t {
+                    return value;
+                }
+            }
+        }
+    }
+}
+
+fn post(s: &Server, path: &str, session: &str, body: &str) -> u16 {
+    let head = [
+        format!("POST {path}?token={}&session={session} HTTP/1.1", s.token),
+        format!("Host: 127.0.0.1:{}", s.port),
+        format!("Origin: http://127.0.0.1:{}", s.port),
+    ];
+    request(s.port, &head, body).0
+}
+
+#[test]
+fn only_its_page_gets_in_and_a_second_tab_cannot_take_over() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = server(dir.path());
+    let (port, token) = (s.port, s.token.clone());
+    let get = |target: &str, host: &str, origin: Option<&str>| {
+        let mut head = vec![format!("GET {target} HTTP/1.1"), format!("Host: {host}")];
+        head.extend(origin.map(|o| format!("Origin: {o}")));
+        request(port, &head, "")
+    };
+    let ours = format!("127.0.0.1:{port}");
+    let page = format!("/?token={token}");
+    let (status, body) = get(&page, &ours, None);
+    assert_eq!(status, 200);
+    assert!(body.contains("EventSource") && body.contains(&token));
+    assert_eq!(get(&page, &format!("localhost:{port}"), None).0, 200);
+    // No token, or another.
+    assert_eq!(get("/", &ours, None).0, 403);
+    assert_eq!(get("/?token=0123", &ours, None).0, 403);
+    // DNS rebinding: another site's name pointed at 127.0.0.1 sends its own Host.
+    assert_eq!(get(&page, &format!("rebind.example:{port}"), None).0, 421);
+    assert_eq!(get(&page, "127.0.0.1", None).0, 421);
+    // Cross-site: another site's page, even with the token.
+    assert_eq!(get(&page, &ours, Some("http://evil.example")).0, 403);
+    let cross = [
+        format!("POST /start?token={token}&session=x HTTP/1.1"),
+        format!("Host: {ours}"),
+        "Origin: http://evil.example".to_string(),
+    ];
+    assert_eq!(request(port, &cross, "{}").0, 403);
+    let no_origin = [
+        format!("POST /start?token={token}&session=x HTTP/1.1"),
+        format!("Host: {ours}"),
+    ];
+    assert_eq!(request(port, &no_origin, "{}").0, 403);
+
+    // One page: a second one's stream is refused, and so are commands without the first
+    // page's session.
+    let mut first = Events::open(&s).expect("the first page connects");
+    let hello = first.next("hello");
+    let session = hello["session"].as_str().unwrap().to_string();
+    assert_eq!(Events::open(&s).err(), Some(409));
+    assert_eq!(post(&s, "/start", "guessed", &hello["handling"].to_string()), 409);
+    assert_eq!(post(&s, "/start", &session, &hello["handling"].to_string()), 204);
+    first.next("start");
+    // The first page gone, another may connect.
+    drop(first);
+    let mut connected = None;
+    for _ in 0..30 {
+        std::thread::sleep(Duration::from_millis(200));
+        if let Ok(events) = Events::open(&s) {
+            connected = Some(events);
+            break;
+        }
+    }
+    assert!(connected.is_some(), "a new page connects once the first has gone");
+}
+
+#[test]
+fn a_game_played_by_timed_keys_is_recorded_and_verifies() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = server(dir.path());
+    let mut events = Events::open(&s).unwrap();
+    let hello = events.next("hello");
+    let session = hello["session"].as_str().unwrap().to_string();
+    assert_eq!(post(&s, "/start", &session, &hello["handling"].to_string()), 204);
+    events.next("start");
+    std::thread::sleep(Duration::from_millis(300));
+    // Left held for 300 ms (DAS, then ARR), a drop, a hold, a turn and a drop, with the
+    // page's times.
+    let keys = "1 10 ArrowLeft 1\n2 310 ArrowLeft 0\n3 320 Space 1\n4 330 Space 0\n5 340 KeyC 1\n6 350 KeyC 0\n7 360 ArrowUp 1\n8 370 ArrowUp 0\n9 380 Space 1\n10 390 Space 0";
+    assert_eq!(post(&s, "/key", &session, keys), 204);
+    let state = loop {
+        let state = events.next("state");
+        if state["ack"] == 10 && state["time_ms"].as_u64().unwrap() >= 390 {
+            break state;
+        }
+    };
+    assert!(state["seats"][0]["pieces"].as_u64().unwrap() >= 2, "{state}");
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(post(&s, "/stop", &session, ""), 204);
+    let end = events.next("end");
+    assert_eq!(end["ends"], serde_json::json!(["unfinished", "unfinished"]));
+    let path = end["path"].as_str().unwrap();
+    let output = run(&["replay", "--verify", path]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let replay: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let person = &replay["seats"][0];
+    assert_eq!(person["players"][0]["name"], "human");
+    assert_eq!(person["keys"].as_array().unwrap().len(), 10);
+    assert!(person["result"]["pieces"].as_u64().unwrap() >= 2);
+    assert_eq!(
+        replay["setup"]["timing"]["gravity"],
+        serde_json::json!({"fixed": 1.0 / 60.0})
+    );
+    // The replay page is offered.
+    let head = [
+        format!("GET /replay?token={}&game=1 HTTP/1.1", s.token),
+        format!("Host: 127.0.0.1:{}", s.port),
+    ];
+    let (status, body) = request(s.port, &head, "");
+    assert_eq!(status, 200);
+    assert!(body.contains("<html"), "{}", &body[..body.len().min(200)]);
+}
+
+#[test]
+fn web_options_out_of_place_are_one_line_errors() {
+    for (args, needle) in [
+        (&["play", "--web", "--record", "x.json"][..], "--record-games"),
+        (&["play", "--web", "--preset", "classic"][..], "guideline only"),
+        (&["play", "--web", "--plugin", "no-such-bot"][..], "no bundled plugin"),
+        (&["play", "--web", "--pps", "0"][..], "--pps"),
+        (&["play", "--pps", "2"][..], "--web"),
+    ] {
+        assert_one_line_error(&run(args), needle);
+    }
+}

@@ -1,0 +1,268 @@
+//! `tetrad play --web` in headless Chromium, driven over the DevTools protocol (on a pipe):
+//! keys pressed and held with real timings (a held key moves by DAS then ARR, a soft drop,
+//! a hold, a turn, drops) against a bundled bot; the recorded game verifies, the board
+//! the page shows is the engine's, and the page's own key-to-frame latency is read.
+//! Runs where Chromium is installed, and must run when TETRAD_BROWSER_TESTS=1.
+
+use crate::common::*;
+use crate::replay_page::chromium;
+use crate::web::server;
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader, Write};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::unix::process::CommandExt;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+use tetrad::engine::{Game, TickReport};
+use tetrad::replay::{Replay, Watcher};
+use tetrad_plugin_api::Actions;
+
+/// Headless Chromium with the DevTools protocol on a pipe (its fds 3 and 4), one page
+/// attached.
+struct Browser {
+    child: Child,
+    to: std::fs::File,
+    from: BufReader<std::fs::File>,
+    session: String,
+    id: u64,
+    _profile: tempfile::TempDir,
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn pipe() -> (OwnedFd, OwnedFd) {
+    let mut fds = [0; 2];
+    // SAFETY: `fds` is a valid array of two ints for pipe(2) to fill.
+    assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+    // SAFETY: pipe(2) succeeded: both are open descriptors owned by nobody else.
+    unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) }
+}
+
+impl Browser {
+    fn open(chromium: &std::path::Path, url: &str) -> Browser {
+        let profile = tempfile::tempdir().unwrap();
+        let (their_in, our_out) = pipe();
+        let (our_in, their_out) = pipe();
+        let (fd_in, fd_out) = (their_in.as_raw_fd(), their_out.as_raw_fd());
+        let mut command = Command::new(chromium);
+        command
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--remote-debugging-pipe",
+                "--window-size=1100,900",
+            ])
+            .arg(format!("--user-data-dir={}", profile.path().display()))
+            .arg("about:blank")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        // SAFETY: between fork and exec only dup2, which is async-signal-safe, on
+        // descriptors open in the child.
+        unsafe {
+            command.pre_exec(move || {
+                if libc::dup2(fd_in, 3) < 0 || libc::dup2(fd_out, 4) < 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        let child = command.spawn().expect("run chromium");
+        drop((their_in, their_out));
+        let mut browser = Browser {
+            child,
+            to: std::fs::File::from(our_out),
+            from: BufReader::new(std::fs::File::from(our_in)),
+            session: String::new(),
+            id: 0,
+            _profile: profile,
+        };
+        let target = browser.call("Target.createTarget", json!({ "url": url }), false);
+        let target_id = target["targetId"].as_str().unwrap().to_string();
+        let attached = browser.call(
+            "Target.attachToTarget",
+            json!({ "targetId": target_id, "flatten": true }),
+            false,
+        );
+        browser.session = attached["sessionId"].as_str().unwrap().to_string();
+        browser
+    }
+
+    /// Sends `method` with `params` (to the page when `paged`) and returns its result.
+    fn call(&mut self, method: &str, params: Value, paged: bool) -> Value {
+        self.id += 1;
+        let mut message = json!({ "id": self.id, "method": method, "params": params });
+        if paged {
+            message["sessionId"] = Value::from(self.session.clone());
+        }
+        let mut bytes = message.to_string().into_bytes();
+        bytes.push(0);
+        self.to.write_all(&bytes).unwrap();
+        loop {
+            let mut reply = Vec::new();
+            self.from.read_until(0, &mut reply).unwrap();
+            reply.pop();
+            let reply: Value = serde_json::from_slice(&reply).unwrap();
+            if reply["id"] == self.id {
+                assert!(reply.get("error").is_none(), "{method}: {reply}");
+                return reply["result"].clone();
+            }
+        }
+    }
+
+    /// The value of `expression` in the page.
+    fn eval(&mut self, expression: &str) -> Value {
+        let result = self.call(
+            "Runtime.evaluate",
+            json!({ "expression": expression, "returnByValue": true }),
+            true,
+        );
+        result["result"]["value"].clone()
+    }
+
+    fn key(&mut self, code: &str, key: &str, vk: u32, down: bool) {
+        let kind = if down { "rawKeyDown" } else { "keyUp" };
+        self.call(
+            "Input.dispatchKeyEvent",
+            json!({ "type": kind, "code": code, "key": key, "windowsVirtualKeyCode": vk }),
+            true,
+        );
+    }
+
+    /// Presses `code` and holds it `ms` milliseconds.
+    fn hold(&mut self, code: &str, key: &str, vk: u32, ms: u64) {
+        self.key(code, key, vk, true);
+        std::thread::sleep(Duration::from_millis(ms));
+        self.key(code, key, vk, false);
+    }
+
+    /// Waits until `expression` is true in the page.
+    fn until(&mut self, expression: &str) {
+        let start = Instant::now();
+        while self.eval(expression) != Value::Bool(true) {
+            assert!(start.elapsed() < Duration::from_secs(20), "never true: {expression}");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+/// The last game of seat 0 as the engine re-simulates a replay.
+struct Last(Option<Game>);
+
+impl Watcher for Last {
+    fn start(&mut self, games: &[Game]) {
+        self.0 = Some(games[0].clone());
+    }
+    fn tick(&mut self, seat: usize, _: Actions, _: &TickReport, game: &Game) {
+        if seat == 0 {
+            self.0 = Some(game.clone());
+        }
+    }
+    fn round_over(&mut self, games: &[Game]) {
+        self.0 = Some(games[0].clone());
+    }
+}
+
+#[test]
+fn a_person_plays_a_bot_in_chromium_with_real_key_timings() {
+    let Some(chromium) = chromium() else {
+        eprintln!("no chromium: the browser test did not run");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let s = server(dir.path());
+    let url = format!("http://127.0.0.1:{}/?token={}", s.port, s.token);
+    let mut browser = Browser::open(&chromium, &url);
+    browser.until("window.tetrad !== undefined && window.tetrad.session() !== null");
+    browser.hold("F4", "F4", 115, 20);
+    browser.until("window.tetrad.state() !== null && window.tetrad.state().countdown_ms === 0");
+    // Left held 320 ms: a shift at once, at DAS (167 ms), then every ARR (33 ms).
+    browser.hold("ArrowLeft", "ArrowLeft", 37, 320);
+    browser.hold("Space", " ", 32, 30);
+    // A soft drop held, a turn (a spin of the piece), a hold, a drop; then presses to time.
+    browser.hold("ArrowDown", "ArrowDown", 40, 200);
+    browser.hold("ArrowUp", "ArrowUp", 38, 30);
+    browser.hold("KeyC", "c", 67, 30);
+    browser.hold("Space", " ", 32, 30);
+    for _ in 0..15 {
+        browser.hold("ArrowRight", "ArrowRight", 39, 40);
+        std::thread::sleep(Duration::from_millis(40));
+    }
+    browser.hold("Space", " ", 32, 30);
+    std::thread::sleep(Duration::from_millis(300));
+    browser.eval("document.getElementById('stop').click()");
+    browser.until("document.querySelector('#replay a') !== null");
+    std::thread::sleep(Duration::from_millis(200));
+    let shown = browser.eval("window.tetrad.drawn()");
+    let latencies: Vec<f64> = serde_json::from_value(browser.eval("window.tetrad.latencies")).unwrap();
+
+    let path = dir.path().join("game-1.json");
+    let output = run(&["replay", "--verify", path.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let replay = Replay::load(&path).unwrap();
+    let person = &replay.seats[0];
+    let keys = person.keys.as_ref().unwrap();
+    let pressed = |code: &str| keys.iter().filter(|k| k.key == code && k.pressed).count();
+    assert_eq!(
+        (
+            pressed("ArrowLeft"),
+            pressed("ArrowDown"),
+            pressed("KeyC"),
+            pressed("ArrowUp")
+        ),
+        (1, 1, 1, 1)
+    );
+    assert_eq!(pressed("ArrowRight"), 15);
+    // The held left: shifts at the press, at DAS and every ARR after it, by the times the
+    // page stamped.
+    let press = keys.iter().find(|k| k.key == "ArrowLeft").unwrap().time_us;
+    let times = person.times_us.as_ref().unwrap();
+    let lefts: Vec<u64> = person
+        .actions
+        .iter()
+        .zip(times)
+        .filter(|(&a, _)| a == Actions::LEFT.0)
+        .map(|(_, &t)| t - press)
+        .collect();
+    assert!(lefts.len() >= 5, "{lefts:?}");
+    assert_eq!(&lefts[..4], [0, 167_000, 200_000, 233_000], "DAS then ARR: {lefts:?}");
+    for bits in [Actions::HOLD, Actions::CW, Actions::DROP] {
+        assert!(person.actions.contains(&bits.0), "{bits:?} in {:?}", person.actions);
+    }
+    assert_eq!(pressed("Space"), 3);
+    let drops = person.actions.iter().filter(|&&a| a == Actions::DROP.0).count() as u64;
+    assert_eq!(person.result.pieces, drops, "{:?}: a piece a drop", person.result);
+    assert!(replay.seats[1].result.pieces >= 1, "the bot played");
+
+    // The board the page shows at the end is the engine's.
+    let mut last = Last(None);
+    replay.verify_watched(&mut last).unwrap();
+    let game = last.0.unwrap();
+    let rows = game.board().rows();
+    let engine: Vec<u32> = rows[rows.len() - 22..].to_vec();
+    let page: Vec<u32> = serde_json::from_value(shown["seats"][0]["rows"].clone()).unwrap();
+    assert_eq!(page, engine, "the page's board is the engine's");
+    assert_eq!(shown["seats"][0]["pieces"], game.stats().pieces);
+
+    // Key press to the frame that shows it, as the page measured it.
+    assert!(latencies.len() >= 15, "{latencies:?}");
+    let mut sorted = latencies.clone();
+    sorted.sort_by(f64::total_cmp);
+    let q = |p: f64| sorted[((p * sorted.len() as f64) as usize).min(sorted.len() - 1)];
+    eprintln!(
+        "key to frame over {} presses: p50 {:.1} ms, p99 {:.1} ms",
+        sorted.len(),
+        q(0.5),
+        q(0.99)
+    );
+    assert!(q(0.5) < 100.0, "{sorted:?}");
+}
