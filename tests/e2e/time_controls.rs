@@ -170,7 +170,11 @@ fn a_library_is_told_its_share_of_the_clock_and_keeps_to_it() {
     // Without a time control nothing is told, and the testkit says so.
     let untold = run_games(&args);
     assert_eq!(untold[0]["end"], "plugin_error", "{}", untold[0]);
-    assert!(untold[0]["error"].as_str().unwrap().contains("no think budget"), "{}", untold[0]);
+    assert!(
+        untold[0]["error"].as_str().unwrap().contains("no think budget"),
+        "{}",
+        untold[0]
+    );
 }
 
 #[test]
@@ -207,7 +211,9 @@ TETRAD_EXPORT const char *tetrad_last_error(void *i) { (void)i; return message; 
 TETRAD_EXPORT void tetrad_destroy(void *i) { free(i); }
 "#;
     let setter = "TETRAD_EXPORT void tetrad_set_think_budget(void *i, uint64_t us) { (void)i; told = us; }\n";
-    let told = compile_c(dir.path(), "told", &format!("{body}{setter}")).display().to_string();
+    let told = compile_c(dir.path(), "told", &format!("{body}{setter}"))
+        .display()
+        .to_string();
     let games = run_games(&["--plugin", &told, "--st", "0.02", "--max-pieces", "20"]);
     assert!(games[0].get("error").is_none(), "{}", games[0]);
     assert!(games[0]["pieces"].as_u64().unwrap() >= 5, "{}", games[0]);
@@ -215,7 +221,12 @@ TETRAD_EXPORT void tetrad_destroy(void *i) { free(i); }
     let untold = compile_c(dir.path(), "untold", body).display().to_string();
     let games = run_games(&["--plugin", &untold, "--st", "0.02", "--max-pieces", "20"]);
     assert_eq!(games[0]["end"], "plugin_error", "{}", games[0]);
-    assert!(games[0]["error"].as_str().unwrap().contains("told 0 us"), "{}", games[0]);
+    assert!(
+        games[0]["error"].as_str().unwrap().contains("told 0 us"),
+        "{}",
+        games[0]
+    );
+}
 
 #[test]
 fn an_unreadable_or_non_positive_time_control_is_one_line_naming_the_option() {

@@ -120,10 +120,7 @@ fn timing_rules_out_of_place_are_one_line_errors() {
     let base = ["versus", "--plugins", "bcts", "random", "--games", "1"];
     for (extra, needle) in [
         (&["--gravity", "1G"][..], "add --pace realtime"),
-        (
-            &["--pace", "pieces", "--gravity", "1G"][..],
-            "add --pace realtime",
-        ),
+        (&["--pace", "pieces", "--gravity", "1G"][..], "add --pace realtime"),
         (
             &["--pace", "realtime", "--preset", "simplified", "--gravity", "1G"][..],
             "guideline only",

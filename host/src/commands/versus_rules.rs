@@ -71,7 +71,9 @@ fn timing(setup: &mut Setup, args: &VersusArgs) -> Result<()> {
         bail!("--gravity sets timing rules, which count time: add --pace realtime");
     }
     if setup.rules.preset != tetrad_plugin_api::Preset::Guideline {
-        bail!(crate::engine::TimingError::Preset(setup.rules.preset.name().to_string()));
+        bail!(crate::engine::TimingError::Preset(
+            setup.rules.preset.name().to_string()
+        ));
     }
     let timing = crate::engine::Timing {
         gravity,

@@ -52,9 +52,14 @@ fn positions() -> Vec<Tick> {
         let piece = sequence[next];
         let queue = &sequence[next + 1..next + 1 + rules.preview];
         let pos = rules.enter(&board, pieces.kind(piece));
-        let tick = Tick::new(board.clone(), Some(FallingPiece { id: piece, pos }), Some(queue[0]), true)
-            .with_queue(queue)
-            .with_hold(hold, true);
+        let tick = Tick::new(
+            board.clone(),
+            Some(FallingPiece { id: piece, pos }),
+            Some(queue[0]),
+            true,
+        )
+        .with_queue(queue)
+        .with_hold(hold, true);
         let choice = bot.search(&tick).choice.expect("the game goes on");
         ticks.push(tick);
         next += 1;

@@ -91,7 +91,11 @@ impl Shape {
         // Up from the well's bottom, the rows in which every column but the well's is full.
         let others = full & !(1 << well_x);
         let bottom = height - heights[well_x] as usize;
-        let well = rows[..bottom].iter().rev().take_while(|&&row| row & others == others).count() as u32;
+        let well = rows[..bottom]
+            .iter()
+            .rev()
+            .take_while(|&&row| row & others == others)
+            .count() as u32;
         Shape {
             height: top,
             top_half: top.saturating_sub(half),

@@ -323,7 +323,10 @@ impl Searcher<'_> {
                     incoming: c.incoming,
                     reward: c.reward,
                     score: c.score,
-                    first: Some(Choice { score: c.score, ..choice }),
+                    first: Some(Choice {
+                        score: c.score,
+                        ..choice
+                    }),
                 }
             })
             .collect()
@@ -371,7 +374,11 @@ impl Searcher<'_> {
             return None;
         }
         let is_t = Some(m.piece) == self.t;
-        let spin = if is_t { landing.entry.t_spin(board, pos) } else { Spin::None };
+        let spin = if is_t {
+            landing.entry.t_spin(board, pos)
+        } else {
+            Spin::None
+        };
         let lines = after.clear_full_rows();
         let clear = Clear {
             lines,
@@ -388,7 +395,14 @@ impl Searcher<'_> {
     /// The child of `node` (the layer's `parent`-th) that plays `m` to `landing`, weighed,
     /// with the key that tells equal games apart; `None` when that ends the game (the
     /// piece locks out, or the next piece cannot enter).
-    fn weigh(&self, node: &Node, parent: usize, m: Move, landing: Landing, queue: &[PieceId]) -> Option<(Candidate, u64)> {
+    fn weigh(
+        &self,
+        node: &Node,
+        parent: usize,
+        m: Move,
+        landing: Landing,
+        queue: &[PieceId],
+    ) -> Option<(Candidate, u64)> {
         let Locked { board, clear, is_t } = self.lock(&node.board, &m, landing)?;
         let current = queue.get(m.next).copied();
         if let Some(piece) = current {
@@ -441,7 +455,12 @@ impl Searcher<'_> {
         // The streak's share of the rows sent, read off the table with and without it.
         let plain = Streak::default().attack(clear);
         let b2b = Streak { combo: 0, ..streak }.attack(clear) - plain;
-        let combo = Streak { back_to_back: false, ..streak }.attack(clear) - plain;
+        let combo = Streak {
+            back_to_back: false,
+            ..streak
+        }
+        .attack(clear)
+            - plain;
         reward + w.b2b_clear * f(b2b.min(1)) + w.combo * f(combo)
     }
 
@@ -458,21 +477,41 @@ impl Searcher<'_> {
 
 /// What tells two games apart, hashed: the board, the piece to place, the held piece,
 /// the place in the queue, the streak and the garbage waiting.
-fn key(board: &Board, current: Option<PieceId>, held: Option<PieceId>, next: usize, streak: Streak, incoming: u32) -> u64 {
-    let mut hash = board.rows()[board.surface()..].iter().fold(board.surface() as u64, |h, &row| mix(h, u64::from(row)));
+fn key(
+    board: &Board,
+    current: Option<PieceId>,
+    held: Option<PieceId>,
+    next: usize,
+    streak: Streak,
+    incoming: u32,
+) -> u64 {
+    let mut hash = board.rows()[board.surface()..]
+        .iter()
+        .fold(board.surface() as u64, |h, &row| mix(h, u64::from(row)));
     let piece = |p: Option<PieceId>| p.map_or(0, |p| u64::from(p.0) + 1);
     hash = mix(hash, piece(current) | piece(held) << 8 | (next as u64) << 16);
-    mix(hash, u64::from(streak.back_to_back) | u64::from(streak.combo) << 1 | u64::from(incoming) << 32)
+    mix(
+        hash,
+        u64::from(streak.back_to_back) | u64::from(streak.combo) << 1 | u64::from(incoming) << 32,
+    )
 }
 
 /// Adds `candidate` to the layer, or keeps the better of it and the same game already
 /// there (in the place the first one took).
-fn keep(candidates: &mut Vec<Candidate>, index: &mut HashMap<u64, u32, BuildHasherDefault<Prehashed>>, key: u64, candidate: Candidate) {
+fn keep(
+    candidates: &mut Vec<Candidate>,
+    index: &mut HashMap<u64, u32, BuildHasherDefault<Prehashed>>,
+    key: u64,
+    candidate: Candidate,
+) {
     match index.entry(key) {
         Entry::Occupied(at) => {
             let kept = &mut candidates[*at.get() as usize];
             if candidate.score > kept.score {
-                *kept = Candidate { order: kept.order, ..candidate };
+                *kept = Candidate {
+                    order: kept.order,
+                    ..candidate
+                };
             }
         }
         Entry::Vacant(slot) => {

@@ -171,8 +171,14 @@ fn the_hosts_think_budget_bounds_the_search() {
     let timed = tick.clone().with_think_budget(budget);
     assert_eq!(bot.limits_for(&timed).think, Some(Duration::from_millis(30)));
     // ... and a shorter think time of its own stays.
-    assert_eq!(beam("think_ms=10").limits_for(&timed).think, Some(Duration::from_millis(10)));
-    assert_eq!(beam("clock_share=0.2").limits_for(&timed).think, Some(Duration::from_millis(10)));
+    assert_eq!(
+        beam("think_ms=10").limits_for(&timed).think,
+        Some(Duration::from_millis(10))
+    );
+    assert_eq!(
+        beam("clock_share=0.2").limits_for(&timed).think,
+        Some(Duration::from_millis(10))
+    );
 }
 
 #[test]

@@ -18,7 +18,13 @@ fn shape(text: &str) -> Shape {
 fn an_empty_board_has_only_the_walls_transitions() {
     // Each empty row: wall to empty and empty to wall.
     let empty = Shape::of(&Board::new(10, 8), 8);
-    assert_eq!(empty, Shape { row_transitions: 16, ..Shape::default() });
+    assert_eq!(
+        empty,
+        Shape {
+            row_transitions: 16,
+            ..Shape::default()
+        }
+    );
 }
 
 #[test]
@@ -123,7 +129,10 @@ fn a_t_spin_double_slot_is_filled_and_its_two_lines_cleared() {
     assert_eq!(fill_tslot(&mut board), Some(2));
     assert_eq!(board, drawn("...#......"), "the two lines are gone");
     // Mirrored, the slot is found from the other side.
-    let mirrored: String = TSD.lines().map(|l| l.trim().chars().rev().collect::<String>() + "\n").collect();
+    let mirrored: String = TSD
+        .lines()
+        .map(|l| l.trim().chars().rev().collect::<String>() + "\n")
+        .collect();
     let mut board = drawn(&mirrored);
     assert_eq!(fill_tslot(&mut board), Some(2));
 }
@@ -145,7 +154,11 @@ fn a_slot_that_would_clear_one_line_is_counted_and_left_on_the_board() {
         ..........
         ###...####
         ####.#####";
-    assert_eq!(fill_tslot(&mut drawn(uncovered)), None, "nothing over it: a drop fills it");
+    assert_eq!(
+        fill_tslot(&mut drawn(uncovered)),
+        None,
+        "nothing over it: a drop fills it"
+    );
 }
 
 #[test]
