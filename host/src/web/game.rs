@@ -219,7 +219,10 @@ fn save(config: &mut Config, playing: &mut Option<Playing>, message: &mut Option
 /// Appends the game ended by the rules to the results file, if there is one; a game
 /// stopped unfinished is not a result.
 fn append(results: Option<&mut Results>, live: &mut Live, index: u64) -> Result<(), String> {
-    let (Some(results), Some(seats)) = (results, live.results(index)) else {
+    let Some(results) = results else {
+        return Ok(());
+    };
+    let Some(seats) = live.results(index) else {
         return Ok(());
     };
     let fixture = FixtureRecord {
