@@ -129,6 +129,13 @@ fn a_person_who_plays_nothing_tops_out_by_gravity_and_the_bot_wins() {
     assert_eq!(replay.seats[1].end_us, Some(end_us));
     let outcomes = replay.verify().expect("verifies");
     assert_eq!(outcomes[0].end, RecordedEnd::ToppedOut);
+    // As results-file seats: the person's loss and the bot's win, game 4 of seed 3.
+    let [person, bot] = live.results(4).expect("ended by the rules");
+    assert_eq!((person.end, bot.end), (End::ToppedOut, End::Won));
+    assert_eq!((person.index, person.seed, bot.seed), (4, 3, 3));
+    assert_eq!(person.pieces, replay.seats[0].result.pieces);
+    assert_eq!(bot.pieces, replay.seats[1].result.pieces);
+    assert!(bot.updates > 0, "the bot's thinking is counted: {bot:?}");
 }
 
 #[test]
@@ -151,6 +158,7 @@ fn a_tbp_bot_plays_a_person_live_and_the_record_verifies() {
         std::thread::sleep(std::time::Duration::from_millis(5));
     }
     live.stop(start.elapsed().as_micros() as u64);
+    assert!(live.results(0).is_none(), "a stopped game is no result");
     let replay = Replay::of_live(&live).unwrap();
     assert!(
         replay.seats[1].result.pieces >= 2,

@@ -24,9 +24,15 @@ impl Drop for Server {
 }
 
 pub(crate) fn server(dir: &std::path::Path) -> Server {
+    server_with(dir, &[])
+}
+
+/// The server with `extra` arguments.
+fn server_with(dir: &std::path::Path, extra: &[&str]) -> Server {
     let mut child = Command::new(env!("CARGO_BIN_EXE_tetrad"))
         .args(["play", "--web", "--plugin", "bcts", "--gravity", "1/60", "--pps", "2"])
         .args(["--countdown", "200", "--record-games", dir.to_str().unwrap()])
+        .args(extra)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -219,6 +225,93 @@ fn a_game_played_by_timed_keys_is_recorded_and_verifies() {
     assert!(body.contains("<html"), "{}", &body[..body.len().min(200)]);
 }
 
+/// Plays one game on `s` to its end by the rules: three hard drops reach the cap of 3
+/// pieces. Returns the end message.
+fn play_to_the_cap(s: &Server) -> Value {
+    let mut events = Events::open(s).unwrap();
+    let hello = events.next("hello");
+    let session = hello["session"].as_str().unwrap().to_string();
+    assert_eq!(post(s, "/start", &session, &hello["handling"].to_string()), 204);
+    events.next("start");
+    std::thread::sleep(Duration::from_millis(300));
+    let keys = "1 10 Space 1\n2 20 Space 0\n3 30 Space 1\n4 40 Space 0\n5 50 Space 1\n6 60 Space 0";
+    assert_eq!(post(s, "/key", &session, keys), 204);
+    events.next("end")
+}
+
+#[test]
+fn out_appends_the_persons_games_to_a_results_file_that_rates_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("me.jsonl");
+    let out = out.to_str().unwrap();
+    let extra = ["--max-pieces", "3", "--out", out, "--name", "ana"];
+    let s = server_with(dir.path(), &extra);
+    let end = play_to_the_cap(&s);
+    assert_eq!(end["ends"], serde_json::json!(["capped", "capped"]), "{end}");
+    let lines = |n: usize| -> Vec<Value> {
+        // The line is written as the end is sent; wait for it a moment.
+        for _ in 0..50 {
+            let text = std::fs::read_to_string(out).unwrap();
+            if text.lines().count() >= n {
+                return text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        panic!("{out} has fewer than {n} lines");
+    };
+    let first = lines(2);
+    assert_eq!(first[0]["kind"], "header");
+    let entrants = &first[0]["config"]["entrants"];
+    assert_eq!(entrants[0]["label"], "ana");
+    assert_eq!(entrants[0]["plugin"], "person");
+    assert_eq!(entrants[1]["label"], "bcts");
+    assert_eq!(first[0]["config"]["setup"]["speed"]["pps"], 2.0);
+    assert_eq!(first[1]["kind"], "fixture");
+    let seats = first[1]["seats"].as_array().unwrap();
+    assert_eq!(seats.len(), 2);
+    assert_eq!(seats[0]["result"]["pieces"], 3);
+    drop(s);
+
+    // A second session of the same setup continues the file with the next game.
+    let s = server_with(dir.path(), &extra);
+    play_to_the_cap(&s);
+    let both = lines(3);
+    assert_eq!((both[1]["game"].as_u64(), both[2]["game"].as_u64()), (Some(0), Some(1)));
+    drop(s);
+    let merged = run(&["merge", out, "--format", "json"]);
+    assert!(merged.status.success(), "{}", stderr(&merged));
+    let report: Value = serde_json::from_str(&stdout(&merged)).unwrap();
+    let rated = report["rated"].as_array().unwrap();
+    let labels: Vec<&str> = rated.iter().map(|r| r["label"].as_str().unwrap()).collect();
+    assert_eq!(labels.len(), 2, "{report}");
+    assert!(labels.contains(&"ana") && labels.contains(&"bcts"), "{report}");
+    assert!(rated.iter().all(|r| r["games"] == 2), "{report}");
+    let html = dir.path().join("me.html");
+    let page = run(&["report", out, "--html", html.to_str().unwrap()]);
+    assert!(page.status.success(), "{}", stderr(&page));
+    assert!(std::fs::read_to_string(&html).unwrap().contains("ana"));
+
+    // Another opponent speed is another setup: refused in one line, the file kept.
+    let other = run(&[
+        "play",
+        "--web",
+        "--plugin",
+        "bcts",
+        "--gravity",
+        "1/60",
+        "--pps",
+        "3",
+        "--max-pieces",
+        "3",
+        "--out",
+        out,
+        "--name",
+        "ana",
+    ]);
+    assert_one_line_error(&other, "different tournament");
+    assert_eq!(lines(3).len(), 3);
+}
+
 #[test]
 fn web_options_out_of_place_are_one_line_errors() {
     for (args, needle) in [
@@ -227,6 +320,13 @@ fn web_options_out_of_place_are_one_line_errors() {
         (&["play", "--web", "--plugin", "no-such-bot"][..], "no bundled plugin"),
         (&["play", "--web", "--pps", "0"][..], "--pps"),
         (&["play", "--pps", "2"][..], "--web"),
+        (&["play", "--out", "me.jsonl"][..], "--web"),
+        (
+            &[
+                "play", "--web", "--plugin", "bcts", "--out", "me.jsonl", "--name", "bcts",
+            ][..],
+            "--name",
+        ),
     ] {
         assert_one_line_error(&run(args), needle);
     }

@@ -93,6 +93,14 @@ pub struct PlayArgs {
     /// the temporary directory].
     #[arg(long, requires = "web", value_name = "DIR")]
     pub record_games: Option<std::path::PathBuf>,
+    /// With --web: appends each finished game to this results file, as `tetrad versus
+    /// --out` does, so `tetrad report` and `tetrad merge` rate you against the bot; a file
+    /// of the same setup and opponent is continued, another refused.
+    #[arg(long, requires = "web", value_name = "FILE")]
+    pub out: Option<std::path::PathBuf>,
+    /// With --out: your name in the results.
+    #[arg(long, requires = "out", value_name = "NAME", default_value = "person")]
+    pub name: String,
 }
 
 /// Real-time play on `tetrad play`: the timing rules and the person's handling.

@@ -46,6 +46,10 @@ pub fn play(mut args: PlayArgs) -> Result<ExitCode> {
         None => std::env::temp_dir().join(format!("tetrad-play-{}", std::process::id())),
     };
     std::fs::create_dir_all(&dir).with_context(|| format!("--record-games {}", dir.display()))?;
+    let results = match &args.out {
+        Some(path) => Some(results(path, &args.name, &bot, &args.options, &setup, args.seed)?),
+        None => None,
+    };
     let server = crate::web::Server::bind(args.port).context("binding 127.0.0.1")?;
     println!("{}", server.url());
     println!("games are saved in {}", dir.display());
@@ -55,7 +59,61 @@ pub fn play(mut args: PlayArgs) -> Result<ExitCode> {
         bot: (bot, args.options),
         dir,
         countdown: std::time::Duration::from_millis(args.countdown),
+        results,
     };
     server.serve(config)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Games a person's results file is made for: its header names a count, as a tournament's
+/// does, and a person plays on until they stop.
+pub const PERSON_GAMES: u64 = 1_000_000;
+
+/// The results file `path` for the person `name` against `bot`: continued when it holds
+/// the same setup, opponent and seed (its games go on from the last), else started; a
+/// file of another setup is refused in one line, as `--resume` refuses.
+fn results(
+    path: &std::path::Path,
+    name: &str,
+    bot: &crate::plugin::Plugin,
+    options: &str,
+    setup: &crate::setup::Setup,
+    seed: u64,
+) -> Result<crate::web::Results> {
+    use crate::tournament::{Config, EntrantConfig, Writer};
+    let info = bot.info();
+    if name.trim().is_empty() || name == info.name {
+        bail!("--name `{name}`: give a name of your own, not empty nor the bot's");
+    }
+    let config = Config {
+        entrants: vec![
+            EntrantConfig {
+                label: name.to_string(),
+                plugin: "person".to_string(),
+                options: String::new(),
+            },
+            EntrantConfig {
+                label: info.name.clone(),
+                plugin: format!("{} {}", info.name, info.version),
+                options: options.to_string(),
+            },
+        ],
+        setup: setup.clone(),
+        games: PERSON_GAMES,
+        seed,
+    };
+    let (writer, next) = match path.exists() {
+        true => {
+            let (writer, done) = Writer::resume(path, &config, "1/1")?;
+            (writer, done.iter().map(|f| f.game + 1).max().unwrap_or(0))
+        }
+        false => (Writer::create(path, &config, "1/1", None)?, 0),
+    };
+    if next >= PERSON_GAMES {
+        bail!(
+            "{}: holds its {PERSON_GAMES} games; start another --out file",
+            path.display()
+        );
+    }
+    Ok(crate::web::Results { writer, next })
 }

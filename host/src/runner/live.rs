@@ -8,6 +8,7 @@
 //! and the time, and shows the games; it plays no rule itself.
 
 use super::seat::Seat;
+use super::GameResult;
 use crate::engine::{Deliveries, Game, Pace};
 use crate::handling::{Handling, Hands, KeyEvent};
 use crate::player::{CreateError, Player};
@@ -287,6 +288,36 @@ impl Live {
         let mut ends = [Some(other); 2];
         ends[index] = Some(ending.end);
         self.end = Some((time, ends));
+        self.bot.seat.end(match index {
+            1 => ending,
+            _ => Ending {
+                end: other,
+                error: None,
+            },
+        });
+    }
+
+    /// Each seat's result, the person's then the bot's, as game `index` of a results file,
+    /// once the game has ended by the rules (a game stopped unfinished has none). Called
+    /// once: the bot's update times are taken.
+    pub fn results(&mut self, index: u64) -> Option<[GameResult; 2]> {
+        let (_, [Some(person_end), Some(_)]) = self.end? else {
+            return None;
+        };
+        let game = &self.person.game;
+        let stats = game.stats();
+        let (sent, received) = game.garbage().map_or((0, 0), |g| (g.sent, g.received));
+        let person = GameResult {
+            lines: stats.lines,
+            pieces: stats.pieces,
+            score: stats.score,
+            ticks: stats.ticks,
+            sent,
+            received,
+            t_spins: stats.t_spins,
+            ..GameResult::unplayed(index, self.seed, person_end)
+        };
+        Some([person, self.bot.seat.take_result(index, self.seed)])
     }
 
     /// The games: the person's, then the bot's.

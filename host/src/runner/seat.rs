@@ -152,10 +152,16 @@ impl<'r> Seat<'r> {
     }
 
     /// The result of the seat's game, index `index` with seed `seed`, once it has ended.
-    pub fn result(self, index: u64, seed: u64) -> GameResult {
-        let Ending { end, error } = self.ending.expect("the seat's game has ended");
+    pub fn result(mut self, index: u64, seed: u64) -> GameResult {
+        self.take_result(index, seed)
+    }
+
+    /// As [`Seat::result`], for a seat that stays in place (a live game still shown):
+    /// its update times are taken, so it is called once.
+    pub fn take_result(&mut self, index: u64, seed: u64) -> GameResult {
+        let Ending { end, error } = self.ending.take().expect("the seat's game has ended");
         let stats = self.game.stats();
-        let update_ns = self.update_ns.into_histogram();
+        let update_ns = std::mem::take(&mut self.update_ns).into_histogram();
         let updates = update_ns.len();
         let (sent, received) = self.game.garbage().map_or((0, 0), |g| (g.sent, g.received));
         GameResult {

@@ -10,6 +10,7 @@ use crate::plugin::Plugin;
 use crate::replay::Replay;
 use crate::runner::Live;
 use crate::setup::Setup;
+use crate::tournament::{FixtureRecord, GameRecord, Line, Writer};
 use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
@@ -50,6 +51,16 @@ pub struct Config {
     pub dir: PathBuf,
     /// The countdown before each game's time 0.
     pub countdown: Duration,
+    /// The results file each finished game is appended to, if any.
+    pub results: Option<Results>,
+}
+
+/// A results file the person's games go to (`--out`).
+pub struct Results {
+    /// Its writer, holding its lock.
+    pub writer: Writer,
+    /// The index of the next game: the games of earlier sessions come first.
+    pub next: u64,
 }
 
 /// The game in play.
@@ -59,11 +70,14 @@ struct Playing {
     zero: Instant,
     /// Its number, from 1.
     number: u64,
+    /// Its index in the results file.
+    index: u64,
     saved: bool,
 }
 
 /// Runs the referee until the server stops (every sender dropped).
-pub fn run(config: Config, commands: Receiver<Command>, shared: Arc<Mutex<Shared>>) {
+pub fn run(mut config: Config, commands: Receiver<Command>, shared: Arc<Mutex<Shared>>) {
+    let first = config.results.as_ref().map_or(0, |results| results.next);
     let mut playing: Option<Playing> = None;
     let mut games = 0u64;
     let mut ack = 0u64;
@@ -95,9 +109,12 @@ pub fn run(config: Config, commands: Receiver<Command>, shared: Arc<Mutex<Shared
                         let now = now_us(p.zero);
                         p.live.stop(now);
                     }
-                    save(&config, &mut playing, &mut message);
+                    save(&mut config, &mut playing, &mut message);
                     games += 1;
-                    let seed = config.seed.wrapping_add(games - 1);
+                    // Game n of the session is game `first + n - 1` of its results file,
+                    // dealt from that game's seed, as a tournament deals it.
+                    let index = first + games - 1;
+                    let seed = crate::runner::game_seed(config.seed, index);
                     let bot = (&config.bot.0, config.bot.1.as_str());
                     match Live::new(config.setup.clone(), seed, handling, bot) {
                         Ok(live) => {
@@ -105,6 +122,7 @@ pub fn run(config: Config, commands: Receiver<Command>, shared: Arc<Mutex<Shared
                                 live,
                                 zero: Instant::now() + config.countdown,
                                 number: games,
+                                index,
                                 saved: false,
                             });
                             message = Some(
@@ -142,7 +160,7 @@ pub fn run(config: Config, commands: Receiver<Command>, shared: Arc<Mutex<Shared
             p.live.run_until(now);
         }
         if playing.as_ref().is_some_and(|p| p.live.end().is_some() && !p.saved) {
-            save(&config, &mut playing, &mut message);
+            save(&mut config, &mut playing, &mut message);
         }
         let mut out = shared.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         if let Some(value) = message.take() {
@@ -170,7 +188,7 @@ fn now_us(zero: Instant) -> u64 {
 
 /// Saves the game in play once it has ended (or was stopped): its replay in the folder;
 /// tells the page where.
-fn save(config: &Config, playing: &mut Option<Playing>, message: &mut Option<Value>) {
+fn save(config: &mut Config, playing: &mut Option<Playing>, message: &mut Option<Value>) {
     let Some(p) = playing.as_mut().filter(|p| !p.saved) else {
         return;
     };
@@ -179,7 +197,10 @@ fn save(config: &Config, playing: &mut Option<Playing>, message: &mut Option<Val
     };
     p.saved = true;
     let path = config.dir.join(format!("game-{}.json", p.number));
-    let saved = replay.save(&path);
+    let saved = replay
+        .save(&path)
+        .map_err(|err| err.to_string())
+        .and_then(|()| append(config.results.as_mut(), &mut p.live, p.index));
     *message = Some(match saved {
         Ok(()) => {
             println!("game {}: {}", p.number, path.display());
@@ -191,8 +212,28 @@ fn save(config: &Config, playing: &mut Option<Playing>, message: &mut Option<Val
                 "path": path.display().to_string(),
             })
         }
-        Err(err) => json!({"t": "error", "message": err.to_string()}),
+        Err(err) => json!({"t": "error", "message": err}),
     });
+}
+
+/// Appends the game ended by the rules to the results file, if there is one; a game
+/// stopped unfinished is not a result.
+fn append(results: Option<&mut Results>, live: &mut Live, index: u64) -> Result<(), String> {
+    let Some(results) = results else {
+        return Ok(());
+    };
+    let Some(seats) = live.results(index) else {
+        return Ok(());
+    };
+    let fixture = FixtureRecord {
+        game: index,
+        seed: seats[0].seed,
+        seats: vec![GameRecord::new(0, &seats[0]), GameRecord::new(1, &seats[1])],
+    };
+    results
+        .writer
+        .write(&Line::Fixture(fixture))
+        .map_err(|err| err.to_string())
 }
 
 /// The state the page draws: both seats, the time, and the last key event played.

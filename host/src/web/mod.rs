@@ -8,7 +8,7 @@
 mod game;
 mod http;
 
-pub use game::Config;
+pub use game::{Config, Results};
 
 use game::Command;
 use http::{guard, respond, Refusal, Request};
