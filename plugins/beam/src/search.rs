@@ -19,14 +19,17 @@
 //! predictable from the options, and a beam keeps the several plans a T-spin setup needs
 //! alive across the pieces that build it, where a greedy choice would cash in at once.
 
-use std::collections::hash_map::Entry;
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::time::{Duration, Instant};
+
+mod layer;
+mod reward;
+
+pub use layer::Scratch;
 
 use crate::attack::{Clear, Streak};
 use crate::eval::value;
 use crate::weights::Weights;
+use layer::{keep, key, Candidate};
 use tetrad_plugin_api::{sweep_into, Board, FallingPiece, Landing, PieceId, PiecePos, PieceSet, Rules, Spin};
 
 /// How far and how long the search goes.
@@ -120,23 +123,6 @@ struct Node {
     first: Option<Choice>,
 }
 
-/// A child as the layer weighs it: everything but its board, which is made again from its
-/// parent's only if it survives the cut (most children do not, and a board is the bulk
-/// of a node).
-#[derive(Clone, Copy)]
-struct Candidate {
-    score: f64,
-    reward: f64,
-    /// Its parent's index in the layer.
-    parent: u32,
-    /// Where it was made in the layer, for a stable order among equal scores.
-    order: u32,
-    /// The move and where it locks; `None` for a parent with no piece left, passed on.
-    placed: Option<(Move, Landing)>,
-    streak: Streak,
-    incoming: u32,
-}
-
 /// One piece a node may place: which, from where, and what the hold slot and queue become.
 #[derive(Clone, Copy)]
 struct Move {
@@ -152,38 +138,6 @@ struct Locked {
     board: Board,
     clear: Clear,
     is_t: bool,
-}
-
-/// The buffers a search reuses, decision after decision, so that a layer of tens of
-/// thousands of children costs no allocation.
-#[derive(Default)]
-pub struct Scratch {
-    candidates: Vec<Candidate>,
-    index: HashMap<u64, u32, BuildHasherDefault<Prehashed>>,
-    sweeps: Vec<Landing>,
-}
-
-/// A hasher for keys that are hashes already.
-#[derive(Default)]
-struct Prehashed(u64);
-
-impl Hasher for Prehashed {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = mix(self.0, u64::from(b));
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
-}
-
-/// One step of a multiply-rotate hash (the constant is the 64-bit golden ratio's).
-fn mix(hash: u64, word: u64) -> u64 {
-    (hash.rotate_left(5) ^ word).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
 /// The budget of one decision.
@@ -428,96 +382,5 @@ impl Searcher<'_> {
             incoming,
         };
         Some((candidate, key(&board, current, m.held, m.next + 1, streak, incoming)))
-    }
-
-    /// What one lock earns: its clear's own term (a perfect clear's in place of the
-    /// others), back-to-back's and the combo's extra rows, the rows it sends, and the cost
-    /// of a T spent other than on a T-spin double or triple.
-    fn reward(&self, streak: Streak, clear: Clear, sent: u32, is_t: bool) -> f64 {
-        let w = self.weights;
-        let f = f64::from;
-        let mut reward = w.attack * f(sent);
-        if is_t && !(clear.spin == Spin::Full && clear.lines >= 2) {
-            reward += w.wasted_t;
-        }
-        if clear.lines == 0 {
-            return reward;
-        }
-        if clear.perfect {
-            return reward + w.perfect_clear;
-        }
-        let lines = clear.lines as usize;
-        reward += match clear.spin {
-            Spin::None => [0.0, w.single, w.double, w.triple, w.tetris][lines.min(4)],
-            Spin::Mini => [0.0, w.mini_single, w.mini_double][lines.min(2)],
-            Spin::Full => [0.0, w.tspin_single, w.tspin_double, w.tspin_triple][lines.min(3)],
-        };
-        // The streak's share of the rows sent, read off the table with and without it.
-        let plain = Streak::default().attack(clear);
-        let b2b = Streak { combo: 0, ..streak }.attack(clear) - plain;
-        let combo = Streak {
-            back_to_back: false,
-            ..streak
-        }
-        .attack(clear)
-            - plain;
-        reward + w.b2b_clear * f(b2b.min(1)) + w.combo * f(combo)
-    }
-
-    /// How many T pieces may come to fill a T-spin slot after `m`: one if the hold keeps
-    /// a T, one if a T is among the previewed pieces still to place.
-    fn ts_to_come(&self, m: &Move, queue: &[PieceId]) -> u32 {
-        let Some(t) = self.t else {
-            return 0;
-        };
-        let rest = queue.get(m.next..).unwrap_or(&[]);
-        u32::from(m.held == Some(t)) + u32::from(rest.contains(&t))
-    }
-}
-
-/// What tells two games apart, hashed: the board, the piece to place, the held piece,
-/// the place in the queue, the streak and the garbage waiting.
-fn key(
-    board: &Board,
-    current: Option<PieceId>,
-    held: Option<PieceId>,
-    next: usize,
-    streak: Streak,
-    incoming: u32,
-) -> u64 {
-    let mut hash = board.rows()[board.surface()..]
-        .iter()
-        .fold(board.surface() as u64, |h, &row| mix(h, u64::from(row)));
-    let piece = |p: Option<PieceId>| p.map_or(0, |p| u64::from(p.0) + 1);
-    hash = mix(hash, piece(current) | piece(held) << 8 | (next as u64) << 16);
-    mix(
-        hash,
-        u64::from(streak.back_to_back) | u64::from(streak.combo) << 1 | u64::from(incoming) << 32,
-    )
-}
-
-/// Adds `candidate` to the layer, or keeps the better of it and the same game already
-/// there (in the place the first one took).
-fn keep(
-    candidates: &mut Vec<Candidate>,
-    index: &mut HashMap<u64, u32, BuildHasherDefault<Prehashed>>,
-    key: u64,
-    candidate: Candidate,
-) {
-    match index.entry(key) {
-        Entry::Occupied(at) => {
-            let kept = &mut candidates[*at.get() as usize];
-            if candidate.score > kept.score {
-                *kept = Candidate {
-                    order: kept.order,
-                    ..candidate
-                };
-            }
-        }
-        Entry::Vacant(slot) => {
-            let order = candidates.len() as u32;
-            slot.insert(order);
-            candidates.push(Candidate { order, ..candidate });
-        }
     }
 }
