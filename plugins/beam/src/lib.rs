@@ -1,7 +1,7 @@
 //! `beam`: a guideline bot for versus. A beam search over the placements [`sweep`] finds
 //! for the falling piece, the held one and every previewed piece (see `search`), scored
-//! by the rows each clear sends by the guideline's table and an evaluation of the board
-//! it leaves (see `eval`, its terms named in [`Weights`]). The chosen placement's path is
+//! by a reward for each clear by its kind and an evaluation of the board it leaves (see
+//! `eval`, its terms named in [`Weights`]). The chosen placement's path is
 //! the shared model's ([`Landing::path`]); a hold is played as [`Actions::HOLD`] and
 //! the piece it brings in is placed where the search planned it.
 //!
