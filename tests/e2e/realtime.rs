@@ -10,6 +10,12 @@ use std::path::Path;
 /// Plays one realtime versus game of `plugins` recorded to `path` with `extra` options,
 /// and returns the replay.
 fn recorded(plugins: &[&str], path: &Path, extra: &[&str]) -> Value {
+    played_realtime(plugins, path, extra).0
+}
+
+/// `tetrad versus --pace realtime` of one game between `plugins`, with `extra` arguments,
+/// recorded to `path`: the replay, and the JSON results (null if there are none).
+pub(crate) fn played_realtime(plugins: &[&str], path: &Path, extra: &[&str]) -> (Value, Value) {
     let mut args = vec![
         "versus",
         "--pace",
@@ -26,7 +32,8 @@ fn recorded(plugins: &[&str], path: &Path, extra: &[&str]) -> Value {
     args.extend_from_slice(extra);
     let output = run(&args);
     assert!(output.status.success(), "{}", stderr(&output));
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    let replay = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    (replay, serde_json::from_str(&stdout(&output)).unwrap_or(Value::Null))
 }
 
 /// Whether `replay` verifies, and what `replay --verify` said.

@@ -6,27 +6,10 @@
 use crate::common::*;
 use serde_json::Value;
 
-/// `tetrad versus` at the realtime pace under `--gravity` with `extra` options, its
-/// replay written to `path`: the replay and the JSON results.
+/// One realtime versus game between `plugins`, recorded to `path`: the replay and the
+/// JSON results.
 fn timed(plugins: &[&str], path: &std::path::Path, extra: &[&str]) -> (Value, Value) {
-    let mut args = vec![
-        "versus",
-        "--pace",
-        "realtime",
-        "--games",
-        "1",
-        "--format",
-        "json",
-        "--record",
-        path.to_str().unwrap(),
-        "--plugins",
-    ];
-    args.extend_from_slice(plugins);
-    args.extend_from_slice(extra);
-    let output = run(&args);
-    assert!(output.status.success(), "{}", stderr(&output));
-    let replay = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    (replay, serde_json::from_str(&stdout(&output)).unwrap_or(Value::Null))
+    crate::realtime::played_realtime(plugins, path, extra)
 }
 
 /// Whether `replay` verifies, and what `replay --verify` said.

@@ -87,11 +87,8 @@ impl Replay {
                 let game = &mut games[index];
                 deliveries.before_tick(index, game, time);
                 person.play(index, game, time, timed, watcher);
-                let rows = game.take_outgoing();
                 let over = ended(game, setup.max_pieces).is_some();
-                let to = deliveries.receiver(index);
-                deliveries.deliver(to, &mut games[to], rows, time);
-                watcher.round_over(games);
+                hand_on(games, index, &mut deliveries, time, watcher);
                 if over {
                     ended_at = Some(time);
                     break;
@@ -104,11 +101,8 @@ impl Replay {
                 if let Some(report) = game.advance(time) {
                     watcher.tick(index, Actions::NONE, &report, game);
                 }
-                let rows = game.take_outgoing();
                 let over = ended(game, setup.max_pieces).is_some();
-                let to = deliveries.receiver(index);
-                deliveries.deliver(to, &mut games[to], rows, time);
-                watcher.round_over(games);
+                hand_on(games, index, &mut deliveries, time, watcher);
                 if over {
                     ended_at = Some(time);
                     break;
@@ -174,10 +168,7 @@ impl Replay {
             previous_us[index] = time;
             played[index] += 1;
             let over = referees[index].after_tick(game).is_some() || ended(game, setup.max_pieces).is_some();
-            let rows = game.take_outgoing();
-            let to = deliveries.receiver(index);
-            deliveries.deliver(to, &mut games[to], rows, time);
-            watcher.round_over(games);
+            hand_on(games, index, &mut deliveries, time, watcher);
             if over && timing.is_some() {
                 ended_at = Some(time);
                 break;
@@ -268,4 +259,13 @@ impl Replay {
         }
         Ok(())
     }
+}
+
+/// The end of seat `index`'s moment at `time`: the garbage it sent goes to its receiver,
+/// and the watcher sees the round over.
+fn hand_on(games: &mut [Game], index: usize, deliveries: &mut Deliveries, time: u64, watcher: &mut dyn Watcher) {
+    let rows = games[index].take_outgoing();
+    let to = deliveries.receiver(index);
+    deliveries.deliver(to, &mut games[to], rows, time);
+    watcher.round_over(games);
 }
