@@ -12,6 +12,7 @@ pub mod affinity;
 mod descriptors;
 mod lines;
 mod logs;
+pub mod run_delay;
 pub mod tree;
 
 pub use descriptors::{close_on_exec_above_stderr, inherited_close_on_exec};

@@ -10,7 +10,9 @@ frontend. It keeps its own copy of the game from `start`, `play` and `new_piece`
 `--mode` makes it misbehave for tests: `empty-first` answers `moves: []` to the first
 `suggest` after each `start` or `play`; `silent` never answers `suggest`; `crash` exits
 at its third `suggest`; `illegal` suggests only a piece that is not in play; `slow`
-waits `--sleep-ms` milliseconds (default 300) before it answers each `suggest`.
+waits `--sleep-ms` milliseconds (default 300) before it answers each `suggest`;
+`compute` works that many milliseconds of its own CPU time first, so a busy machine
+stretches its answers. `--first-cpu` keeps it on the first CPU it may use.
 `--transcript FILE` writes the type of every message it reads to FILE, a line each;
 `--log-json FILE` writes every message it reads to FILE whole, as a JSON line each.
 `--move-info` adds the `move_info` extension to each suggestion: `nodes` the moves it
@@ -18,6 +20,7 @@ rated, `depth` 1, and `nps` a made-up 1000 per node.
 """
 
 import json
+import os
 import sys
 import time
 
@@ -149,6 +152,8 @@ def main(argv):
     log_json = open(argv[argv.index("--log-json") + 1], "a") if "--log-json" in argv else None
     move_info = "--move-info" in argv
     sleep_ms = float(argv[argv.index("--sleep-ms") + 1]) if "--sleep-ms" in argv else 300.0
+    if "--first-cpu" in argv:
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     if transcript:
         transcript.write("started\n")
         transcript.flush()
@@ -181,6 +186,10 @@ def main(argv):
                 continue
             if mode == "slow":
                 time.sleep(sleep_ms / 1000)
+            if mode == "compute":
+                until = time.thread_time() + sleep_ms / 1000
+                while time.thread_time() < until:
+                    pass
             if mode == "crash" and asked == 3:
                 sys.exit(3)
             if mode == "empty-first" and fresh:

@@ -157,6 +157,60 @@ fn issue_47_a_tbp_bot_slowed_by_a_busy_machine_keeps_its_time_and_a_slow_one_doe
     assert_eq!(games[0]["end"], "time_loss", "{}", games[0]);
 }
 
+/// Programs that spin on the first CPU this process may use, ended when dropped.
+struct Spinners(Vec<std::process::Child>);
+
+impl Spinners {
+    fn on_first_cpu(count: usize) -> Spinners {
+        let script = "import os\nos.sched_setaffinity(0, {min(os.sched_getaffinity(0))})\nwhile True:\n    pass\n";
+        let spawn = || {
+            std::process::Command::new("python3")
+                .args(["-c", script])
+                .spawn()
+                .unwrap()
+        };
+        Spinners((0..count).map(|_| spawn()).collect())
+    }
+}
+
+impl Drop for Spinners {
+    fn drop(&mut self) {
+        for spinner in &mut self.0 {
+            let _ = spinner.kill();
+            let _ = spinner.wait();
+        }
+    }
+}
+
+/// Issue 47: a TBP bot that a busy machine keeps from its CPU is not charged for the wait.
+/// Four programs spinning on its CPU stretch 30 ms of its own work to about 150 ms: the
+/// old clock charged all of it (half of the 200 ms share thinking, then the answer: a
+/// time loss at the first piece); now the time its thread waited for the CPU is the
+/// machine's. The bot that sleeps 300 ms above still loses: sleeping is its own time.
+#[test]
+fn issue_47_a_tbp_bot_kept_from_its_cpu_by_other_programs_is_not_charged_for_the_wait() {
+    let dir = tempfile::tempdir().unwrap();
+    let crowded = crate::tbp::stacker(
+        dir.path(),
+        "crowded",
+        &["--mode", "compute", "--sleep-ms", "30", "--first-cpu"],
+    );
+    let spinners = Spinners::on_first_cpu(4);
+    let games = run_games(&[
+        "--plugin",
+        crowded.to_str().unwrap(),
+        "--st",
+        "0.2",
+        "--max-pieces",
+        "4",
+    ]);
+    drop(spinners);
+    assert_eq!(games[0]["end"], "capped", "{}", games[0]);
+    // Charged its thinking and its own work, not the wait: at most the four shares.
+    let used = games[0]["time_used_ms"].as_f64().unwrap();
+    assert!(used <= 4.0 * 200.0, "{}", games[0]);
+}
+
 #[test]
 fn a_library_is_told_its_share_of_the_clock_and_keeps_to_it() {
     // The testkit sleeps half of the budget it is told on each piece, and fails without one.

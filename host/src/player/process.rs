@@ -5,6 +5,7 @@ use super::{Budget, CreateError, Decision, Observation, Reply, Target};
 use crate::plugin::bot::messages::{Answers, BotMessage, Falling, HostMessage, Start, State};
 use crate::plugin::bot::{BotProcess, Failure, FailureKind, IdleBot};
 use crate::plugin::{Manifest, Plugin};
+use crate::process::run_delay::{self, BotThreads};
 use crate::watch::Watch;
 use std::borrow::Cow;
 use std::time::Duration;
@@ -23,14 +24,30 @@ const START_LIMIT_FLOOR: Duration = Duration::from_secs(2);
 pub(super) const CLOCK_GRACE: Duration = Duration::from_millis(1);
 
 /// How long to wait for a bot's answer: the think limit (`None`: none was set, the default
-/// applies), or under a time control the time its clock has left (`clock_left`), within
-/// the think limit if one was set.
-pub(super) fn answer_limit(think_limit: Option<Duration>, clock_left: Option<Duration>) -> Duration {
-    match (clock_left, think_limit) {
-        (Some(left), Some(limit)) => (left + CLOCK_GRACE).min(limit),
-        (Some(left), None) => left + CLOCK_GRACE,
+/// applies), or under a time control the time its clock has left, within the think limit
+/// if one was set. Under a time control, the wait goes on by what the machine took (see
+/// [`machine_delay`]), up to [`hard_limit`].
+pub(super) fn answer_limit(think_limit: Option<Duration>, budget: Option<Budget>) -> Duration {
+    match (budget, think_limit) {
+        (Some(budget), Some(limit)) => (budget.limit + CLOCK_GRACE).min(limit),
+        (Some(budget), None) => budget.limit + CLOCK_GRACE,
         (None, limit) => limit.unwrap_or(DEFAULT_BOT_THINK_LIMIT),
     }
+}
+
+/// The longest an answer is awaited however much of the wait the machine took: the think
+/// limit if one was set, else the default one.
+pub(super) fn hard_limit(think_limit: Option<Duration>) -> Duration {
+    think_limit.unwrap_or(DEFAULT_BOT_THINK_LIMIT)
+}
+
+/// The machine's part in a bot's answer that came `took` after the question, from its
+/// `threads` as they were when it was asked (see [`BotThreads::machine_part`]): not charged
+/// to the bot's clock.
+pub(super) fn machine_delay(threads: &BotThreads, took: Duration) -> Duration {
+    static CPUS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    let cpus = *CPUS.get_or_init(|| std::thread::available_parallelism().map_or(1, usize::from));
+    threads.machine_part(took, cpus)
 }
 
 /// A bot process playing one game.
@@ -40,7 +57,7 @@ pub struct Process {
     /// The think limit, if one was set.
     think_limit: Option<Duration>,
     /// What the next answer may spend under a time control.
-    clock_left: Option<Duration>,
+    budget: Option<Budget>,
     /// The action bits it may answer with.
     accepted: u32,
 }
@@ -98,14 +115,14 @@ impl Process {
             bot,
             answers,
             think_limit: think_limit_ns.map(Duration::from_nanos),
-            clock_left: None,
+            budget: None,
             accepted: plugin.accepted_actions(),
         })
     }
 
     /// What the next answer may spend.
     pub(super) fn set_budget(&mut self, budget: Budget) {
-        self.clock_left = Some(budget.limit);
+        self.budget = Some(budget);
     }
 
     /// The action bits the bot may answer with: every bit the protocol defines, or a
@@ -150,7 +167,10 @@ impl Process {
                 "`placement`",
             ),
         };
-        let wait = answer_limit(self.think_limit, self.clock_left.take());
+        let budget = self.budget.take();
+        let wait = answer_limit(self.think_limit, budget);
+        // Under a time control, the machine's delays are not the bot's time.
+        let threads = budget.map(|_| BotThreads::of(self.bot.id()));
         let started = clock.raw();
         if let Some(watch) = watch {
             watch.set_update_started(Some(started));
@@ -159,9 +179,26 @@ impl Process {
         // an earlier one twice.
         let answer = match self.bot.spare_line() {
             Some(line) => Err(self.bot.spare(&line, "its answer")),
-            None => self.bot.send(&message).and_then(|()| self.bot.receive(wait, awaited)),
+            None => self.bot.send(&message).and_then(|()| match &threads {
+                Some(threads) => {
+                    let asked = std::time::Instant::now();
+                    let hard = hard_limit(self.think_limit);
+                    let own_wait = run_delay::this_thread();
+                    let mut charged = || {
+                        let took = asked.elapsed();
+                        let host_waited = run_delay::this_thread().saturating_sub(own_wait);
+                        took.saturating_sub(machine_delay(threads, took) + host_waited)
+                    };
+                    self.bot.receive_on_clock(wait, hard, &mut charged, awaited)
+                }
+                None => self.bot.receive(wait, awaited),
+            }),
         };
-        let elapsed_ns = clock.delta_as_nanos(started, clock.raw());
+        let mut elapsed_ns = clock.delta_as_nanos(started, clock.raw());
+        if let Some(threads) = &threads {
+            let machine = machine_delay(threads, Duration::from_nanos(elapsed_ns));
+            elapsed_ns -= machine.as_nanos() as u64;
+        }
         if let Some(watch) = watch {
             watch.set_update_started(None);
         }

@@ -214,14 +214,14 @@ impl Tbp {
             watch.set_update_started(Some(started));
         }
         let chosen = self.choose(seen);
-        // The host's own check of the answer is not the bot's time.
-        let checking_ns = chosen.as_ref().map_or(0, |chosen| chosen.checking.as_nanos() as u64);
+        // The host's own check of the answer and the machine's delays are not the bot's time.
+        let uncharged_ns = chosen.as_ref().map_or(0, |chosen| chosen.uncharged.as_nanos() as u64);
         let decision = chosen.map(|chosen| Decision::Path(chosen.path)).map_err(Box::new);
         if decision.is_err() {
             // Started again only after it failed or broke the protocol.
             self.bot.spoil();
         }
-        let elapsed_ns = clock.delta_as_nanos(started, clock.raw()).saturating_sub(checking_ns);
+        let elapsed_ns = clock.delta_as_nanos(started, clock.raw()).saturating_sub(uncharged_ns);
         if let Some(watch) = watch {
             watch.set_update_started(None);
         }

@@ -19,6 +19,10 @@ use std::time::Duration;
 /// How long a bot may take to say hello after it starts.
 pub const HELLO_LIMIT: Duration = Duration::from_secs(10);
 
+/// The shortest wait for a bot's line on a clock that leaves the machine's delays
+/// uncharged: between two, what the machine took is read again.
+const MACHINE_STEP: Duration = Duration::from_millis(1);
+
 /// The longest line a bot may send, newline included: a longer one ends its game as a
 /// `plugin_error` the moment the cap is passed, and no more of it is read.
 pub const LINE_CAP_BYTES: u64 = 1 << 20;
@@ -143,7 +147,21 @@ impl BotProcess {
     /// expected, for the failure's message.
     #[inline]
     pub fn receive(&mut self, deadline: Duration, awaited: &str) -> Result<BotMessage, Failure> {
-        match self.receive_json::<BotMessage>(deadline, awaited)? {
+        let started = std::time::Instant::now();
+        self.receive_on_clock(deadline, deadline, &mut || started.elapsed(), awaited)
+    }
+
+    /// [`BotProcess::receive`] on a clock that leaves the machine's delays uncharged (see
+    /// [`BotProcess::receive_json_on_clock`]).
+    #[inline]
+    pub fn receive_on_clock(
+        &mut self,
+        limit: Duration,
+        hard: Duration,
+        charged: &mut dyn FnMut() -> Duration,
+        awaited: &str,
+    ) -> Result<BotMessage, Failure> {
+        match self.receive_json_on_clock::<BotMessage>(limit, hard, charged, awaited)? {
             BotMessage::Error { message } => Err(Failure::new(FailureKind::Error, super::printable(message))),
             message => Ok(message),
         }
@@ -156,19 +174,41 @@ impl BotProcess {
         deadline: Duration,
         awaited: &str,
     ) -> Result<M, Failure> {
-        match self.line_within(deadline, awaited)? {
-            Some(line) => self.read_as(&line, awaited),
-            None => {
+        let started = std::time::Instant::now();
+        self.receive_json_on_clock(deadline, deadline, &mut || started.elapsed(), awaited)
+    }
+
+    /// The bot's next line, read as a message of type `M`, waited for until `charged()`
+    /// (the time charged to the bot so far: the wall clock's, less what the machine took)
+    /// reaches `limit`, and never longer than `hard` on the wall clock. Silence until then
+    /// kills the bot; `awaited` names what was expected.
+    pub fn receive_json_on_clock<M: serde::de::DeserializeOwned>(
+        &mut self,
+        limit: Duration,
+        hard: Duration,
+        charged: &mut dyn FnMut() -> Duration,
+        awaited: &str,
+    ) -> Result<M, Failure> {
+        let started = std::time::Instant::now();
+        loop {
+            let hard_left = hard.saturating_sub(started.elapsed());
+            let left = limit.saturating_sub(charged());
+            if left.is_zero() || hard_left.is_zero() {
                 self.process.kill();
-                Err(Failure::new(
+                return Err(Failure::new(
                     FailureKind::Timeout,
                     format!(
                         "{}: no answer within {} while tetrad waited for {awaited}{}",
                         self.label,
-                        duration_text(deadline),
+                        duration_text(limit),
                         self.log_hint()
                     ),
-                ))
+                ));
+            }
+            // A wait of a millisecond at least: the machine's share is read between waits.
+            let wait = left.max(MACHINE_STEP).min(hard_left);
+            if let Some(line) = self.line_within(wait, awaited)? {
+                return self.read_as(&line, awaited);
             }
         }
     }
@@ -264,6 +304,11 @@ impl BotProcess {
             FailureKind::Crashed,
             format!("{}: {cause} {when}{}", self.label, self.log_hint()),
         )
+    }
+
+    /// How the bot is named in messages: its manifest's name and path.
+    pub fn label(&self) -> &str {
+        &self.label
     }
 
     /// The process ID of the bot (of its launcher, in the sandbox).

@@ -38,6 +38,16 @@ fn count(total_ns: &mut u128, update_ns: &mut UpdateTimes, ns: u64) {
     update_ns.record(ns);
 }
 
+/// Leaves out of `reply`'s time what this thread waited for a CPU since it had waited
+/// `own_wait` (under a time control; `None` otherwise).
+#[inline(always)]
+fn uncharge_machine(reply: &mut crate::player::Reply, own_wait: Option<std::time::Duration>) {
+    if let Some(before) = own_wait {
+        let waited = crate::process::run_delay::this_thread().saturating_sub(before);
+        reply.elapsed_ns = reply.elapsed_ns.saturating_sub(waited.as_nanos() as u64);
+    }
+}
+
 impl<'r> Seat<'r> {
     /// `player` seated at `game` under `setup`'s cap and limits, its applied actions pushed
     /// onto `record` if given.
@@ -82,9 +92,14 @@ impl<'r> Seat<'r> {
         let answer = match self.pilot.next(&self.game) {
             Some(flown) => flown,
             None => {
+                let timed = self.referee.clock().is_some();
                 if let Some(clock) = self.referee.clock().filter(|_| self.player.takes_budget()) {
                     self.player.set_budget(clock.budget());
                 }
+                // Under a time control, the time this thread waited for a CPU while the
+                // player decided is the machine's, not the player's (a library thinks on
+                // this thread; a bot's answer is read on it).
+                let own_wait = timed.then(crate::process::run_delay::this_thread);
                 // A library's observation is built in its own arm: there the compiler keeps
                 // it in registers, where the other players, which take it by reference out
                 // of line, would have it laid out in memory at every tick. The arm also
@@ -94,12 +109,14 @@ impl<'r> Seat<'r> {
                 match &mut self.player {
                     Player::Library(library) => {
                         let accepted = library.accepted_actions();
-                        let reply = library.decide(&Observation::of(&self.game, false), clock, watch);
+                        let mut reply = library.decide(&Observation::of(&self.game, false), clock, watch);
+                        uncharge_machine(&mut reply, own_wait);
                         count(&mut self.total_ns, &mut self.update_ns, reply.elapsed_ns);
                         self.pilot.steer(reply, &self.game, accepted)
                     }
                     player => {
-                        let reply = player.decide(&Observation::of(&self.game, false), clock, watch);
+                        let mut reply = player.decide(&Observation::of(&self.game, false), clock, watch);
+                        uncharge_machine(&mut reply, own_wait);
                         count(&mut self.total_ns, &mut self.update_ns, reply.elapsed_ns);
                         self.pilot.steer(reply, &self.game, player.accepted_actions())
                     }

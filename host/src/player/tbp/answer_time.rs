@@ -1,16 +1,16 @@
 //! What of a piece's share of the clock a TBP bot is left to answer `suggest`: learned from
-//! how late its answers came, so that on a busy machine it is asked earlier.
+//! how late its answers came, so that a bot whose answers are slow is asked earlier.
 //!
 //! A TBP bot thinks until it is asked, so the host chooses when to ask. Asked too late, a
-//! bot loses on time for the machine's delays (its answer waits for a core, and so does the
-//! host that reads it); asked too early, it thinks less than its time. The rule: the host
-//! notes, for every move, how long after the moment it meant to ask the answer came (its
-//! own late waking and the bot's answer together), and leaves the bot twice the slowest of
-//! the last [`WINDOW`] of these, or a tenth of the share if that is more, at least
-//! [`ANSWER_FLOOR`] and at most half the share. The answers are remembered by plugin for
-//! the whole run, across its games and its processes; before the plugin's first answer,
-//! half the share is left. The bot's clock is charged from the move's first message to its
-//! answer (only the host's check of the answer is not): a bot whose answers take more than
+//! bot loses on time; asked too early, it thinks less than its time. The rule: the host
+//! notes, for every move, how long after the moment it meant to ask the answer came, less
+//! what the machine took (the host woken late, the bot's threads kept from a CPU: not
+//! charged, see `run_delay`), and leaves the bot twice the slowest of the last [`WINDOW`]
+//! of these, or a tenth of the share if that is more, at least [`ANSWER_FLOOR`] and at
+//! most half the share. The answers are remembered by plugin for the whole run, across
+//! its games and its processes; before the plugin's first answer, half the share is left.
+//! The bot's clock is charged from the move's first message to its answer, less the
+//! host's check of the answer and the machine's part: a bot whose answers take more than
 //! half its share loses on time as before.
 
 use std::collections::{HashMap, VecDeque};

@@ -3,20 +3,22 @@
 
 use super::legal::Reach;
 use super::{Tbp, ASK_AGAIN_AFTER, MOVES_TRIED};
-use crate::player::process::answer_limit;
+use crate::player::process::{answer_limit, hard_limit, machine_delay};
 use crate::player::Observation;
 use crate::plugin::bot::{Failure, FailureKind};
 use crate::plugin::printable;
 use crate::plugin::tbp::messages::{BotMessage, FrontendMessage, MoveInfo};
+use crate::process::run_delay::{self, BotThreads};
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 use tetrad_plugin_api::{Actions, PieceId};
 
-/// The path of the move played, and how long the host took to find it legal once the
-/// bot had answered (the host's time, not charged to the bot).
+/// The path of the move played, and the time of the move that is not the bot's: the
+/// host's check of the answer, and under a time control the machine's delays (the host
+/// woken late, the bot's answering thread kept from a CPU).
 pub(super) struct Chosen {
     pub(super) path: Vec<Actions>,
-    pub(super) checking: Duration,
+    pub(super) uncharged: Duration,
 }
 
 impl Tbp {
@@ -25,7 +27,7 @@ impl Tbp {
         let Some(current) = seen.current else {
             return Ok(Chosen {
                 path: vec![Actions::NONE],
-                checking: Duration::ZERO,
+                uncharged: Duration::ZERO,
             });
         };
         let state = seen.state();
@@ -46,23 +48,41 @@ impl Tbp {
             let times = self.answer_times.lock().unwrap_or_else(|p| p.into_inner());
             budget.share - times.reserve(budget.share)
         });
-        let think_limit = answer_limit(self.limit_given, budget.map(|budget| budget.limit));
+        let think_limit = answer_limit(self.limit_given, budget);
         self.catch_up(seen.board, hold, &queue, bag, state.combo, state.back_to_back != 0)?;
         // The clock runs from here: the think time is part of the bot's time.
         let asked = Instant::now();
-        self.await_thinking(think)?;
-        // The moment the host meant to ask: what comes after it, the host's own late waking
-        // included, is the answer's time.
+        let own_wait = run_delay::this_thread();
+        let overslept = self.await_thinking(think)?;
+        // The moment the host meant to ask: what comes after it is the answer's time, less
+        // what the machine took (the host's timer late, the answering thread's wait).
         let meant_to_ask = asked + think;
+        // Under a time control: the bot's threads as they are when first asked.
+        let threads = budget.map(|_| BotThreads::of(self.bot.id()));
+        let mut suggest_sent = None;
         loop {
             while let Some(line) = self.bot.spare_line() {
                 self.unasked(&line)?;
             }
             self.bot.send_json(&FrontendMessage::Suggest)?;
+            let first_asked = *suggest_sent.get_or_insert_with(Instant::now);
+            // The time charged so far: from the first message on, less the machine's part
+            // (with the host's own waits for a CPU, which the seat leaves out at the end).
+            let mut charged = || match &threads {
+                Some(threads) => asked.elapsed().saturating_sub(
+                    overslept
+                        + machine_delay(threads, first_asked.elapsed())
+                        + run_delay::this_thread().saturating_sub(own_wait),
+                ),
+                None => asked.elapsed(),
+            };
             let (moves, move_info) = loop {
                 // Messages it may send and tetrad ignores still count against its time.
-                let left = think_limit.saturating_sub(asked.elapsed());
-                match self.bot.receive_json(left, "a `suggestion`")? {
+                let hard = hard_limit(self.limit_given).saturating_sub(asked.elapsed());
+                match self
+                    .bot
+                    .receive_json_on_clock(think_limit, hard, &mut charged, "a `suggestion`")?
+                {
                     BotMessage::Suggestion { moves, move_info } => break (moves, move_info),
                     BotMessage::Unknown => {}
                     BotMessage::Error { reason } => {
@@ -73,7 +93,7 @@ impl Tbp {
                 }
             };
             if moves.is_empty() {
-                if asked.elapsed() + ASK_AGAIN_AFTER >= think_limit {
+                if charged() + ASK_AGAIN_AFTER >= think_limit {
                     let message = self.bot.broke("suggested no move within its think limit").message;
                     return Err(Failure::new(FailureKind::Timeout, message));
                 }
@@ -81,6 +101,9 @@ impl Tbp {
                 continue;
             }
             let answered = Instant::now();
+            let machine = threads.as_ref().map_or(Duration::ZERO, |threads| {
+                overslept + machine_delay(threads, answered.saturating_duration_since(first_asked))
+            });
             let mut why_not = String::new();
             let mut reach = Reach::default();
             for suggested in moves.iter().take(MOVES_TRIED) {
@@ -96,9 +119,21 @@ impl Tbp {
                         let checking = answered.elapsed();
                         if budget.is_some() {
                             let took = answered.saturating_duration_since(meant_to_ask);
-                            self.answer_times.lock().unwrap_or_else(|p| p.into_inner()).record(took);
+                            log::debug!(
+                                "{} answered {} µs after it was meant to be asked, {} µs of it the machine's",
+                                self.bot.label(),
+                                took.as_micros(),
+                                machine.as_micros()
+                            );
+                            self.answer_times
+                                .lock()
+                                .unwrap_or_else(|p| p.into_inner())
+                                .record(took.saturating_sub(machine));
                         }
-                        return Ok(Chosen { path, checking });
+                        return Ok(Chosen {
+                            path,
+                            uncharged: checking + machine,
+                        });
                     }
                     Err(why) if why_not.is_empty() => why_not = why,
                     Err(_) => {}
@@ -117,19 +152,25 @@ impl Tbp {
     }
 
     /// Waits out the bot's think time, reading what it sends meanwhile: an error or an end
-    /// is seen when it happens, not after the wait.
-    fn await_thinking(&mut self, think: Duration) -> Result<(), Failure> {
+    /// is seen when it happens, not after the wait. Returns how late the host woke past
+    /// the end, beyond its own wait for a CPU (which the seat leaves uncharged): a timer
+    /// that fired late on a busy machine. A wait that ran over while reading the bot's
+    /// lines is the bot's.
+    fn await_thinking(&mut self, think: Duration) -> Result<Duration, Failure> {
         let until = Instant::now() + think;
+        let own_wait = run_delay::this_thread();
         loop {
             let left = until.saturating_duration_since(Instant::now());
             if left.is_zero() {
-                return Ok(());
+                return Ok(Duration::ZERO);
             }
             match self.bot.line_within(left, "a `suggest` (it was thinking)")? {
                 Some(line) => self.unasked(&line)?,
-                None => return Ok(()),
+                None => break,
             }
         }
+        let late = Instant::now().saturating_duration_since(until);
+        Ok(late.saturating_sub(run_delay::this_thread().saturating_sub(own_wait)))
     }
 
     /// A message the bot sent when nothing was asked: one of a type tetrad does not know is
