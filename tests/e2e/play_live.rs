@@ -105,6 +105,15 @@ fn drop_to_the_end(app: &mut App) {
     panic!("the game did not end: {:?}", app.sides()[0].stats());
 }
 
+/// The screen as text, drawn on an 80x27 terminal.
+fn screen(app: &App) -> String {
+    let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(80, 27)).unwrap();
+    terminal.draw(|frame| tetrad::tui::ui::draw(frame, app)).unwrap();
+    let buffer = terminal.backend().buffer();
+    let symbols: Vec<&str> = buffer.content().iter().map(|cell| cell.symbol()).collect();
+    symbols.chunks(80).map(|row| row.concat() + "\n").collect()
+}
+
 fn verified(path: &Path) -> Replay {
     let output = run(&["replay", "--verify", path.to_str().unwrap()]);
     assert!(output.status.success(), "{}: {}", path.display(), stderr(&output));
@@ -124,6 +133,9 @@ fn a_person_plays_a_bot_live_on_the_terminal_screen_and_every_game_is_recorded_a
     frames(&mut app, 10);
     assert!(app.countdown().is_some_and(|left| left < Duration::from_millis(400)));
     assert_eq!(app.play_time(), Some(Duration::ZERO));
+    let text = screen(&app);
+    assert!(text.contains("play versus") && text.contains("starts in 1"), "{text}");
+    assert!(text.contains(" you ") && text.contains(" bcts 0.1.0 "), "{text}");
     // Left held past DAS (167 ms, 10 frames) once the game runs: one shift at once, then
     // the repeats; the terminal's own repeats add nothing.
     frames(&mut app, 20);
@@ -151,6 +163,10 @@ fn a_person_plays_a_bot_live_on_the_terminal_screen_and_every_game_is_recorded_a
     let cells: Vec<Option<Cell>> = (0..width * height).map(|i| person.cell(i % width, i / width)).collect();
     assert!(cells.iter().any(|cell| matches!(cell, Some(Cell::Piece(_)))));
     assert!(!cells.contains(&Some(Cell::Unknown)), "every lock was seen and painted");
+    let text = screen(&app);
+    for shown in ["PPS", "APM", "VS", "0:0", "DRAW", "r or n next game"] {
+        assert!(text.contains(shown), "{shown}:\n{text}");
+    }
     let Rates { pps, apm, vs } = app.rates(1).unwrap();
     assert!(pps > 0.0 && apm >= 0.0 && (vs - apm * 100.0 / 60.0).abs() < 1e-6);
     let status = app.status().unwrap_or_default().to_string();
