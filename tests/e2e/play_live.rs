@@ -249,9 +249,15 @@ fn real_time_versus_options_out_of_place_are_one_line_errors() {
         ),
         (
             &["play", "--preset", "guideline", "--gravity", "1", "--pps", "2"][..],
-            "--pps is for a game against a bot in real time: add --versus --gravity",
+            "--pps is for a game against a bot in real time: add --versus",
         ),
-        (&["play", "--versus", "--record-games", "d"][..], "--gravity"),
+        (&["play", "--record-games", "d"][..], "--versus"),
+        // An option of real-time play with --versus plays in real time.
+        (&["play", "--versus", "--pps", "2"][..], "play needs a terminal"),
+        (
+            &["play", "--versus", "--out", "me.jsonl", "--preset", "classic"][..],
+            "guideline only",
+        ),
         (
             &[
                 "play",

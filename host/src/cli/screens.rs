@@ -45,9 +45,10 @@ pub struct ScreenVersus {
 }
 
 /// Options of `tetrad play`. A game against a bot in real time (`live_game`) is played
-/// in the browser (`--web`) or, with `--versus`, in the terminal (`--gravity`).
+/// in the browser (`--web`) or in the terminal (`--versus`, in real time with `--gravity`
+/// or any option of such a game).
 #[derive(Debug, Args)]
-#[command(group(clap::ArgGroup::new("live_game").args(["web", "gravity"]).multiple(true)))]
+#[command(group(clap::ArgGroup::new("live_game").args(["web", "gravity", "versus"]).multiple(true)))]
 pub struct PlayArgs {
     /// The rules.
     #[command(flatten)]
@@ -81,8 +82,9 @@ pub struct PlayArgs {
     /// With --web: the port [default: a free one].
     #[arg(long, requires = "web", default_value_t = 0)]
     pub port: u16,
-    /// Against a bot in real time (--web, or --versus --gravity): most pieces a second the
-    /// bot locks [default: no limit].
+    /// Against a bot in real time (--web, or --versus in the terminal, where this and the
+    /// options below play in real time, by default at the guideline's gravity): most pieces
+    /// a second the bot locks [default: no limit].
     #[arg(long, requires = "live_game", value_name = "PPS", value_parser = super::values::parse_positive)]
     pub pps: Option<f64>,
     /// Against a bot in real time: a modern game's published garbage options (`jstris`).

@@ -71,11 +71,13 @@ pub fn play(mut args: PlayArgs) -> Result<ExitCode> {
     if !versus && args.plugin.is_some() {
         bail!("--plugin picks your opponent in `tetrad play --versus`: add --versus");
     }
-    if versus && args.realtime.gravity.is_some() {
+    // An option of a game against a bot in real time plays one, by default at the
+    // guideline's gravity.
+    if versus && (args.realtime.gravity.is_some() || live_only(&args).is_some()) {
         return play_live(args);
     }
     if let Some(option) = live_only(&args) {
-        bail!("{option} is for a game against a bot in real time: add --versus --gravity (or play in the browser with --web)");
+        bail!("{option} is for a game against a bot in real time: add --versus (or play in the browser with --web)");
     }
     let opponent = if versus {
         Some(load(args.plugin.as_deref().unwrap_or("tree-search"))?)
@@ -115,8 +117,8 @@ fn live_only(args: &PlayArgs) -> Option<&'static str> {
     .find_map(|(given, option)| given.then_some(option))
 }
 
-/// `tetrad play --versus --gravity`: the person against a bot in real time, in the
-/// terminal, as in the browser.
+/// `tetrad play --versus --gravity` (or `--versus` with another option of real-time play):
+/// the person against a bot in real time, in the terminal, as in the browser.
 fn play_live(mut args: PlayArgs) -> Result<ExitCode> {
     let bot = load(args.plugin.as_deref().unwrap_or("tree-search"))?;
     let setup = super::live::setup(&mut args, &bot)?;
