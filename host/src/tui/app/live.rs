@@ -10,14 +10,14 @@ use super::timed::key_name;
 use super::{App, Session, Side};
 use crate::handling::{Handling, KeyEvent};
 use crate::plugin::Plugin;
-use crate::replay::{RecordedEnd, Replay};
+use crate::replay::{RecordedEnd, Replay, ReplayError};
 use crate::runner::{self, Live, LiveError};
 use crate::tournament::{PersonResults, RecordError};
 use crate::tui::keys::Mode;
 use crate::tui::pilots::Roster;
 use crate::tui::tracked::Tracked;
 use crossterm::event::{KeyEvent as TermKey, KeyEventKind};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// What a person's real-time games against a bot are played with, beside the session.
@@ -56,6 +56,35 @@ impl LivePlay {
     /// Whether the game's time has started.
     fn started(&self) -> bool {
         self.clock_us >= self.countdown_us()
+    }
+
+    /// Saves the ended game's replay to `record` and to the games folder: the paths saved
+    /// to.
+    fn record(&self, record: Option<&Path>) -> Result<Vec<String>, ReplayError> {
+        let Some(replay) = Replay::of_live(&self.live) else {
+            return Ok(Vec::new());
+        };
+        let folder = self.options.games_dir.as_ref();
+        let paths = [
+            record.map(Path::to_path_buf),
+            folder.map(|dir| dir.join(format!("game-{}.json", self.number))),
+        ];
+        let mut saved = Vec::new();
+        for path in paths.into_iter().flatten() {
+            replay.save(&path)?;
+            saved.push(path.display().to_string());
+        }
+        Ok(saved)
+    }
+
+    /// Appends the ended game, game `index`, to the results file, if there is one and the
+    /// game ended by the rules (a game stopped unfinished is no result). Returns whether
+    /// it was appended.
+    fn count(&mut self, index: u64) -> Result<bool, RecordError> {
+        match (&mut self.options.results, self.live.results(index)) {
+            (Some(results), Some(seats)) => results.append(&seats).map(|()| true),
+            _ => Ok(false),
+        }
     }
 
     /// The game's time: 0 during the countdown, the end's time once ended.
@@ -205,42 +234,22 @@ impl App {
                 side.end = Some(end.map_or(RecordedEnd::Unfinished, RecordedEnd::from));
             }
         }
-        let Some(replay) = Replay::of_live(&play.live) else {
-            return;
-        };
-        let folder = play.options.games_dir.as_ref();
-        let paths = [
-            self.session.record.clone(),
-            folder.map(|dir| dir.join(format!("game-{}.json", play.number))),
-        ];
-        let mut saved = Vec::new();
-        for path in paths.into_iter().flatten() {
-            match replay.save(&path) {
-                Ok(()) => saved.push(path.display().to_string()),
-                Err(err) => {
-                    self.status = Some(format!("cannot save the replay: {err}"));
-                    self.save_error = Some(err);
-                    return;
-                }
+        let mut status = format!("game {}", play.number);
+        match play.record(self.session.record.as_deref()) {
+            Ok(saved) if saved.is_empty() => {}
+            Ok(saved) => status += &format!(" saved to {}", saved.join(" and ")),
+            Err(err) => {
+                status += &format!(": cannot save the replay: {err}");
+                self.save_error = Some(err);
             }
         }
-        let counted = match (&mut play.options.results, play.live.results(self.game_index)) {
-            (Some(results), Some(seats)) => match results.append(&seats) {
-                Ok(()) => true,
-                Err(err) => {
-                    self.status = Some(format!("cannot count the game: {err}"));
-                    play.results_error = Some(err);
-                    return;
-                }
-            },
-            _ => false,
-        };
-        let mut status = format!("game {}", play.number);
-        if !saved.is_empty() {
-            status += &format!(" saved to {}", saved.join(" and "));
-        }
-        if counted {
-            status += ", counted in the results";
+        match play.count(self.game_index) {
+            Ok(true) => status += ", counted in the results",
+            Ok(false) => {}
+            Err(err) => {
+                status += &format!(", cannot count it: {err}");
+                play.results_error = Some(err);
+            }
         }
         self.status = Some(status);
     }
