@@ -152,6 +152,7 @@ fn a_person_plays_a_bot_live_on_the_terminal_screen_and_every_game_is_recorded_a
     app.on_key(KeyEvent::new(KeyCode::Char('p'), KeyModifiers::NONE));
     frames(&mut app, 6);
     assert!(!app.paused());
+    assert!(app.status().is_some_and(|status| status.contains("does not pause")));
     assert!(app.play_time().unwrap() >= before + Duration::from_millis(90));
     drop_to_the_end(&mut app);
     let ends: Vec<RecordedEnd> = app.sides().iter().filter_map(|side| side.end()).collect();
@@ -178,9 +179,9 @@ fn a_person_plays_a_bot_live_on_the_terminal_screen_and_every_game_is_recorded_a
     assert!(first.seats[0].keys.as_ref().is_some_and(|keys| keys.len() >= 16));
     assert_eq!(first.seats[1].players[0].name, "bcts");
 
-    // The next game: the next game's pieces, its own countdown; quit while it is played,
-    // it is recorded stopped, and `--record` keeps it, the last.
-    app.on_key(KeyEvent::new(KeyCode::Char('n'), KeyModifiers::NONE));
+    // The next game (`r`, as `n`): the next game's pieces, its own countdown; quit while
+    // it is played, it is recorded stopped, and `--record` keeps it, the last.
+    app.on_key(KeyEvent::new(KeyCode::Char('r'), KeyModifiers::NONE));
     assert!(app.countdown().is_some());
     assert!(app.sides().iter().all(|side| side.end().is_none()));
     frames(&mut app, 40);

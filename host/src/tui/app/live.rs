@@ -125,7 +125,7 @@ impl App {
             (plugin, bot_options),
         )?;
         let drivers = vec![Driver::Person, Driver::Bot];
-        let mut app = App::new(Mode::Play, session, seed, drivers, Roster::default());
+        let mut app = App::new(Mode::Live, session, seed, drivers, Roster::default());
         app.game_index = index;
         app.live = Some(Box::new(LivePlay {
             options,
