@@ -2,8 +2,7 @@
 //! setup, and `replay --verify`, which needs no screen.
 
 use super::{default_preset, load};
-use crate::cli::DEFAULT_COUNTDOWN_MS;
-use crate::cli::{DemoArgs, GameArgs, PlayArgs, ReplayArgs, ScreenVersus};
+use crate::cli::{DemoArgs, GameArgs, PlayArgs, ReplayArgs, ScreenVersus, DEFAULT_COUNTDOWN_MS};
 use crate::engine::AttackTable;
 use crate::plugin::{bundled_plugins, Plugin};
 use crate::referee::Limits;
