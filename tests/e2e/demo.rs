@@ -274,6 +274,34 @@ fn real_time_play_checks_its_rules_and_says_in_one_line_where_the_terminal_canno
     assert!(screen.contains("exited 1"), "{screen}");
 }
 
+#[test]
+fn real_time_play_against_a_bot_says_in_one_line_where_the_terminal_cannot() {
+    let tetrad = quoted(Path::new(env!("CARGO_BIN_EXE_tetrad")));
+    let play = format!("{tetrad} play --versus --gravity guideline --plugin bcts --countdown 0");
+    let Some(tmux) = Tmux::start("live", &play) else {
+        return;
+    };
+    let started = Instant::now();
+    let screen = loop {
+        let screen = tmux.screen();
+        if screen.contains("exited") || screen.contains("play versus") {
+            break screen;
+        }
+        assert!(started.elapsed() < Duration::from_secs(10), "{screen}");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    if screen.contains("play versus") {
+        eprintln!("skipping: this tmux reports key releases");
+        tmux.keys(&["q"]);
+        return;
+    }
+    assert!(
+        screen.contains("tetrad: terminal: this terminal does not report key releases (the kitty keyboard protocol)"),
+        "{screen}"
+    );
+    assert!(screen.contains("exited 1"), "{screen}");
+}
+
 /// A tmux server of our own, with one session running a command; killed when dropped.
 struct Tmux {
     socket: String,

@@ -14,6 +14,7 @@ mod layout;
 mod live;
 mod pace;
 mod pinned;
+mod play_live;
 mod presets;
 mod realtime;
 mod replay_page;

@@ -8,7 +8,7 @@ mod values;
 
 pub use batch::{Format, MergeArgs, ReportArgs, ReportFormat, RunArgs, TournamentArgs, TuneArgs};
 pub use hidden::{InfoArgs, SandboxArgs, SandboxMode, SeatArgs, WorkerArgs};
-pub use screens::{DemoArgs, PlayArgs, ReplayArgs, ScreenVersus};
+pub use screens::{DemoArgs, PlayArgs, ReplayArgs, ScreenVersus, DEFAULT_COUNTDOWN_MS};
 pub use shared::{ClockArgs, GameArgs, ScheduleArgs, VersusArgs};
 pub use values::{MAX_GAMES, MAX_JOBS, MAX_POPULATION};
 

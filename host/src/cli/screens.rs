@@ -33,7 +33,7 @@ pub struct DemoArgs {
 }
 
 /// `--versus` on the screens.
-#[derive(Debug, Args)]
+#[derive(Clone, Debug, Args)]
 pub struct ScreenVersus {
     /// Two boards play each other with garbage, on the same pieces.
     #[arg(long)]
@@ -44,8 +44,11 @@ pub struct ScreenVersus {
     pub attack: Option<crate::engine::AttackTable>,
 }
 
-/// Options of `tetrad play`.
+/// Options of `tetrad play`. A game against a bot in real time (`live_game`) is played
+/// in the browser (`--web`) or in the terminal (`--versus`, in real time with `--gravity`
+/// or any option of such a game).
 #[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("live_game").args(["web", "gravity", "versus"]).multiple(true)))]
 pub struct PlayArgs {
     /// The rules.
     #[command(flatten)]
@@ -79,29 +82,35 @@ pub struct PlayArgs {
     /// With --web: the port [default: a free one].
     #[arg(long, requires = "web", default_value_t = 0)]
     pub port: u16,
-    /// With --web: most pieces a second the bot locks [default: no limit].
-    #[arg(long, requires = "web", value_name = "PPS", value_parser = super::values::parse_positive)]
+    /// Against a bot in real time (--web, or --versus in the terminal, where this and the
+    /// options below play in real time, by default at the guideline's gravity): most pieces
+    /// a second the bot locks [default: no limit].
+    #[arg(long, requires = "live_game", value_name = "PPS", value_parser = super::values::parse_positive)]
     pub pps: Option<f64>,
-    /// With --web: a modern game's published garbage options (`jstris`).
-    #[arg(long, requires = "web", value_name = "NAME", value_parser = super::values::parse_garbage_set)]
+    /// Against a bot in real time: a modern game's published garbage options (`jstris`).
+    #[arg(long, requires = "live_game", value_name = "NAME", value_parser = super::values::parse_garbage_set)]
     pub garbage: Option<crate::engine::GarbageSet>,
-    /// With --web: the countdown before each game, in milliseconds.
-    #[arg(long, requires = "web", value_name = "MS", default_value_t = 3000,
+    /// Against a bot in real time: the countdown before each game, in milliseconds
+    /// [default: 3000].
+    #[arg(long, requires = "live_game", value_name = "MS",
           value_parser = clap::value_parser!(u64).range(0..=60_000))]
-    pub countdown: u64,
-    /// With --web: the folder each game's replay is saved in [default: a new folder in
-    /// the temporary directory].
-    #[arg(long, requires = "web", value_name = "DIR")]
+    pub countdown: Option<u64>,
+    /// Against a bot in real time: the folder each game's replay is saved in, as
+    /// game-N.json [default with --web: a new folder in the temporary directory].
+    #[arg(long, requires = "live_game", value_name = "DIR")]
     pub record_games: Option<std::path::PathBuf>,
-    /// With --web: appends each finished game to this results file, as `tetrad versus
-    /// --out` does, so `tetrad report` and `tetrad merge` rate you against the bot; a file
-    /// of the same setup and opponent is continued, another refused.
-    #[arg(long, requires = "web", value_name = "FILE")]
+    /// Against a bot in real time: appends each finished game to this results file, as
+    /// `tetrad versus --out` does, so `tetrad report` and `tetrad merge` rate you against
+    /// the bot; a file of the same setup and opponent is continued, another refused.
+    #[arg(long, requires = "live_game", value_name = "FILE")]
     pub out: Option<std::path::PathBuf>,
     /// With --out: your name in the results.
     #[arg(long, requires = "out", value_name = "NAME", default_value = "person")]
     pub name: String,
 }
+
+/// The countdown before each game against a bot in real time, in milliseconds.
+pub const DEFAULT_COUNTDOWN_MS: u64 = 3000;
 
 /// Real-time play on `tetrad play`: the timing rules and the person's handling.
 #[derive(Debug, Args)]

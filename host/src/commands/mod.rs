@@ -1,6 +1,7 @@
 //! The subcommands, on top of the loader, the game loop and the reports.
 
 mod install;
+mod live;
 mod progress;
 mod report;
 mod screens;

@@ -2,17 +2,18 @@
 //! setup, and `replay --verify`, which needs no screen.
 
 use super::{default_preset, load};
-use crate::cli::{DemoArgs, GameArgs, PlayArgs, ReplayArgs, ScreenVersus};
+use crate::cli::{DemoArgs, GameArgs, PlayArgs, ReplayArgs, ScreenVersus, DEFAULT_COUNTDOWN_MS};
 use crate::engine::AttackTable;
 use crate::plugin::{bundled_plugins, Plugin};
 use crate::referee::Limits;
 use crate::replay::Replay;
 use crate::setup::args::setup;
-use crate::tui::{need_terminal, show, App, Playback, Session};
+use crate::tui::{need_terminal, show, App, LiveOptions, Playback, Session};
 use anyhow::{bail, Context, Result};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 pub(super) fn session(
     game: &GameArgs,
@@ -69,6 +70,14 @@ pub fn play(mut args: PlayArgs) -> Result<ExitCode> {
     if !versus && args.plugin.is_some() {
         bail!("--plugin picks your opponent in `tetrad play --versus`: add --versus");
     }
+    // An option of a game against a bot in real time plays one, by default at the
+    // guideline's gravity.
+    if versus && (args.realtime.gravity.is_some() || live_only(&args).is_some()) {
+        return play_live(args);
+    }
+    if let Some(option) = live_only(&args) {
+        bail!("{option} is for a game against a bot in real time: add --versus (or play in the browser with --web)");
+    }
     let opponent = if versus {
         Some(load(args.plugin.as_deref().unwrap_or("tree-search"))?)
     } else {
@@ -78,9 +87,6 @@ pub fn play(mut args: PlayArgs) -> Result<ExitCode> {
     default_preset(&mut args.game, &opponent);
     let mut session = session(&args.game, args.seed, args.max_pieces, args.record, args.versus)?;
     if let Some(timing) = args.realtime.timing() {
-        if session.is_versus() {
-            bail!("real-time play (--gravity) against a bot is not played yet; play it without --versus");
-        }
         if session.setup.rules.preset != tetrad_plugin_api::Preset::Guideline {
             bail!(crate::engine::TimingError::Preset(
                 session.setup.rules.preset.name().to_string()
@@ -95,6 +101,44 @@ pub fn play(mut args: PlayArgs) -> Result<ExitCode> {
         None if session.setup.timing.is_some() => show(App::play_timed(session, args.realtime.handling())),
         None => show(App::play(session)),
     }
+}
+
+/// The option given that only a game against a bot in real time plays, if any.
+fn live_only(args: &PlayArgs) -> Option<&'static str> {
+    [
+        (args.pps.is_some(), "--pps"),
+        (args.garbage.is_some(), "--garbage"),
+        (args.countdown.is_some(), "--countdown"),
+        (args.record_games.is_some(), "--record-games"),
+        (args.out.is_some(), "--out"),
+    ]
+    .into_iter()
+    .find_map(|(given, option)| given.then_some(option))
+}
+
+/// `tetrad play --versus --gravity` (or `--versus` with another option of real-time play):
+/// the person against a bot in real time, in the terminal, as in the browser.
+fn play_live(mut args: PlayArgs) -> Result<ExitCode> {
+    let bot = load(args.plugin.as_deref().unwrap_or("tree-search"))?;
+    let setup = super::live::setup(&mut args, &bot)?;
+    need_terminal("play needs a terminal")?;
+    if let Some(dir) = &args.record_games {
+        std::fs::create_dir_all(dir).with_context(|| format!("--record-games {}", dir.display()))?;
+    }
+    let results = super::live::results(&args, &bot, &setup)?;
+    let session = Session {
+        setup,
+        seed: args.seed,
+        record: args.record,
+    };
+    let options = LiveOptions {
+        bot: (bot, args.options),
+        handling: args.realtime.handling(),
+        countdown: Duration::from_millis(args.countdown.unwrap_or(DEFAULT_COUNTDOWN_MS)),
+        games_dir: args.record_games,
+        results,
+    };
+    show(App::play_live(session, options)?)
 }
 
 /// `tetrad replay`: plays a replay back, or with `--verify` re-simulates it headless.

@@ -4,6 +4,7 @@
 
 mod isolate;
 mod output;
+mod person;
 mod rated;
 pub mod record;
 mod recorded;
@@ -15,6 +16,7 @@ pub use isolate::{
     DEFAULT_WORKER_THINK_LIMIT_US,
 };
 pub use output::{csv, fixture_line, markdown, table, Report};
+pub use person::{PersonError, PersonResults, PERSON_GAMES};
 pub use rated::{match_csv, match_report, match_table, rated, rated_table, GameOutcome, MatchReport, Rated};
 pub use record::{read, Config, EntrantConfig, FixtureRecord, GameRecord, Line, RecordError, Writer};
 pub use recorded::{folder_for_results, folder_from_results, game_file};

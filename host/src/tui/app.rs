@@ -3,6 +3,7 @@
 //! recording. [`App::on_key`] and [`App::on_tick`] change it; there is no terminal code
 //! here, so tests drive it directly.
 
+pub use live::{LiveOptions, Rates};
 pub use side::{Garbage, Session, Side};
 
 use super::keys::{self, Command, Mode};
@@ -51,6 +52,8 @@ pub struct App {
     save_error: Option<ReplayError>,
     /// A person playing in real time: their hands and the game's time.
     timed: Option<Box<timed::TimedPlay>>,
+    /// A person playing a bot in real time: the live game.
+    live: Option<Box<live::LivePlay>>,
 }
 
 impl App {
@@ -78,6 +81,7 @@ impl App {
             recorder: None,
             save_error: None,
             timed: None,
+            live: None,
             session,
         }
     }
@@ -192,6 +196,9 @@ impl App {
                 self.quit = true;
             }
             Command::Help => self.help = !self.help,
+            Command::Pause if self.live.is_some() => {
+                self.status = Some("a game against a bot goes on: it does not pause".to_string());
+            }
             Command::Pause => self.paused = !self.paused,
             Command::Step => {
                 self.paused = true;
@@ -225,6 +232,10 @@ impl App {
     /// Lets `elapsed` of wall-clock time pass: plays the ticks it holds at the current
     /// speed. Nothing moves while paused, over, or under an overlay.
     pub fn on_tick(&mut self, elapsed: Duration) {
+        // A live game goes on under the keys' help.
+        if self.live_tick(elapsed) {
+            return;
+        }
         if self.paused || self.help || self.prompt.is_some() || self.is_over() {
             return;
         }
@@ -268,7 +279,7 @@ impl App {
 
     /// A person's key: plays a tick with `actions` at once, and the timer starts over.
     fn human(&mut self, actions: Actions) {
-        if self.mode == Mode::Play && !self.paused && !self.help && self.timed.is_none() {
+        if self.mode == Mode::Play && !self.paused && !self.help && self.timed.is_none() && self.live.is_none() {
             self.advance(actions);
             self.due = Duration::ZERO;
         }
@@ -304,6 +315,8 @@ impl App {
                     Some(actions) => actions,
                     None => continue,
                 },
+                // A live game's bot plays in the live game, not in ticks.
+                Driver::Bot => continue,
             };
             side.tracked.tick(actions);
             if let Some(recorder) = &mut self.recorder {
@@ -359,6 +372,9 @@ impl App {
             return self.seek(0);
         }
         self.save_if_unsaved();
+        if self.live.is_some() {
+            return self.live_next_game();
+        }
         self.game_index = index;
         self.game_seed = runner::game_seed(self.session.seed, index);
         for side in &mut self.sides {
@@ -450,6 +466,9 @@ impl App {
 
     /// Saves the game's replay, if recording and it holds ticks not yet saved.
     fn save_if_unsaved(&mut self) {
+        if self.live.is_some() {
+            return self.live_save();
+        }
         let now_us = self.timed_now_us();
         let Some(recorder) = &mut self.recorder else {
             return;
@@ -473,6 +492,7 @@ impl App {
     }
 }
 
+mod live;
 mod side;
 mod switch;
 mod timed;

@@ -12,6 +12,9 @@ pub enum Mode {
     Play,
     /// A recorded game plays back (`tetrad replay`).
     Replay,
+    /// A person plays a bot in real time (`tetrad play --versus --gravity`): the keys
+    /// their handling binds play the game, the others are these.
+    Live,
 }
 
 impl Mode {
@@ -19,7 +22,7 @@ impl Mode {
     pub fn name(self) -> &'static str {
         match self {
             Mode::Demo => "demo",
-            Mode::Play => "play",
+            Mode::Play | Mode::Live => "play",
             Mode::Replay => "replay",
         }
     }
@@ -131,6 +134,13 @@ const PLAY: &[Binding] = &[
     bind("q esc", "quit", Command::Quit, &[Char('q'), Esc]),
 ];
 
+const LIVE: &[Binding] = &[
+    bind("r n", "next game", Command::NewSeed, &[Char('r'), Char('n')]),
+    bind("p", "no pause against a bot", Command::Pause, &[Char('p'), Char('P')]),
+    bind("?", "show / hide keys", Command::Help, &[Char('?')]),
+    bind("q esc", "quit", Command::Quit, &[Char('q'), Esc]),
+];
+
 const REPLAY: &[Binding] = &[
     bind("space p", "pause / resume", Command::Pause, &[Char(' '), Char('p')]),
     bind("s .", "one tick (pauses)", Command::Step, &[Char('s'), Char('.')]),
@@ -158,6 +168,7 @@ pub fn bindings(mode: Mode) -> &'static [Binding] {
         Mode::Demo => DEMO,
         Mode::Play => PLAY,
         Mode::Replay => REPLAY,
+        Mode::Live => LIVE,
     }
 }
 
@@ -196,7 +207,9 @@ mod tests {
         assert_eq!(command(Mode::Demo, key(Char(' '))), Some(Command::Pause));
         assert_eq!(command(Mode::Replay, key(PageUp)), Some(Command::SeekPieces(-10)));
         let ctrl_c = KeyEvent::new(Char('c'), KeyModifiers::CONTROL);
-        for mode in [Mode::Demo, Mode::Play, Mode::Replay] {
+        assert_eq!(command(Mode::Live, key(Char(' '))), None, "the handling's");
+        assert_eq!(command(Mode::Live, key(Char('r'))), Some(Command::NewSeed));
+        for mode in [Mode::Demo, Mode::Play, Mode::Replay, Mode::Live] {
             assert_eq!(command(mode, ctrl_c), Some(Command::Quit));
             assert_eq!(command(mode, key(Char('q'))), Some(Command::Quit));
             assert!(help(mode).any(|(keys, _)| keys == "?"));
@@ -205,7 +218,7 @@ mod tests {
 
     #[test]
     fn no_key_means_two_things() {
-        for mode in [Mode::Demo, Mode::Play, Mode::Replay] {
+        for mode in [Mode::Demo, Mode::Play, Mode::Replay, Mode::Live] {
             let codes: Vec<KeyCode> = bindings(mode).iter().flat_map(|b| b.codes.iter().copied()).collect();
             for (i, code) in codes.iter().enumerate() {
                 assert!(!codes[i + 1..].contains(code), "{mode:?}: {code:?} bound twice");

@@ -13,7 +13,7 @@ pub mod terminal;
 pub mod tracked;
 pub mod ui;
 
-pub use app::{App, Session};
+pub use app::{App, LiveOptions, Session};
 pub use playback::Playback;
 
 use anyhow::{bail, Context, Result};
@@ -31,6 +31,9 @@ pub fn need_terminal(message: &str) -> Result<()> {
 pub fn show(mut app: App) -> Result<ExitCode> {
     terminal::run(&mut app).context("terminal")?;
     if let Some(err) = app.take_save_error() {
+        return Err(err.into());
+    }
+    if let Some(err) = app.take_results_error() {
         return Err(err.into());
     }
     Ok(ExitCode::SUCCESS)

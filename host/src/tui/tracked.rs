@@ -2,8 +2,8 @@
 //! each lock paints the piece's cells, clears full rows and raises garbage as the board
 //! does.
 
-use crate::engine::{Game, Locked, TickReport};
-use tetrad_plugin_api::{Actions, PieceId};
+use crate::engine::{Game, TickReport};
+use tetrad_plugin_api::{Actions, Board, Orientation, PieceId, PiecePos};
 
 /// What fills a locked cell: the kind of the piece that left it there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,7 +54,7 @@ impl Tracked {
         let report = self.game.tick(actions);
         if let Some(locked) = report.locked {
             let risen = (self.received() - received) as usize;
-            self.paint(locked, risen);
+            self.paint(locked.piece, locked.pos, risen);
         }
         report
     }
@@ -70,7 +70,7 @@ impl Tracked {
             };
             if let Some(locked) = report.locked {
                 let risen = (self.received() - received) as usize;
-                self.paint(locked, risen);
+                self.paint(locked.piece, locked.pos, risen);
                 locked_any = true;
             }
         }
@@ -80,8 +80,65 @@ impl Tracked {
     /// real time), with no garbage risen.
     pub fn painted(&mut self, report: &TickReport) {
         if let Some(locked) = report.locked {
-            self.paint(locked, 0);
+            self.paint(locked.piece, locked.pos, 0);
         }
+    }
+
+    /// Takes the state of `game`, the same game played on elsewhere (a live game's
+    /// referee owns it), and paints the piece that locked since the last call: found
+    /// where, placed on the board before, it leaves the board after. More than one lock
+    /// between two calls leaves the new cells' colours unknown.
+    pub fn follow(&mut self, game: &Game) {
+        let locks = game.stats().pieces.saturating_sub(self.game.stats().pieces);
+        let received = game.garbage().map_or(0, |garbage| garbage.received);
+        let risen = received.saturating_sub(self.received()) as usize;
+        let found = match locks {
+            1 => self.find_lock(game, risen),
+            _ => None,
+        };
+        self.game = game.clone();
+        match found {
+            Some((piece, pos)) => self.paint(piece, pos, risen),
+            None => self.sync(),
+        }
+    }
+
+    /// The piece and place of the one lock that turns this game's board into `after`'s,
+    /// `risen` rows of garbage raised after the clear. The falling piece's kind is tried
+    /// first, then the held one's and the next ones', then every kind: a piece whose cells
+    /// all cleared fits anywhere, and leaves no colour to get wrong.
+    fn find_lock(&self, after: &Game, risen: usize) -> Option<(PieceId, PiecePos)> {
+        let before = self.game.board();
+        let target = after.board().rows();
+        let height = before.height();
+        let pieces = self.game.pieces();
+        let mut kinds: Vec<PieceId> = self.game.current().map(|falling| falling.piece).into_iter().collect();
+        kinds.extend(self.game.held());
+        kinds.extend(self.game.queue());
+        kinds.extend(pieces.ids());
+        let mut tried = Vec::new();
+        let (box_width, box_height) = pieces.max_extent();
+        for piece in kinds {
+            if tried.contains(&piece) {
+                continue;
+            }
+            tried.push(piece);
+            for (index, shape) in pieces.kind(piece).orientations().iter().enumerate() {
+                for x in -(box_width as i8)..before.width() as i8 {
+                    for y in -(box_height as i8)..height as i8 {
+                        if leaves(before, shape, (x, y), risen, target) {
+                            let pos = PiecePos {
+                                orientation: index as u8,
+                                x,
+                                y,
+                            };
+                            return Some((piece, pos));
+                        }
+                    }
+                }
+            }
+        }
+        None
     }
 
     fn received(&self) -> u64 {
@@ -99,22 +156,17 @@ impl Tracked {
 
     /// Paints the lock, clears the full rows, and raises `risen` rows of garbage (their
     /// holes come from the board, in `sync`).
-    fn paint(&mut self, locked: Locked, risen: usize) {
+    fn paint(&mut self, piece: PieceId, pos: PiecePos, risen: usize) {
         let width = self.game.rules().width;
         let height = self.game.rules().height;
-        let kind = self.game.pieces().kind(locked.piece);
-        let cells = kind.orientation(locked.pos.orientation).cells();
-        let at = |&(dx, dy): &(i8, i8)| {
-            (
-                i32::from(locked.pos.x) + i32::from(dx),
-                i32::from(locked.pos.y) + i32::from(dy),
-            )
-        };
+        let kind = self.game.pieces().kind(piece);
+        let cells = kind.orientation(pos.orientation).cells();
+        let at = |&(dx, dy): &(i8, i8)| (i32::from(pos.x) + i32::from(dx), i32::from(pos.y) + i32::from(dy));
         // A piece with a cell above row 0 places nothing (the game is over).
         if cells.iter().map(at).all(|(_, y)| y >= 0) {
             for (x, y) in cells.iter().map(at) {
                 if let Some(cell) = self.cells.get_mut(y as usize * width + x as usize) {
-                    *cell = Some(Cell::Piece(locked.piece));
+                    *cell = Some(Cell::Piece(piece));
                 }
             }
             let mut kept: Vec<Option<Cell>> = Vec::with_capacity(self.cells.len());
@@ -145,6 +197,26 @@ impl Tracked {
             }
         }
     }
+}
+
+/// Whether `shape` resting at `at` on `before` leaves `target`: placed, full rows cleared,
+/// then `risen` rows raised from the floor (whose holes are not compared).
+fn leaves(before: &Board, shape: &Orientation, at: (i8, i8), risen: usize, target: &[u32]) -> bool {
+    let (x, y) = at;
+    if !before.fits(shape, x, y) || !before.rests(shape, x, y) {
+        return false;
+    }
+    let mut placed = before.clone();
+    if !placed.place(shape, x, y) {
+        return false;
+    }
+    let height = placed.height();
+    let risen = risen.min(height);
+    let full = placed.full_row();
+    let kept: Vec<u32> = placed.rows().iter().copied().filter(|&row| row != full).collect();
+    let mut cleared = vec![0; height - kept.len()];
+    cleared.extend(kept);
+    cleared[risen..] == target[..height - risen]
 }
 
 #[cfg(test)]
@@ -223,5 +295,72 @@ mod tests {
             }
         }
         assert!(garbage_seen, "no garbage rose in these games");
+    }
+
+    #[test]
+    fn a_game_played_elsewhere_is_followed_with_the_colours_of_its_locks() {
+        let rules = Rules {
+            width: 4,
+            height: 12,
+            ..Rules::preset(Preset::Classic)
+        };
+        let pieces = Arc::new(PieceSet::tetrominoes());
+        // The reference paints every lock from its report; the followers see only the
+        // games between the locks.
+        let mut sides: Vec<Tracked> = (0..2)
+            .map(|_| {
+                let mut game = Game::new(rules, pieces.clone(), 9);
+                game.enable_garbage("4".parse().unwrap(), 9);
+                Tracked::new(game)
+            })
+            .collect();
+        let mut followers: Vec<Tracked> = sides.clone();
+        let pattern = [
+            Actions::DROP,
+            Actions::LEFT | Actions::DROP,
+            Actions::RIGHT | Actions::DROP,
+            Actions::CW | Actions::DROP,
+        ];
+        let (mut painted, mut risen) = (0, 0);
+        for tick in 0..400 {
+            if sides.iter().any(|side| side.game().is_over()) {
+                break;
+            }
+            for (seat, side) in sides.iter_mut().enumerate() {
+                side.tick(pattern[(tick + seat) % pattern.len()]);
+            }
+            crate::engine::pass_garbage(sides.iter_mut().map(Tracked::game_mut));
+            for (side, follower) in sides.iter().zip(&mut followers) {
+                follower.follow(side.game());
+                for y in 0..rules.height {
+                    for x in 0..rules.width {
+                        assert_eq!(follower.cell(x, y), side.cell(x, y), "tick {tick} ({x}, {y})");
+                    }
+                }
+                painted += (0..rules.width * rules.height)
+                    .filter(|i| matches!(follower.cell(i % rules.width, i / rules.width), Some(Cell::Piece(_))))
+                    .count();
+                risen = risen.max(follower.game().garbage().map_or(0, |g| g.received));
+            }
+        }
+        assert!(painted > 0 && risen > 0, "pieces locked and garbage rose");
+
+        // Two locks between looks: their cells are filled, in no colour of a piece.
+        let rules = Rules::preset(Preset::Classic);
+        let mut game = Game::new(rules, pieces.clone(), 4);
+        let mut follower = Tracked::new(game.clone());
+        let mut shift = Actions::NONE;
+        while game.stats().pieces < 2 {
+            game.tick(shift | Actions::DROP);
+            shift = Actions::LEFT;
+        }
+        assert_eq!(game.stats().lines, 0);
+        follower.follow(&game);
+        let filled: Vec<Option<Cell>> = (0..rules.width * rules.height)
+            .filter(|i| game.board().filled(i % rules.width, i / rules.width))
+            .map(|i| follower.cell(i % rules.width, i / rules.width))
+            .collect();
+        assert_eq!(filled.len(), 8);
+        assert!(filled.iter().all(|&cell| cell == Some(Cell::Unknown)), "{filled:?}");
     }
 }

@@ -292,9 +292,13 @@ fn status_line(app: &App) -> Line<'static> {
     };
     // In versus the panels have no room for it.
     let restart = app.sides().len() > 1 && app.mode() != Mode::Replay && app.sides().iter().all(|s| s.end().is_some());
+    let keys = match app.is_live() {
+        true => "r or n next game   ",
+        false => "r restart, n new seed   ",
+    };
     match restart {
         true => Line::from(vec![
-            Span::styled("r restart, n new seed   ", Style::default().fg(Color::Yellow)),
+            Span::styled(keys, Style::default().fg(Color::Yellow)),
             Span::raw(line.to_string()),
         ]),
         false => line,

@@ -50,6 +50,8 @@ pub(super) enum Driver {
     Person,
     /// The recorded actions of this seat of the replay.
     Replay(usize),
+    /// The bot of a live game, which plays it.
+    Bot,
 }
 
 /// The referee of a board: a plugin is judged as in headless games, under the setup's
@@ -58,7 +60,8 @@ pub(super) enum Driver {
 pub(super) fn referee_for(driver: &Driver, setup: &Setup) -> Referee {
     match driver {
         Driver::Plugin(_) => Referee::new(&setup.rules, setup.max_pieces, setup.limits),
-        Driver::Person | Driver::Replay(_) => Referee::for_person(setup.max_pieces),
+        // A live game's referee is the live game's.
+        Driver::Person | Driver::Replay(_) | Driver::Bot => Referee::for_person(setup.max_pieces),
     }
 }
 

@@ -71,13 +71,16 @@ impl App {
     /// Whether a person plays in real time, which needs the terminal to report key
     /// releases.
     pub fn is_timed(&self) -> bool {
-        self.timed.is_some()
+        self.timed.is_some() || self.live.is_some()
     }
 
     /// A key pressed, repeated or released. In real-time play a key the handling binds
     /// goes to it, with the game's time; any other press (and every press otherwise) is
     /// a screen key.
     pub fn on_key_event(&mut self, key: TermKey) {
+        if self.live_key(&key) {
+            return;
+        }
         let bound = self
             .timed
             .as_ref()

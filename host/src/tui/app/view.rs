@@ -58,6 +58,7 @@ impl App {
                 format!("{} {}", info.name, info.version)
             }
             Driver::Person => "you".to_string(),
+            Driver::Bot => self.live_bot_label().unwrap_or_default(),
             Driver::Replay(seat) => self
                 .playback
                 .as_ref()

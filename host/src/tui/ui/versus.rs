@@ -87,7 +87,11 @@ fn draw_header(frame: &mut Frame, app: &App, area: Rect) {
     if let Some((tick, len)) = app.progress() {
         parts.push(format!("tick {tick} of {len}"));
     }
-    parts.push(speed_text(app, app.stats().level()));
+    match (app.countdown(), app.play_time()) {
+        (Some(left), _) => parts.push(format!("starts in {}", left.as_secs() + 1)),
+        (None, Some(time)) => parts.push(clock_text(time)),
+        (None, None) => parts.push(speed_text(app, app.stats().level())),
+    }
     let bold = Style::default().add_modifier(Modifier::BOLD);
     let alert = Style::default().fg(Color::Yellow).add_modifier(Modifier::BOLD);
     let mut spans = vec![Span::styled(parts.join(" · "), bold)];
@@ -121,11 +125,19 @@ fn draw_versus_panel(frame: &mut Frame, app: &App, index: usize, other: &Side, a
         narrow_stat("sent", garbage.sent.to_string()),
         narrow_stat("received", garbage.received.to_string()),
         narrow_stat("waiting", garbage.pending.to_string()),
-        narrow_stat(
+    ]);
+    match app.rates(index) {
+        // A live game's pace: TETR.IO's three numbers.
+        Some(rates) => lines.extend([
+            narrow_stat("PPS", format!("{:.2}", rates.pps)),
+            narrow_stat("APM", format!("{:.1}", rates.apm)),
+            narrow_stat("VS", format!("{:.1}", rates.vs)),
+        ]),
+        None => lines.push(narrow_stat(
             "µs/upd",
             side.update_us().map_or("-".to_string(), |us| format!("{us:.1}")),
-        ),
-    ]);
+        )),
+    }
     if side.violations() > 0 {
         lines.push(narrow_stat("faults", side.violations().to_string()));
     }
@@ -147,6 +159,12 @@ fn draw_versus_panel(frame: &mut Frame, app: &App, index: usize, other: &Side, a
         panel.block(Block::new().padding(ratatui::widgets::Padding::left(1))),
         area,
     );
+}
+
+/// A game's time as minutes and seconds, to the tenth: `1:05.3`.
+fn clock_text(time: std::time::Duration) -> String {
+    let tenths = time.as_millis() / 100;
+    format!("{}:{:02}.{}", tenths / 600, tenths / 10 % 60, tenths % 10)
 }
 
 fn narrow_stat(name: &str, value: String) -> Line<'static> {
