@@ -54,15 +54,6 @@ impl PyGame {
         (first != NO_PLACEMENT).then_some(first as usize)
     }
 
-    /// 1 at each placement's slot, 0 elsewhere.
-    pub(crate) fn mask_vec(&mut self) -> Vec<i8> {
-        self.choices()
-            .slot_first()
-            .iter()
-            .map(|&first| i8::from(first != NO_PLACEMENT))
-            .collect()
-    }
-
     /// Current, hold, then the previewed pieces, as indices; the number of pieces for none.
     pub(crate) fn piece_vec(&self) -> Vec<i64> {
         let none = self.setup.pieces.len() as i64;
