@@ -12,7 +12,7 @@
 //! no playing either: after a DROP that did not lock the piece, the slid piece locks
 //! where it is if it fits and rests there, and otherwise the path does not end locked.
 
-use super::{column_tops, path_clears_the_walls, play_into, shortest_turns, within_walls, Placement};
+use super::{column_tops, path_clears_the_walls, play_into, shortest_turns, Placement};
 use crate::model::board::{Board, PiecePos, MAX_WIDTH};
 use crate::model::piece::{Orientation, PieceKind, MAX_PIECE_SIZE};
 use crate::model::rules::Rules;
@@ -80,7 +80,10 @@ impl<'a> Sky<'a> {
     /// The landing row of `orientation` at box column `x` ([`NONE`] outside the walls).
     #[inline(always)]
     fn landing(&self, orientation: u8, x: i8) -> i8 {
-        self.landing[usize::from(orientation)].get(column(x)).copied().unwrap_or(NONE)
+        self.landing[usize::from(orientation)]
+            .get(column(x))
+            .copied()
+            .unwrap_or(NONE)
     }
 
     /// Whether the piece fits at `x`, `y` in `orientation`.
@@ -233,14 +236,7 @@ pub(super) fn gravity_placements(
                 if !walked[way] {
                     walked[way] = true;
                     let farthest = if shifts > 0 { max_x - start.x } else { start.x - min_x };
-                    walk(
-                        &sky,
-                        start,
-                        turns,
-                        shifts.signum(),
-                        farthest as u8,
-                        &mut rows[way],
-                    );
+                    walk(&sky, start, turns, shifts.signum(), farthest as u8, &mut rows[way]);
                 }
                 let y = rows[way][usize::from(k)];
                 if y != NO_ROW {
@@ -333,33 +329,35 @@ fn add_slides(sky: &Sky, start: PiecePos, out: &mut Vec<Placement>) {
         rows[usize::from(p.pos.orientation)][column(p.pos.x)] = p.pos.y;
     }
     let mut slid = [[NONE; COLUMNS]; MAX_ORIENTATIONS];
-    let width = sky.board.width() as i8;
     for i in 0..dropped {
         let base = out[i];
-        if locked_on_drop(start, &base) {
+        let (o, c, y) = (usize::from(base.pos.orientation), column(base.pos.x), base.pos.y);
+        let (row, landing) = (&rows[o], &sky.landing[o]);
+        // A slide is a candidate where the slid piece lies between the walls (its column
+        // has a landing row), no placement without a slide is there, and it is not above
+        // the landing row: both ways asked at once, without a branch per test, as most
+        // bases have none.
+        let candidate = |to: usize| (landing[to] != NONE) & (row[to] != y) & (y >= landing[to]);
+        let ways = [candidate(c - 1), candidate(c + 1)];
+        if !(ways[0] | ways[1]) || locked_on_drop(start, &base) {
             continue;
         }
-        let o = usize::from(base.pos.orientation);
         let shape = sky.kind.orientation(base.pos.orientation);
-        for slide in [-1i8, 1] {
+        for (slide, to) in [(-1i8, c - 1), (1, c + 1)] {
+            if !ways[usize::from(slide > 0)] {
+                continue;
+            }
             let pos = PiecePos {
                 x: base.pos.x + slide,
                 ..base.pos
             };
-            if !within_walls(shape, pos.x, width) || rows[o][column(pos.x)] == pos.y {
+            // On the landing row the piece fits and rests; only under it (beneath an
+            // overhang) does the board need asking.
+            let lands = y == landing[to] || (sky.board.fits(shape, pos.x, y) && sky.board.rests(shape, pos.x, y));
+            if !lands || slid[o][to] == y {
                 continue;
             }
-            // Above the landing row the piece hovers; on it, it fits and rests; only
-            // under it (beneath an overhang) does the board need asking.
-            let lands = match pos.y.cmp(&sky.landing[o][column(pos.x)]) {
-                Ordering::Less => false,
-                Ordering::Equal => true,
-                Ordering::Greater => sky.board.fits(shape, pos.x, pos.y) && sky.board.rests(shape, pos.x, pos.y),
-            };
-            if !lands || slid[o][column(pos.x)] == pos.y {
-                continue;
-            }
-            slid[o][column(pos.x)] = pos.y;
+            slid[o][to] = y;
             out.push(Placement { pos, slide, ..base });
         }
     }
