@@ -7,7 +7,18 @@ use crate::setup::refused;
 use crate::GameOver;
 use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
-use tetrad_plugin_api::PieceId;
+use crate::play::Cand;
+use tetrad_plugin_api::{PieceId, Placement};
+
+/// A placement chosen, taken out of the placements before they are let go.
+enum Chosen {
+    /// A table's: its path is played (its row is the empty board's).
+    Path(Placement),
+    /// The move generator's for this board.
+    Plan(Placement),
+    /// The guideline search's.
+    Cand(Cand),
+}
 
 impl PyGame {
     /// A piece's name in the game's set.
@@ -35,11 +46,18 @@ impl PyGame {
                 "placement {index} is out of range: the piece has {count} placements"
             )));
         };
+        let chosen = match choices.path(index) {
+            Some(&placement) if choices.is_table() => Chosen::Path(placement),
+            Some(&placement) => Chosen::Plan(placement),
+            None => Chosen::Cand(choices.list(&self.play)[index].clone()),
+        };
+        // Let go of the placements first, so that their buffers serve the next piece.
+        drop(choices);
         self.moved();
-        let lines = match choices.path(index) {
-            Some(placement) if choices.is_table() => self.play.place_path(placement),
-            Some(placement) => self.play.place_plan(placement),
-            None => self.play.place(&choices.list(&self.play)[index]),
+        let lines = match &chosen {
+            Chosen::Path(placement) => self.play.place_path(placement),
+            Chosen::Plan(placement) => self.play.place_plan(placement),
+            Chosen::Cand(cand) => self.play.place(cand),
         };
         match lines {
             Some(lines) => Ok(lines),
