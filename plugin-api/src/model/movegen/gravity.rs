@@ -11,6 +11,11 @@
 //! the few left (shorter shifts than turns, or none) are played. A slide needs
 //! no playing either: after a DROP that did not lock the piece, the slid piece locks
 //! where it is if it fits and rests there, and otherwise the path does not end locked.
+//!
+//! Each orientation's landing row at each column is worked out once per call, from the
+//! column heights; the walks and the slides ask the board's rows only where the piece
+//! lies under its landing row, beneath an overhang ([`Sky`]). The least column height a
+//! path sweeps is looked up, not searched ([`Sweeps`]).
 
 use super::{column_tops, path_clears_the_walls, play_into, shortest_turns, Placement};
 use crate::model::board::{Board, PiecePos, MAX_WIDTH};
