@@ -3,11 +3,11 @@
 
 use super::PyGame;
 use crate::choices::NO_PLACEMENT;
+use crate::play::Cand;
 use crate::setup::refused;
 use crate::GameOver;
 use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
-use crate::play::Cand;
 use tetrad_plugin_api::{PieceId, Placement};
 
 /// A placement chosen, taken out of the placements before they are let go.
