@@ -14,7 +14,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 mod games;
-use games::{Batch, MIN_PART};
+use games::{Batch, Finals, MIN_PART};
 
 /// `per_game` copies of `value` for each of `n` games, or a `MemoryError` where they do
 /// not fit: the size is the caller's, and an allocation that failed would abort the
@@ -51,6 +51,15 @@ type StepResult<'py> = (
     Bound<'py, PyArray1<bool>>,
     Bound<'py, PyArray1<i64>>,
     Bound<'py, PyArray1<i64>>,
+);
+
+/// `(games, boards, pieces, masks, ends)` of the games that ended in a step.
+type FinalObservations<'py> = (
+    Bound<'py, PyArray1<i64>>,
+    Bound<'py, PyArray3<u8>>,
+    Bound<'py, PyArray2<i64>>,
+    Bound<'py, PyArray2<bool>>,
+    Vec<&'static str>,
 );
 
 impl PyBatch {
@@ -125,6 +134,7 @@ impl PyBatch {
             truncated: filled(n, 1, false)?,
             final_lines: filled(n, 1, -1)?,
             final_pieces: filled(n, 1, -1)?,
+            finals: Finals::default(),
             setup,
         };
         batch.reset(seed).map_err(refused)?;
@@ -191,7 +201,10 @@ impl PyBatch {
 
     /// Plays in every game the placement in its action slot; returns `(boards, pieces,
     /// masks, rewards, terminated, truncated, final_lines, final_pieces)`, the last two
-    /// -1 where the game goes on.
+    /// -1 where the game goes on. A slot that holds no placement (outside the mask) is a
+    /// violation: it ends that game (terminated, reward 0) as a refused placement ends a
+    /// tournament game, as `Placements-v0` ends its episode; a slot out of range raises
+    /// `IndexError`, and nothing is played.
     fn step<'py>(&mut self, py: Python<'py>, actions: PyReadonlyArray1<'py, i64>) -> PyResult<StepResult<'py>> {
         let actions = actions.as_slice()?;
         let n = self.batch.plays.len();
@@ -201,10 +214,11 @@ impl PyBatch {
         let mut chosen = Vec::with_capacity(n);
         for (k, &slot) in actions.iter().enumerate() {
             match self.batch.chosen(k, slot) {
-                Some(index) => chosen.push(index),
-                None => {
+                Ok(index) => chosen.push(index),
+                Err(()) => {
                     return Err(PyIndexError::new_err(format!(
-                        "game {k}: action {slot} is not one of its placements (see the mask)"
+                        "game {k}: action {slot} is out of range: the slots are 0..{}",
+                        self.batch.slots.count() - 1
                     )))
                 }
             }
@@ -222,6 +236,29 @@ impl PyBatch {
             Array1::from(b.truncated.clone()).into_pyarray(py),
             Array1::from(b.final_lines.clone()).into_pyarray(py),
             Array1::from(b.final_pieces.clone()).into_pyarray(py),
+        ))
+    }
+
+    /// The games that ended in the last step, with their last observations: `(games,
+    /// boards, pieces, masks, ends)`, one row per ended game in the order of the games,
+    /// `ends` their ends' names (`"topped_out"`, `"capped"`, `"violation"`, ...). An
+    /// ended game's mask is empty, but after a violation: nothing was played, and its
+    /// last observation is the one the step was given.
+    fn final_observations<'py>(&self, py: Python<'py>) -> PyResult<FinalObservations<'py>> {
+        let b = &self.batch;
+        let f = &b.finals;
+        let (m, rules) = (f.games.len(), &b.setup.rules);
+        let shape_error = |e: numpy::ndarray::ShapeError| PyValueError::new_err(e.to_string());
+        let boards = Array3::from_shape_vec((m, rules.height, rules.width), f.boards.clone()).map_err(shape_error)?;
+        let pieces = Array2::from_shape_vec((m, b.piece_columns()), f.pieces.clone()).map_err(shape_error)?;
+        let masks = Array2::from_shape_vec((m, b.slots.count()), f.masks.clone()).map_err(shape_error)?;
+        let games: Vec<i64> = f.games.iter().map(|&k| k as i64).collect();
+        Ok((
+            Array1::from(games).into_pyarray(py),
+            boards.into_pyarray(py),
+            pieces.into_pyarray(py),
+            masks.into_pyarray(py),
+            f.ends.iter().map(|end| end.name()).collect(),
         ))
     }
 

@@ -22,10 +22,16 @@ enum Source {
     /// but for their rows (those of an empty board), which playing a path does not need.
     Table(Arc<Drops>, PieceId),
     /// Worked out for this piece (no paths under `guideline`).
-    Own {
-        plans: Vec<Placement>,
-        slot_first: Vec<u32>,
-    },
+    Own(Buffers),
+}
+
+/// The placements worked out for one piece: kept from piece to piece, so that a step
+/// allocates none of them.
+#[derive(Clone, Default)]
+pub(crate) struct Buffers {
+    plans: Vec<Placement>,
+    slot_first: Vec<u32>,
+    mask: Vec<i8>,
 }
 
 impl Choices {
@@ -43,7 +49,7 @@ impl Choices {
         match (&self.source, play.game.rules().preset) {
             (_, Preset::Guideline) => self.list(play).len(),
             (Source::Table(drops, piece), _) => drops.paths(*piece).len(),
-            (Source::Own { plans, .. }, _) => plans.len(),
+            (Source::Own(own), _) => own.plans.len(),
         }
     }
 
@@ -51,7 +57,7 @@ impl Choices {
     pub fn path(&self, index: usize) -> Option<&Placement> {
         match &self.source {
             Source::Table(drops, piece) => drops.paths(*piece).get(index),
-            Source::Own { plans, .. } => plans.get(index),
+            Source::Own(own) => own.plans.get(index),
         }
     }
 
@@ -64,7 +70,15 @@ impl Choices {
     pub fn slot_first(&self) -> &[u32] {
         match &self.source {
             Source::Table(drops, piece) => drops.slot_first(*piece),
-            Source::Own { slot_first, .. } => slot_first,
+            Source::Own(own) => &own.slot_first,
+        }
+    }
+
+    /// Per action slot, 1 where a placement is, 0 elsewhere.
+    pub fn mask(&self) -> &[i8] {
+        match &self.source {
+            Source::Table(drops, piece) => drops.mask(*piece),
+            Source::Own(own) => &own.mask,
         }
     }
 }
@@ -84,7 +98,10 @@ impl PyGame {
                 source: Source::Table(self.drops.clone(), piece),
                 cands: OnceLock::new(),
             },
-            None => self.enumerate(),
+            None => {
+                let buffers = std::mem::take(&mut self.spare);
+                self.enumerate(buffers)
+            }
         };
         let choices = Arc::new(choices);
         self.choices = Some(choices.clone());
@@ -92,17 +109,26 @@ impl PyGame {
     }
 
     /// The placements of the falling piece by the move generator (or the guideline's
-    /// search), and their slots.
-    fn enumerate(&self) -> Choices {
-        let mut slot_first = vec![NO_PLACEMENT; self.slots.count()];
+    /// search), and their slots, written into `buffers`.
+    fn enumerate(&self, mut buffers: Buffers) -> Choices {
+        let count = self.slots.count();
+        buffers.slot_first.clear();
+        buffers.slot_first.resize(count, NO_PLACEMENT);
+        buffers.mask.clear();
+        buffers.mask.resize(count, 0);
+        let Buffers {
+            plans,
+            slot_first,
+            mask,
+        } = &mut buffers;
         let mut mark = |slot: usize, index: usize| {
-            let first = &mut slot_first[slot];
-            if *first == NO_PLACEMENT {
-                *first = index as u32;
+            if slot_first[slot] == NO_PLACEMENT {
+                slot_first[slot] = index as u32;
+                mask[slot] = 1;
             }
         };
-        let mut plans = Vec::new();
         let cands = if self.setup.rules.preset == Preset::Guideline {
+            plans.clear();
             let mut list = Vec::new();
             self.play.candidates_into(&mut Vec::new(), &mut list);
             for (index, cand) in list.iter().enumerate() {
@@ -110,20 +136,27 @@ impl PyGame {
             }
             OnceLock::from(list)
         } else {
-            self.play.plans_into(&mut plans);
+            self.play.plans_into(plans);
             for (index, placement) in plans.iter().enumerate() {
                 mark(self.slots.of_plan(placement), index);
             }
             OnceLock::new()
         };
         Choices {
-            source: Source::Own { plans, slot_first },
+            source: Source::Own(buffers),
             cands,
         }
     }
 
     /// Forgets the placements: the falling piece moved or the game changed.
     pub(crate) fn moved(&mut self) {
-        self.choices = None;
+        // The buffers of placements no one else holds serve the next piece.
+        if let Some(Ok(Choices {
+            source: Source::Own(buffers),
+            ..
+        })) = self.choices.take().map(Arc::try_unwrap)
+        {
+            self.spare = buffers;
+        }
     }
 }

@@ -13,6 +13,8 @@ use tetrad_plugin_api::{OpenSkyDrops, PieceId, Placement};
 pub(crate) struct Table {
     pub drops: OpenSkyDrops,
     pub mask: Vec<bool>,
+    /// The mask as the environments return it (`int8`).
+    pub mask_i8: Vec<i8>,
     pub slot_first: Vec<u32>,
 }
 
@@ -38,9 +40,10 @@ impl Drops {
                         *first = index as u32;
                     }
                 }
-                let mask = slot_first.iter().map(|&first| first != NO_PLACEMENT).collect();
+                let mask: Vec<bool> = slot_first.iter().map(|&first| first != NO_PLACEMENT).collect();
                 Some(Table {
                     drops,
+                    mask_i8: mask.iter().map(|&set| i8::from(set)).collect(),
                     mask,
                     slot_first,
                 })
@@ -82,5 +85,14 @@ impl Drops {
             .get(piece.index())
             .and_then(Option::as_ref)
             .map_or(&[], |table| &table.slot_first)
+    }
+
+    /// Piece `piece`'s table's mask, as `int8` (empty if it has no table).
+    #[inline]
+    pub fn mask(&self, piece: PieceId) -> &[i8] {
+        self.tables
+            .get(piece.index())
+            .and_then(Option::as_ref)
+            .map_or(&[], |table| &table.mask_i8)
     }
 }

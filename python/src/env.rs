@@ -2,10 +2,10 @@
 //! what Gymnasium's `reset` and `step` return, built in Rust, so that an environment step
 //! costs the interpreter one frame.
 
-use crate::game::{board_array, PyGame};
+use crate::game::{board_pyarray, PyGame};
 use crate::play::Play;
 use crate::setup::refused;
-use numpy::{PyArray1, ToPyArray};
+use numpy::PyArray1;
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -49,9 +49,9 @@ impl PyGame {
     /// `score`, `pieces`, `end`, and the same `action_mask`).
     pub(crate) fn gym_observe<'py>(&mut self, py: Python<'py>) -> PyResult<Reset<'py>> {
         // Copied into arrays numpy owns: cheaper than handing numpy a Rust buffer to keep.
-        let mask = PyArray1::from_slice(py, &self.mask_vec());
+        let mask = PyArray1::from_slice(py, self.choices().mask());
         let observation = PyDict::new(py);
-        observation.set_item(intern!(py, "board"), board_array(self.play.game.board()).to_pyarray(py))?;
+        observation.set_item(intern!(py, "board"), board_pyarray(py, self.play.game.board()))?;
         observation.set_item(intern!(py, "pieces"), PyArray1::from_slice(py, &self.piece_vec()))?;
         observation.set_item(intern!(py, "action_mask"), &mask)?;
         let info = PyDict::new(py);

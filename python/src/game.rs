@@ -1,11 +1,10 @@
 //! `Game`: one game of the host's engine, with its placements, for Python.
 
-use crate::choices::Choices;
+use crate::choices::{Buffers, Choices};
 use crate::drops::Drops;
 use crate::placement::PyPlacement;
 use crate::play::{slots_of, Play, Slots};
 use crate::setup::{self, refused, Deal, ProtocolPieces};
-use numpy::ndarray::Array1;
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArray3};
 use pyo3::prelude::*;
 use std::path::PathBuf;
@@ -30,6 +29,8 @@ pub struct PyGame {
     /// Totals carried over from before the game was rebuilt from an observation.
     pub(crate) carried: [u64; 3],
     pub(crate) choices: Option<Arc<Choices>>,
+    /// The last piece's placement buffers, for the next piece's.
+    pub(crate) spare: Buffers,
 }
 
 impl PyGame {
@@ -44,6 +45,7 @@ impl PyGame {
             deal,
             carried: [0; 3],
             choices: None,
+            spare: Buffers::default(),
         }
     }
 }
@@ -188,7 +190,7 @@ impl PyGame {
     /// the top.
     #[getter]
     fn board<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<u8>> {
-        board_array(self.play.game.board()).into_pyarray(py)
+        board_pyarray(py, self.play.game.board())
     }
 
     /// The board's rows as numbers, row 0 first, bit x set where column x is filled.
@@ -311,7 +313,7 @@ impl PyGame {
 
     /// 1 at each placement's slot, 0 elsewhere.
     fn action_mask<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
-        Array1::from(self.mask_vec()).into_pyarray(py)
+        PyArray1::from_slice(py, self.choices().mask())
     }
 
     /// The placement index of action slot `slot`, or `None`.
@@ -393,4 +395,4 @@ impl PyGame {
 mod bot;
 mod moves;
 mod views;
-pub(crate) use views::board_array;
+pub(crate) use views::{board_array, board_pyarray};

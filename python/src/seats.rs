@@ -26,7 +26,9 @@ pub(crate) struct Moves<'a> {
     pub tables: &'a [Option<PieceId>],
     pub cands: &'a [Vec<Cand>],
     pub plans: &'a [Vec<Placement>],
-    pub chosen: &'a [usize],
+    /// Per game, the index of its chosen placement, or `None` for an action slot that
+    /// holds none: a violation, which ends the game as a refused placement does.
+    pub chosen: &'a [Option<usize>],
     pub rewards: &'a mut [f32],
     pub ends: &'a mut [Option<End>],
 }
@@ -35,7 +37,11 @@ impl Moves<'_> {
     /// Plays each game's chosen placement.
     pub fn play(self) {
         for (k, play) in self.plays.iter_mut().enumerate() {
-            let chosen = self.chosen[k];
+            let Some(chosen) = self.chosen[k] else {
+                self.rewards[k] = 0.0;
+                self.ends[k] = Some(End::Violation);
+                continue;
+            };
             let lines = match self.tables[k] {
                 Some(piece) => self.drops.paths(piece).get(chosen).and_then(|p| play.place_path(p)),
                 None => match self.plans[k].get(chosen) {

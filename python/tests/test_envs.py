@@ -83,14 +83,53 @@ def test_batch_env_steps_every_game_as_single_games_do(preset):
     assert ended > 0
 
 
-def test_batch_refuses_an_action_outside_the_mask():
+def test_a_batch_game_given_a_slot_outside_its_mask_ends_as_a_violation():
+    # As a refused placement ends a tournament game and `Placements-v0`'s episode: that
+    # game ends, the next begins, the others play on.
     batch = tetrad.BatchGames(2, "simplified")
     boards, pieces, masks = batch.reset(0)
-    actions = np.array([int(np.flatnonzero(~masks[0])[0]), int(np.flatnonzero(masks[1])[0])])
-    with pytest.raises(IndexError, match="game 0: action"):
-        batch.step(actions)
+    empty = int(np.flatnonzero(~masks[0])[0])
+    actions = np.array([empty, int(np.flatnonzero(masks[1])[0])])
+    out = batch.step(actions)
+    rewards, terminated, truncated, final_lines, final_pieces = out[3:]
+    assert terminated.tolist() == [True, False] and not truncated.any() and rewards[0] == 0
+    assert final_lines.tolist() == [0, -1] and final_pieces.tolist() == [0, -1]
+    assert batch.indices == [2, 1]
+    games, last_boards, last_pieces, last_masks, ends = batch.final_observations()
+    assert games.tolist() == [0] and ends == ["violation"]
+    assert (last_boards[0] == boards[0]).all() and (last_pieces[0] == pieces[0]).all()
+    assert (last_masks[0] == masks[0]).all()
+    assert (out[0][0] == tetrad.Game("simplified", seed=2).board).all()
+    for bad in (masks.shape[1], -1):
+        with pytest.raises(IndexError, match=rf"game 1: action {bad} is out of range: the slots are 0\.\.{masks.shape[1] - 1}"):
+            batch.step(np.array([0, bad]))
     with pytest.raises(tetrad.TetradError, match="1 actions for 2 games"):
         batch.step(np.array([0]))
+    assert batch.indices == [2, 1]
+
+
+def test_a_masked_action_is_a_violation_in_the_single_and_the_batch_env():
+    single = gymnasium.make("tetrad/Placements-v0", preset="simplified", game_over_reward=-5.0)
+    vec = envs.BatchPlacementEnv(3, preset="simplified", game_over_reward=-5.0)
+    obs, _ = single.reset(seed=7)
+    obs_b, _ = vec.reset(seed=7)
+    empty = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    after, reward, terminated, truncated, info = single.step(empty)
+    assert (reward, terminated, truncated, info["end"]) == (-5.0, True, False, "violation")
+    assert all((after[key] == obs[key]).all() for key in obs)
+    actions = np.argmax(obs_b["action_mask"], axis=1)
+    actions[0] = empty
+    _, rewards, terminated_b, truncated_b, infos = vec.step(actions)
+    assert rewards[0] == -5.0 and terminated_b.tolist() == [True, False, False] and not truncated_b.any()
+    assert final_info(infos, 0, "end") == "violation"
+    key = "final_obs" if hasattr(gymnasium.vector, "AutoresetMode") else "final_observation"
+    assert all((infos[key][0][k] == obs[k]).all() for k in obs)
+
+
+def final_info(infos, k, key):
+    if hasattr(gymnasium.vector, "AutoresetMode"):
+        return infos["final_info"][key][k]
+    return infos["final_info"][k][key]
 
 
 @pytest.mark.parametrize("n", [2**40, 2**63, 2**64 - 1])

@@ -48,7 +48,18 @@ def final(infos, k, key):
     return infos["final_info"][k][key]
 
 
+def final_obs(infos, k):
+    """The ended game ``k``'s last observation, laid out as the installed Gymnasium lays
+    it: ``final_obs`` from 1.0, ``final_observation`` in 0.29."""
+    key = "final_obs" if SAME_STEP is not None else "final_observation"
+    assert infos[f"_{key}"][k]
+    return infos[key][k]
+
+
 def test_the_batch_steps_as_gymnasiums_sync_vector_env_of_single_envs():
+    # Some actions fall outside the mask: both end that game as a violation. After a
+    # game ends the single environment's next game is drawn at random, so each game is
+    # compared up to its first end.
     n = 6
     make = [lambda: gymnasium.make("tetrad/Placements-v0", max_pieces=25, **RULES) for _ in range(n)]
     same_step = {"autoreset_mode": SAME_STEP} if SAME_STEP else {}  # 0.29 resets in the same step only
@@ -57,23 +68,50 @@ def test_the_batch_steps_as_gymnasiums_sync_vector_env_of_single_envs():
     obs_s, _ = sync.reset(seed=10)
     obs_b, _ = batch.reset(seed=10)
     rng = np.random.default_rng(2)
-    for step in range(100):
+    live = np.ones(n, dtype=bool)
+    ends = []
+    for step in range(200):
         for key in ("board", "pieces", "action_mask"):
-            assert (obs_s[key] == obs_b[key]).all(), (step, key)
-        actions = np.argmax(obs_s["action_mask"] * rng.random(obs_s["action_mask"].shape), axis=1)
-        obs_s, rew_s, term_s, trunc_s, infos_s = sync.step(actions)
-        obs_b, rew_b, term_b, trunc_b, infos_b = batch.step(actions)
-        assert (rew_s == rew_b).all() and (term_s == term_b).all() and (trunc_s == trunc_b).all()
+            assert (obs_s[key][live] == obs_b[key][live]).all(), (step, key)
+        noise = rng.random(obs_s["action_mask"].shape)
+        actions_s = np.argmax(obs_s["action_mask"] * noise, axis=1)
+        actions_b = np.where(live, actions_s, np.argmax(obs_b["action_mask"] * noise, axis=1))
+        if step % 9 == 4 and live[step % n]:
+            actions_s[step % n] = actions_b[step % n] = int(np.flatnonzero(obs_s["action_mask"][step % n] == 0)[0])
+        given = {key: value.copy() for key, value in obs_b.items()}
+        obs_s, rew_s, term_s, trunc_s, infos_s = sync.step(actions_s)
+        obs_b, rew_b, term_b, trunc_b, infos_b = batch.step(actions_b)
+        assert (rew_s[live] == rew_b[live]).all()
+        assert (term_s[live] == term_b[live]).all() and (trunc_s[live] == trunc_b[live]).all()
         ended = term_b | trunc_b
-        if ended.any():
-            # The single environments' next games are drawn at random: compare up to here.
-            assert (infos_s["_final_info"] == infos_b["_final_info"]).all() and (infos_b["_final_info"] == ended).all()
-            for k in np.flatnonzero(ended):
-                assert final(infos_s, k, "lines") == final(infos_b, k, "lines") == infos_b["final_lines"][k]
-                assert final(infos_s, k, "pieces") == final(infos_b, k, "pieces") == infos_b["final_pieces"][k]
-            assert (infos_b["final_lines"][~ended] == -1).all()
-            return
-    raise AssertionError("no game ended")
+        assert (infos_b["final_lines"][~ended] == -1).all()
+        if not ended.any():
+            continue
+        assert (infos_b["_final_info"] == ended).all()
+        assert all(final_obs_none(infos_b, k) for k in np.flatnonzero(~ended))
+        for k in np.flatnonzero(ended & live):
+            assert final(infos_s, k, "lines") == final(infos_b, k, "lines") == infos_b["final_lines"][k]
+            assert final(infos_s, k, "pieces") == final(infos_b, k, "pieces") == infos_b["final_pieces"][k]
+            assert final(infos_s, k, "end") == final(infos_b, k, "end")
+            last_s, last_b = final_obs(infos_s, k), final_obs(infos_b, k)
+            for key in ("board", "pieces", "action_mask"):
+                assert last_b[key].dtype == obs_b[key].dtype and (last_s[key] == last_b[key]).all(), (step, k, key)
+            if final(infos_b, k, "end") == "violation":
+                # Nothing was played: the last observation is the one the step was given.
+                assert rew_b[k] == 0 and term_b[k]
+                assert all((last_b[key] == given[key][k]).all() for key in given)
+            else:
+                assert not last_b["action_mask"].any()
+            ends.append(final(infos_b, k, "end"))
+            live[k] = False
+        if not live.any():
+            break
+    assert "violation" in ends and {"topped_out", "capped"} & set(ends), ends
+
+
+def final_obs_none(infos, k):
+    key = "final_obs" if SAME_STEP is not None else "final_observation"
+    return not infos[f"_{key}"][k] and infos[key][k] is None
 
 
 def test_the_batch_takes_the_reward_settings():

@@ -14,15 +14,23 @@ class BatchPlacementEnv(gymnasium.vector.VectorEnv):
     """N placement games in one ``BatchGames``: ``step(actions)`` takes one slot per
     game and plays them all in Rust with the interpreter's lock released. A game that
     ends is replaced in the same step by the run's next game (the same-step autoreset,
-    Gymnasium 0.29's only one and ``AutoresetMode.SAME_STEP`` from 1.0): the step's
-    observation is the new game's, ``infos["final_info"]`` holds the ended game's
-    ``lines`` and ``pieces`` where ``infos["_final_info"]`` is true, as Gymnasium lays a
-    vector environment's infos out, and ``infos["final_lines"]`` and
-    ``infos["final_pieces"]`` give them for every game (-1 where a game goes on). The
-    ended game's last board is not kept: there is no ``final_obs``. An action out of the
-    action space raises ``ValueError`` (``TypeError`` if not an integer); one outside a
-    game's mask raises ``IndexError``. The games are played on ``threads`` threads (by
-    default one a core; the games are the same on any number)."""
+    Gymnasium 0.29's only one and ``AutoresetMode.SAME_STEP`` from 1.0), and the infos
+    carry the ended game's last observation and info as Gymnasium's own vector
+    environments lay them out: from 1.0, ``infos["final_obs"]`` (an array of
+    observations, ``None`` where a game goes on) and ``infos["final_info"]`` (a dict of
+    arrays, each with its ``_key`` mask); in 0.29, ``infos["final_observation"]`` and
+    ``infos["final_info"]`` (an array of dicts); each with its mask
+    (``infos["_final_obs"]``, ...). The final info holds the ended game's ``lines``,
+    ``pieces`` and ``end``; ``infos["final_lines"]`` and ``infos["final_pieces"]`` give
+    the totals for every game (-1 where a game goes on).
+
+    An action in the action space but outside a game's mask is a violation, as in
+    ``Placements-v0``: that game ends (terminated, reward 0, ``end`` ``"violation"``,
+    its last observation the one the step was given) and the next begins; the other
+    games play on. An action out of the action space raises ``ValueError``
+    (``TypeError`` if not an integer) and nothing is played. The games are played on
+    ``threads`` threads (by default one a core; the games are the same on any
+    number)."""
 
     metadata = {"autoreset_mode": _AUTORESET.SAME_STEP} if _AUTORESET is not None else {}
 
@@ -62,8 +70,7 @@ class BatchPlacementEnv(gymnasium.vector.VectorEnv):
         infos = {"final_lines": lines, "final_pieces": pieces_played}
         ended = terminated | truncated
         if ended.any():
-            infos["final_info"] = self._final_info(ended, lines, pieces_played)
-            infos["_final_info"] = ended
+            self._add_finals(infos, ended, lines, pieces_played)
         settings = self.reward_settings
         if not settings.plain:
             rewards = rewards + np.where(terminated, settings.game_over_reward, settings.survival_reward)
@@ -85,13 +92,27 @@ class BatchPlacementEnv(gymnasium.vector.VectorEnv):
             )
         return np.ascontiguousarray(actions, dtype=np.int64)
 
-    def _final_info(self, ended, lines, pieces):
-        """The ended games' totals, laid out as the installed Gymnasium's vector
-        environments lay ``final_info`` out: from 1.0 a dict of arrays, each with its
-        ``_key`` mask; in 0.29 an array of dicts (``None`` where a game goes on)."""
+    def _add_finals(self, infos, ended, lines, pieces):
+        """The ended games' last observations and infos, laid out as the installed
+        Gymnasium's vector environments lay them out: from 1.0 ``final_obs`` an array
+        of observations and ``final_info`` a dict of arrays, each with its ``_key``
+        mask; in 0.29 ``final_observation`` and ``final_info`` arrays of observations
+        and of dicts (``None`` where a game goes on)."""
+        games, boards, pieces_seen, masks, ends = self.batch.final_observations()
+        final_obs = np.full(self.num_envs, None, dtype=object)
+        end = np.full(self.num_envs, None, dtype=object)
+        for row, k in enumerate(games):
+            final_obs[k] = {"board": boards[row], "pieces": pieces_seen[row], "action_mask": masks[row].view(np.int8)}
+            end[k] = ends[row]
         if _AUTORESET is not None:
-            return {"lines": lines, "_lines": ended, "pieces": pieces, "_pieces": ended}
-        final = np.full(self.num_envs, None, dtype=object)
-        for k in np.flatnonzero(ended):
-            final[k] = {"lines": int(lines[k]), "pieces": int(pieces[k])}
-        return final
+            infos["final_obs"], infos["_final_obs"] = final_obs, ended
+            infos["final_info"] = {
+                "lines": lines, "_lines": ended, "pieces": pieces, "_pieces": ended, "end": end, "_end": ended
+            }
+        else:
+            infos["final_observation"], infos["_final_observation"] = final_obs, ended
+            final_info = np.full(self.num_envs, None, dtype=object)
+            for k in games:
+                final_info[k] = {"lines": int(lines[k]), "pieces": int(pieces[k]), "end": end[k]}
+            infos["final_info"] = final_info
+        infos["_final_info"] = ended

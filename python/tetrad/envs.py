@@ -226,6 +226,15 @@ class TickEnv(_Base):
 from ._vector import BatchPlacementEnv  # noqa: E402  (it builds on the helpers above)
 
 
+# ``gymnasium.make`` wraps an environment in ``OrderEnforcing`` (a step before the first
+# reset raises ``ResetNeeded``) and ``PassiveEnvChecker`` (which checks the first reset and
+# step): these environments raise ``EpisodeOver``, a ``ResetNeeded``, themselves, and pass
+# Gymnasium's own checker (tests/test_envs.py), so the two wrappers would only add two
+# Python calls to every step. ``gymnasium.make(..., disable_env_checker=False)`` still
+# adds the checker.
+_UNWRAPPED = {"order_enforce": False, "disable_env_checker": True}
+
+
 def register_all():
     """Registers ``tetrad/Placements-v0`` (with :class:`BatchPlacementEnv` as its
     ``vector_entry_point``) and ``tetrad/Ticks-v0`` with Gymnasium."""
@@ -235,9 +244,10 @@ def register_all():
             id="tetrad/Placements-v0",
             entry_point="tetrad.envs:PlacementEnv",
             vector_entry_point="tetrad.envs:BatchPlacementEnv",
+            **_UNWRAPPED,
         )
     if "tetrad/Ticks-v0" not in registry:
-        gymnasium.register(id="tetrad/Ticks-v0", entry_point="tetrad.envs:TickEnv")
+        gymnasium.register(id="tetrad/Ticks-v0", entry_point="tetrad.envs:TickEnv", **_UNWRAPPED)
 
 
 __all__ = ["BatchPlacementEnv", "EpisodeOver", "PlacementEnv", "TickEnv", "register_all"]

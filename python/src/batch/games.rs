@@ -3,7 +3,7 @@
 
 use crate::choices::NO_PLACEMENT;
 use crate::drops::Drops;
-use crate::play::{Cand, Play, Slots};
+use crate::play::{write_cells, Cand, Play, Slots};
 use crate::seats::{Layout, Moves, Seats};
 use crate::setup::Deal;
 use std::sync::Arc;
@@ -51,6 +51,20 @@ pub(super) struct Batch {
     pub(super) truncated: Vec<bool>,
     pub(super) final_lines: Vec<i64>,
     pub(super) final_pieces: Vec<i64>,
+    /// The games that ended in the last step, and how, with their last observations
+    /// (board, pieces, mask), one after another in the order of the games.
+    pub(super) finals: Finals,
+}
+
+/// The last observations of the games that ended in a step: what Gymnasium's vector
+/// environments return as `final_obs`.
+#[derive(Default)]
+pub(super) struct Finals {
+    pub(super) games: Vec<usize>,
+    pub(super) ends: Vec<End>,
+    pub(super) boards: Vec<u8>,
+    pub(super) pieces: Vec<i64>,
+    pub(super) masks: Vec<bool>,
 }
 
 impl Batch {
@@ -72,6 +86,7 @@ impl Batch {
         self.truncated.fill(false);
         self.final_lines.fill(-1);
         self.final_pieces.fill(-1);
+        self.finals.clear();
         Ok(())
     }
 
@@ -138,18 +153,20 @@ impl Batch {
         });
     }
 
-    /// The placement of game `k` in slot `slot`.
-    pub(super) fn chosen(&self, k: usize, slot: i64) -> Option<usize> {
+    /// The placement of game `k` in slot `slot` (`None` if the slot holds none), or
+    /// `Err` for a slot out of range.
+    pub(super) fn chosen(&self, k: usize, slot: i64) -> Result<Option<usize>, ()> {
         let count = self.slots.count();
-        let slot = usize::try_from(slot).ok().filter(|&slot| slot < count)?;
+        let slot = usize::try_from(slot).ok().filter(|&slot| slot < count).ok_or(())?;
         let index = self.slot_cand[k * count + slot];
-        (index != NO_PLACEMENT).then_some(index as usize)
+        Ok((index != NO_PLACEMENT).then_some(index as usize))
     }
 
-    /// Plays placement `chosen[k]` in every game `k`, the games split among the threads;
-    /// then a game that ended is replaced by the run's next game, in the order of the
-    /// games (so on any number of threads the games are the same).
-    pub(super) fn step(&mut self, chosen: &[usize]) -> Result<(), String> {
+    /// Plays placement `chosen[k]` in every game `k` (a violation where it is `None`),
+    /// the games split among the threads; then a game that ended is replaced by the run's
+    /// next game, in the order of the games (so on any number of threads the games are
+    /// the same), its last observation kept in [`Batch::finals`].
+    pub(super) fn step(&mut self, chosen: &[Option<usize>]) -> Result<(), String> {
         let size = self.part_size();
         let mut ends: Vec<Option<End>> = vec![None; self.plays.len()];
         let drops = &self.drops;
@@ -182,6 +199,7 @@ impl Batch {
                 moves.play();
             }
         });
+        self.finals.clear();
         for (k, end) in ends.into_iter().enumerate() {
             match end {
                 None => {
@@ -191,6 +209,7 @@ impl Batch {
                     self.final_pieces[k] = -1;
                 }
                 Some(end) => {
+                    self.keep_final(k, end);
                     let stats = self.plays[k].game.stats();
                     self.final_lines[k] = stats.lines as i64;
                     self.final_pieces[k] = stats.pieces as i64;
@@ -203,5 +222,52 @@ impl Batch {
         }
         self.observe_all();
         Ok(())
+    }
+
+    /// Keeps the last observation of game `k`, which ended: after a violation, the
+    /// observation the step was given (nothing was played); else the board the last
+    /// lock left, the pieces, and an empty mask (an ended game has no placements), as
+    /// a single environment observes its end.
+    fn keep_final(&mut self, k: usize, end: End) {
+        let (height, width, columns, count) = (
+            self.setup.rules.height,
+            self.setup.rules.width,
+            self.piece_columns(),
+            self.slots.count(),
+        );
+        let finals = &mut self.finals;
+        finals.games.push(k);
+        finals.ends.push(end);
+        if end == End::Violation {
+            finals
+                .boards
+                .extend_from_slice(&self.boards[k * height * width..(k + 1) * height * width]);
+            finals
+                .pieces
+                .extend_from_slice(&self.pieces[k * columns..(k + 1) * columns]);
+            finals.masks.extend_from_slice(&self.masks[k * count..(k + 1) * count]);
+            return;
+        }
+        let game = &self.plays[k].game;
+        let at = finals.boards.len();
+        finals.boards.resize(at + height * width, 0);
+        write_cells(&game.board().rows()[..height], width, &mut finals.boards[at..]);
+        let none = self.setup.pieces.len() as i64;
+        let id = |p: Option<PieceId>| p.map_or(none, |p| i64::from(p.0));
+        finals.pieces.push(id(game.current().map(|f| f.piece)));
+        finals.pieces.push(id(game.held()));
+        let mut queue = game.queue();
+        finals.pieces.extend((2..columns).map(|_| id(queue.next())));
+        finals.masks.resize(finals.masks.len() + count, false);
+    }
+}
+
+impl Finals {
+    fn clear(&mut self) {
+        self.games.clear();
+        self.ends.clear();
+        self.boards.clear();
+        self.pieces.clear();
+        self.masks.clear();
     }
 }

@@ -3,11 +3,22 @@
 
 use super::PyGame;
 use crate::choices::NO_PLACEMENT;
+use crate::play::Cand;
 use crate::setup::refused;
 use crate::GameOver;
 use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
-use tetrad_plugin_api::PieceId;
+use tetrad_plugin_api::{PieceId, Placement};
+
+/// A placement chosen, taken out of the placements before they are let go.
+enum Chosen {
+    /// A table's: its path is played (its row is the empty board's).
+    Path(Placement),
+    /// The move generator's for this board.
+    Plan(Placement),
+    /// The guideline search's.
+    Cand(Cand),
+}
 
 impl PyGame {
     /// A piece's name in the game's set.
@@ -35,11 +46,18 @@ impl PyGame {
                 "placement {index} is out of range: the piece has {count} placements"
             )));
         };
+        let chosen = match choices.path(index) {
+            Some(&placement) if choices.is_table() => Chosen::Path(placement),
+            Some(&placement) => Chosen::Plan(placement),
+            None => Chosen::Cand(choices.list(&self.play)[index].clone()),
+        };
+        // Let go of the placements first, so that their buffers serve the next piece.
+        drop(choices);
         self.moved();
-        let lines = match choices.path(index) {
-            Some(placement) if choices.is_table() => self.play.place_path(placement),
-            Some(placement) => self.play.place_plan(placement),
-            None => self.play.place(&choices.list(&self.play)[index]),
+        let lines = match &chosen {
+            Chosen::Path(placement) => self.play.place_path(placement),
+            Chosen::Plan(placement) => self.play.place_plan(placement),
+            Chosen::Cand(cand) => self.play.place(cand),
         };
         match lines {
             Some(lines) => Ok(lines),
@@ -52,15 +70,6 @@ impl PyGame {
     pub(crate) fn slot_index(&mut self, slot: usize) -> Option<usize> {
         let first = *self.choices().slot_first().get(slot)?;
         (first != NO_PLACEMENT).then_some(first as usize)
-    }
-
-    /// 1 at each placement's slot, 0 elsewhere.
-    pub(crate) fn mask_vec(&mut self) -> Vec<i8> {
-        self.choices()
-            .slot_first()
-            .iter()
-            .map(|&first| i8::from(first != NO_PLACEMENT))
-            .collect()
     }
 
     /// Current, hold, then the previewed pieces, as indices; the number of pieces for none.

@@ -5,9 +5,10 @@ use super::PyGame;
 use crate::placement::PyPlacement;
 use crate::play::outcome;
 use crate::setup::refused;
-use numpy::ndarray::{Array2, Array3};
+use numpy::ndarray::{Array2, Array3, ArrayView2};
+use numpy::{PyArray2, ToPyArray};
 use pyo3::prelude::*;
-use tetrad_plugin_api::Board;
+use tetrad_plugin_api::{Board, MAX_HEIGHT, MAX_WIDTH};
 
 impl PyGame {
     /// Every placement of the falling piece in the host's order, each with its board.
@@ -107,6 +108,18 @@ pub(super) fn start_board(rules: &tetrad_plugin_api::Rules, cells: &[Vec<f64>]) 
         })
         .collect();
     Ok(Board::from_rows(width, height, &rows))
+}
+
+/// The board as a numpy array of cells, 1 where filled, row 0 at the top, written on
+/// the stack and copied once: an observation's board allocates nothing in Rust.
+pub(crate) fn board_pyarray<'py>(py: Python<'py>, board: &Board) -> Bound<'py, PyArray2<u8>> {
+    let (width, height) = (board.width(), board.height());
+    let mut cells = [0u8; MAX_WIDTH * MAX_HEIGHT];
+    let cells = &mut cells[..width * height];
+    crate::play::write_cells(&board.rows()[..height], width, cells);
+    ArrayView2::from_shape((height, width), &*cells)
+        .expect("height x width cells")
+        .to_pyarray(py)
 }
 
 /// The board as cells, 1 where filled, row 0 at the top.

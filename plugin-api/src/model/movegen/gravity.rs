@@ -11,8 +11,13 @@
 //! the few left (shorter shifts than turns, or none) are played. A slide needs
 //! no playing either: after a DROP that did not lock the piece, the slid piece locks
 //! where it is if it fits and rests there, and otherwise the path does not end locked.
+//!
+//! Each orientation's landing row at each column is worked out once per call, from the
+//! column heights; the walks and the slides ask the board's rows only where the piece
+//! lies under its landing row, beneath an overhang ([`Sky`]). The least column height a
+//! path sweeps is looked up, not searched ([`Sweeps`]).
 
-use super::{column_tops, path_clears_the_walls, play_into, shortest_turns, within_walls, Placement};
+use super::{column_tops, path_clears_the_walls, play_into, shortest_turns, Placement};
 use crate::model::board::{Board, PiecePos, MAX_WIDTH};
 use crate::model::piece::{Orientation, PieceKind, MAX_PIECE_SIZE};
 use crate::model::rules::Rules;
@@ -40,6 +45,141 @@ pub(super) fn locked_on_drop(start: PiecePos, placement: &Placement) -> bool {
     i32::from(placement.pos.y) == i32::from(start.y) + i32::from(ticks_to_drop(placement)) - 1
 }
 
+/// Columns of the per-column tables: a box column lies within `MAX_PIECE_SIZE` of the
+/// board.
+const COLUMNS: usize = MAX_WIDTH + 2 * MAX_PIECE_SIZE;
+
+/// A table's entry where there is none: no placement, or a column outside the walls.
+const NONE: i8 = i8::MIN;
+
+/// The table index of box column `x`.
+#[inline(always)]
+fn column(x: i8) -> usize {
+    (i32::from(x) + MAX_PIECE_SIZE as i32) as usize
+}
+
+/// The board as the piece meets it, asked from the column heights where they answer:
+/// a piece no lower than the row it lands on falling straight from above the stack
+/// (its landing row) fits, and rests exactly on that row; only a piece under it (beneath
+/// an overhang) needs the board's rows.
+struct Sky<'a> {
+    board: &'a Board,
+    kind: &'a PieceKind,
+    /// Per orientation and box column (see [`column`]), the landing row, [`NONE`]
+    /// outside the walls.
+    landing: [[i8; COLUMNS]; MAX_ORIENTATIONS],
+}
+
+impl<'a> Sky<'a> {
+    fn new(board: &'a Board, kind: &'a PieceKind, tops: &[i32; MAX_WIDTH]) -> Sky<'a> {
+        let width = board.width() as i8;
+        let mut landing = [[NONE; COLUMNS]; MAX_ORIENTATIONS];
+        for (rows, shape) in landing.iter_mut().zip(kind.orientations()) {
+            for x in -shape.left()..width - shape.left() - shape.width() as i8 + 1 {
+                rows[column(x)] = landing_row(tops, shape, x) as i8;
+            }
+        }
+        Sky { board, kind, landing }
+    }
+
+    /// The landing row of `orientation` at box column `x` ([`NONE`] outside the walls).
+    #[inline(always)]
+    fn landing(&self, orientation: u8, x: i8) -> i8 {
+        self.landing[usize::from(orientation)]
+            .get(column(x))
+            .copied()
+            .unwrap_or(NONE)
+    }
+
+    /// Whether the piece fits at `x`, `y` in `orientation`.
+    #[inline]
+    fn fits(&self, orientation: u8, x: i8, y: i8) -> bool {
+        let landing = self.landing(orientation, x);
+        (landing != NONE && y <= landing) || self.board.fits(self.kind.orientation(orientation), x, y)
+    }
+
+    /// Whether the piece, fitting at `x`, `y` in `orientation`, rests there.
+    #[inline]
+    fn rests(&self, orientation: u8, x: i8, y: i8) -> bool {
+        let landing = self.landing(orientation, x);
+        match y.cmp(&landing) {
+            _ if landing == NONE => self.board.rests(self.kind.orientation(orientation), x, y),
+            Ordering::Less => false,
+            Ordering::Equal => true,
+            Ordering::Greater => self.board.rests(self.kind.orientation(orientation), x, y),
+        }
+    }
+
+    /// The row the piece, fitting at `x`, `y` in `orientation`, reaches falling straight.
+    #[inline]
+    fn drop_row(&self, orientation: u8, x: i8, y: i8) -> i8 {
+        let landing = self.landing(orientation, x);
+        if landing != NONE && y <= landing {
+            landing
+        } else {
+            self.board.drop_row(self.kind.orientation(orientation), x, y)
+        }
+    }
+}
+
+/// The least column top over the columns a path from `start.x` to `x` can cover (see
+/// [`gravity_placements`]), each asked at once: from `start`'s own columns, the minima
+/// extended leftwards and rightwards.
+struct Sweeps {
+    /// `leftwards[c]`: the least top of columns `c..own_to`, for `c` up to `own_from`.
+    leftwards: [i32; MAX_WIDTH + 1],
+    /// `rightwards[c]`: the least top of columns `own_from..c`, for `c` from `own_to`.
+    rightwards: [i32; MAX_WIDTH + 1],
+    lefts: i32,
+    rights: i32,
+    width: i32,
+    start_x: i8,
+}
+
+impl Sweeps {
+    /// For a piece whose orientations reach from `lefts` to `rights` columns of its box
+    /// column, starting at `start_x`.
+    fn new(tops: &[i32; MAX_WIDTH], width: i32, start_x: i8, lefts: i32, rights: i32) -> Sweeps {
+        let own_from = (i32::from(start_x) + lefts).clamp(0, width) as usize;
+        let own_to = (i32::from(start_x) + rights).clamp(own_from as i32, width) as usize;
+        let own = tops[own_from..own_to].iter().copied().min().unwrap_or(i32::MAX);
+        let mut leftwards = [i32::MAX; MAX_WIDTH + 1];
+        let mut least = own;
+        leftwards[own_from] = least;
+        for c in (0..own_from).rev() {
+            least = least.min(tops[c]);
+            leftwards[c] = least;
+        }
+        let mut rightwards = [i32::MAX; MAX_WIDTH + 1];
+        let mut least = own;
+        rightwards[own_to] = least;
+        for c in own_to..width as usize {
+            least = least.min(tops[c]);
+            rightwards[c + 1] = least;
+        }
+        Sweeps {
+            leftwards,
+            rightwards,
+            lefts,
+            rights,
+            width,
+            start_x,
+        }
+    }
+
+    /// The least top of the columns a path from the start to box column `x` can cover,
+    /// whatever it turns to: from the leftmost column of any orientation at the lesser
+    /// of the two to the rightmost at the greater.
+    #[inline(always)]
+    fn lowest_top(&self, x: i8) -> i32 {
+        if x <= self.start_x {
+            self.leftwards[(i32::from(x) + self.lefts).max(0) as usize]
+        } else {
+            self.rightwards[(i32::from(x) + self.rights).min(self.width) as usize]
+        }
+    }
+}
+
 /// Every placement under gravity with in-box turns, in the order and with the paths of
 /// playing every candidate path and then the slides.
 pub(super) fn gravity_placements(
@@ -51,6 +191,7 @@ pub(super) fn gravity_placements(
 ) {
     let width = board.width() as i8;
     let tops: [i32; MAX_WIDTH] = column_tops(board);
+    let sky = Sky::new(board, kind, &tops);
     let orientations = kind.orientations();
     // The row under the piece's lowest cell, from its box's row, in its deepest
     // orientation; and the columns any orientation reaches, from its box's column.
@@ -65,6 +206,7 @@ pub(super) fn gravity_placements(
         .map(|s| i32::from(s.left()) + i32::from(s.width()))
         .max()
         .unwrap_or(0);
+    let sweeps = Sweeps::new(&tops, i32::from(width), start.x, lefts, rights);
     // The columns where every orientation lies between the walls: a path between two
     // of them clears the walls whatever it turns to on the way (see `drop_from_open_sky`).
     let (free_min, free_max) = orientations.iter().fold((i8::MIN, i8::MAX), |(lo, hi), shape| {
@@ -81,16 +223,12 @@ pub(super) fn gravity_placements(
         let max_x = width - shape.left() - shape.width() as i8;
         // Per way (left, right), the rows the walk found, by columns shifted.
         let mut walked = [false; 2];
-        let mut rows = [[NO_ROW; MAX_WIDTH + 2 * MAX_PIECE_SIZE]; 2];
+        let mut rows = [[NO_ROW; COLUMNS]; 2];
         for x in min_x..max_x + 1 {
             let shifts = x - start.x;
             let ticks = turns.unsigned_abs().max(shifts.unsigned_abs()).max(1);
-            // The columns the piece can cover on the way, whatever it turns to.
-            let from = (i32::from(start.x.min(x)) + lefts).max(0) as usize;
-            let to = (i32::from(start.x.max(x)) + rights).min(i32::from(width)) as usize;
-            let lowest_top = tops[from..to].iter().copied().min().unwrap_or(i32::MAX);
             // On its DROP tick the piece's box is `ticks - 1` rows below the start.
-            let open = i32::from(start.y) + i32::from(ticks) - 1 + reach < lowest_top;
+            let open = i32::from(start.y) + i32::from(ticks) - 1 + reach < sweeps.lowest_top(x);
             if !open {
                 let k = shifts.unsigned_abs();
                 if k == 0 || k < turns.unsigned_abs() {
@@ -103,15 +241,7 @@ pub(super) fn gravity_placements(
                 if !walked[way] {
                     walked[way] = true;
                     let farthest = if shifts > 0 { max_x - start.x } else { start.x - min_x };
-                    walk(
-                        board,
-                        kind,
-                        start,
-                        turns,
-                        shifts.signum(),
-                        farthest as u8,
-                        &mut rows[way],
-                    );
+                    walk(&sky, start, turns, shifts.signum(), farthest as u8, &mut rows[way]);
                 }
                 let y = rows[way][usize::from(k)];
                 if y != NO_ROW {
@@ -128,12 +258,11 @@ pub(super) fn gravity_placements(
             if !free && !path_clears_the_walls(kind, start, turns, shifts, width) {
                 continue;
             }
-            let y = landing_row(&tops, shape, x);
             out.push(Placement {
                 pos: PiecePos {
                     orientation,
                     x,
-                    y: y as i8,
+                    y: sky.landing(orientation, x),
                 },
                 turns,
                 shifts,
@@ -141,7 +270,7 @@ pub(super) fn gravity_placements(
             });
         }
     }
-    add_slides(board, &tops, kind, start, out);
+    add_slides(&sky, start, out);
 }
 
 /// In [`walk`]'s rows, a path that does not lock where it ends.
@@ -152,28 +281,27 @@ const NO_ROW: i8 = i8::MIN;
 /// shift at every tick, so they share every tick but their last, whose DROP lands the
 /// piece (and the next tick locks it). `rows[k]` is where path `k` locks, [`NO_ROW`] where
 /// a turn or shift is refused or the piece rests (and so locks) before its path ends.
-fn walk(board: &Board, kind: &PieceKind, start: PiecePos, turns: i8, way: i8, farthest: u8, rows: &mut [i8]) {
+fn walk(sky: &Sky, start: PiecePos, turns: i8, way: i8, farthest: u8, rows: &mut [i8]) {
     let mut pos = start;
     let turn = turns.signum();
     for tick in 0..farthest {
         if tick < turns.unsigned_abs() {
-            let orientation = kind.turned(pos.orientation, turn);
-            if !board.fits(kind.orientation(orientation), pos.x, pos.y) {
+            let orientation = sky.kind.turned(pos.orientation, turn);
+            if !sky.fits(orientation, pos.x, pos.y) {
                 return;
             }
             pos.orientation = orientation;
         }
-        let shape = kind.orientation(pos.orientation);
-        if !board.fits(shape, pos.x + way, pos.y) {
+        if !sky.fits(pos.orientation, pos.x + way, pos.y) {
             return;
         }
         pos.x += way;
-        if board.rests(shape, pos.x, pos.y) {
+        if sky.rests(pos.orientation, pos.x, pos.y) {
             return;
         }
         let k = tick + 1;
         if k >= turns.unsigned_abs() {
-            rows[usize::from(k)] = board.drop_row(shape, pos.x, pos.y);
+            rows[usize::from(k)] = sky.drop_row(pos.orientation, pos.x, pos.y);
         }
         pos.y += 1;
     }
@@ -196,44 +324,45 @@ fn landing_row(tops: &[i32; MAX_WIDTH], shape: &Orientation, x: i8) -> i32 {
 
 /// The slides after the DROPs of the placements in `out` (one a column left or right),
 /// each kept where the slid piece rests and no placement before it lies.
-fn add_slides(board: &Board, tops: &[i32; MAX_WIDTH], kind: &PieceKind, start: PiecePos, out: &mut Vec<Placement>) {
+fn add_slides(sky: &Sky, start: PiecePos, out: &mut Vec<Placement>) {
     let dropped = out.len();
-    // Per orientation and column, the row of the placement without a slide there: with
-    // in-box turns there is at most one.
-    // A box column lies within `MAX_PIECE_SIZE` of the board.
-    const NONE: i8 = i8::MIN;
-    let mut rows = [[NONE; MAX_WIDTH + 2 * MAX_PIECE_SIZE]; MAX_ORIENTATIONS];
-    let column = |x: i8| (i32::from(x) + MAX_PIECE_SIZE as i32) as usize;
+    // Per orientation and column, the row of the placement without a slide there (with
+    // in-box turns there is at most one), and of the first slide there: a column is
+    // slid into from its two sides only.
+    let mut rows = [[NONE; COLUMNS]; MAX_ORIENTATIONS];
     for p in out.iter() {
         rows[usize::from(p.pos.orientation)][column(p.pos.x)] = p.pos.y;
     }
+    let mut slid = [[NONE; COLUMNS]; MAX_ORIENTATIONS];
     for i in 0..dropped {
         let base = out[i];
-        if locked_on_drop(start, &base) {
+        let (o, c, y) = (usize::from(base.pos.orientation), column(base.pos.x), base.pos.y);
+        let (row, landing) = (&rows[o], &sky.landing[o]);
+        // A slide is a candidate where the slid piece lies between the walls (its column
+        // has a landing row), no placement without a slide is there, and it is not above
+        // the landing row: both ways asked at once, without a branch per test, as most
+        // bases have none.
+        let candidate = |to: usize| (landing[to] != NONE) & (row[to] != y) & (y >= landing[to]);
+        let ways = [candidate(c - 1), candidate(c + 1)];
+        if !(ways[0] | ways[1]) || locked_on_drop(start, &base) {
             continue;
         }
-        let shape = kind.orientation(base.pos.orientation);
-        let width = board.width() as i8;
-        for slide in [-1i8, 1] {
+        let shape = sky.kind.orientation(base.pos.orientation);
+        for (slide, to) in [(-1i8, c - 1), (1, c + 1)] {
+            if !ways[usize::from(slide > 0)] {
+                continue;
+            }
             let pos = PiecePos {
                 x: base.pos.x + slide,
                 ..base.pos
             };
-            if !within_walls(shape, pos.x, width) || rows[usize::from(pos.orientation)][column(pos.x)] == pos.y {
+            // On the landing row the piece fits and rests; only under it (beneath an
+            // overhang) does the board need asking.
+            let lands = y == landing[to] || (sky.board.fits(shape, pos.x, y) && sky.board.rests(shape, pos.x, y));
+            if !lands || slid[o][to] == y {
                 continue;
             }
-            // Above the landing row from the stack the piece hovers; on it, it fits and
-            // rests; only under it (beneath an overhang) does the board need asking.
-            let landing = landing_row(tops, shape, pos.x);
-            let y = i32::from(pos.y);
-            let lands = match y.cmp(&landing) {
-                Ordering::Less => false,
-                Ordering::Equal => true,
-                Ordering::Greater => board.fits(shape, pos.x, pos.y) && board.rests(shape, pos.x, pos.y),
-            };
-            if !lands || out[dropped..].iter().any(|p| p.pos == pos) {
-                continue;
-            }
+            slid[o][to] = y;
             out.push(Placement { pos, slide, ..base });
         }
     }

@@ -172,6 +172,55 @@ proptest::proptest! {
     }
 }
 
+/// Pentominoes of `pieces/pentominoes.toml` whose shapes the tetrominoes lack: a 5-wide
+/// box (I), a column with a gap once turned (U), four distinct orientations in a 3-box
+/// (F, W), one (X), and a 4-box (N).
+fn pentominoes() -> Vec<PieceKind> {
+    let drawn: [(&str, &[(i8, i8)]); 6] = [
+        ("F", &[(1, 0), (2, 0), (0, 1), (1, 1), (1, 2)]),
+        ("I", &[(0, 0), (1, 0), (2, 0), (3, 0), (4, 0)]),
+        ("N", &[(1, 0), (1, 1), (0, 2), (1, 2), (0, 3)]),
+        ("U", &[(0, 0), (2, 0), (0, 1), (1, 1), (2, 1)]),
+        ("W", &[(0, 0), (0, 1), (1, 1), (1, 2), (2, 2)]),
+        ("X", &[(1, 0), (0, 1), (1, 1), (2, 1), (1, 2)]),
+    ];
+    drawn
+        .iter()
+        .map(|&(name, cells)| PieceKind::from_cells(name, cells))
+        .collect()
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(1024))]
+
+    /// As above with pentominoes: their landing rows, sweeps and slides come from the
+    /// same tables as a tetromino's.
+    #[test]
+    fn gravity_placements_of_pentominoes_match_playing_every_path(
+        width in 5usize..=20,
+        height in 10usize..=24,
+        heights in proptest::collection::vec((0usize..24, proptest::num::u64::ANY), 20),
+        piece in 0usize..6,
+        start_orientation in 0u8..4,
+        start_shift in -3i8..=3,
+        start_drop in 0i8..4,
+    ) {
+        let rules = Rules { width, height, ..Rules::preset(Preset::Classic) };
+        let heights: Vec<_> = heights.iter().map(|&(h, bits)| (h % (height - 3), bits)).collect();
+        let board = stacked(&rules, &heights);
+        let kinds = pentominoes();
+        let kind = &kinds[piece];
+        let start = shifted_start(&rules, kind, start_orientation, start_shift);
+        let start = PiecePos { y: start.y + start_drop, ..start };
+        proptest::prop_assume!(board.fits(kind.orientation(start.orientation), start.x, start.y));
+        let mut played = Vec::new();
+        play_every_path(&rules, &board, kind, start, &mut played);
+        let mut found = Vec::new();
+        placements_into(&rules, &board, kind, start, &mut found);
+        proptest::prop_assert_eq!(found, played);
+    }
+}
+
 #[test]
 fn high_stack_blocks_long_shifts_under_gravity() {
     // A wall of height 18 in column 8 stops an I from reaching the right edge
