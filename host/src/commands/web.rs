@@ -36,6 +36,7 @@ pub fn play(mut args: PlayArgs) -> Result<ExitCode> {
         pps: args.pps,
         move_ms: 0.0,
     };
+    let plain = setup.garbage;
     if let Some(set) = args.garbage {
         setup.garbage = GarbageRules { ..set.rules() };
     }
@@ -46,30 +47,63 @@ pub fn play(mut args: PlayArgs) -> Result<ExitCode> {
         None => std::env::temp_dir().join(format!("tetrad-play-{}", std::process::id())),
     };
     std::fs::create_dir_all(&dir).with_context(|| format!("--record-games {}", dir.display()))?;
+    let settings = crate::web::Settings {
+        bot: bot_name(&bot, args.plugin.as_deref()),
+        pps: args.pps,
+        garbage: args.garbage.map(|set| set.name().to_string()),
+    };
     let results = match &args.out {
-        Some(path) => Some(results(path, &args.name, &bot, &args.options, &setup, args.seed)?),
+        Some(path) => {
+            let (writer, next) = results(path, &args.name, &bot, &args.options, &setup, args.seed)?;
+            Some(crate::web::Results {
+                writer,
+                next,
+                settings: settings.clone(),
+                path: path.clone(),
+            })
+        }
         None => None,
     };
+    let offer = crate::web::Offer::new(
+        setup.clone(),
+        plain,
+        (settings.bot.clone(), bot.path().to_path_buf()),
+        args.options.clone(),
+    );
     let server = crate::web::Server::bind(args.port).context("binding 127.0.0.1")?;
     println!("{}", server.url());
     println!("games are saved in {}", dir.display());
     let config = crate::web::Config {
-        setup,
+        choice: crate::web::Choice {
+            bot,
+            options: args.options,
+            setup,
+            settings,
+        },
         seed: args.seed,
-        bot: (bot, args.options),
         dir,
         countdown: std::time::Duration::from_millis(args.countdown),
         results,
     };
-    server.serve(config)?;
+    server.serve(config, offer)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The name the page lists the command line's bot under: its short name when it is a
+/// bundled or installed one, else its file's name.
+fn bot_name(bot: &crate::plugin::Plugin, spec: Option<&str>) -> String {
+    crate::plugin::plugin_name(bot.path())
+        .or_else(|| bot.path().file_name().map(|name| name.to_string_lossy().into_owned()))
+        .or_else(|| spec.map(str::to_string))
+        .unwrap_or_else(|| bot.info().name.clone())
 }
 
 /// Games a person's results file is made for: its header names a count, as a tournament's
 /// does, and a person plays on until they stop.
 pub const PERSON_GAMES: u64 = 1_000_000;
 
-/// The results file `path` for the person `name` against `bot`: continued when it holds
+/// The results file `path` for the person `name` against `bot`, and the index of its next
+/// game: continued when it holds
 /// the same setup, opponent and seed (its games go on from the last), else started; a
 /// file of another setup is refused in one line, as `--resume` refuses.
 fn results(
@@ -79,7 +113,7 @@ fn results(
     options: &str,
     setup: &crate::setup::Setup,
     seed: u64,
-) -> Result<crate::web::Results> {
+) -> Result<(crate::tournament::Writer, u64)> {
     use crate::tournament::{Config, EntrantConfig, Writer};
     let info = bot.info();
     if name.trim().is_empty() || name == info.name {
@@ -115,5 +149,5 @@ fn results(
             path.display()
         );
     }
-    Ok(crate::web::Results { writer, next })
+    Ok((writer, next))
 }
