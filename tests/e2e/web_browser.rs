@@ -213,6 +213,7 @@ fn a_person_plays_a_bot_in_chromium_with_real_key_timings() {
     let shown = browser.eval("window.tetrad.drawn()");
     let latencies: Vec<f64> = serde_json::from_value(browser.eval("window.tetrad.latencies")).unwrap();
     let arrivals: Vec<f64> = serde_json::from_value(browser.eval("window.tetrad.arrivals")).unwrap();
+    let dispatches: Vec<f64> = serde_json::from_value(browser.eval("window.tetrad.dispatches")).unwrap();
     let frames: Vec<f64> = serde_json::from_value(browser.eval("window.tetrad.frames")).unwrap();
 
     let path = dir.path().join("game-1.json");
@@ -250,7 +251,13 @@ fn a_person_plays_a_bot_in_chromium_with_real_key_timings() {
     }
     assert_eq!(pressed("Space"), 3);
     let drops = person.actions.iter().filter(|&&a| a == Actions::DROP.0).count() as u64;
-    assert_eq!(person.result.pieces, drops, "{:?}: a piece a drop", person.result);
+    // A piece a drop; in a long run of taps, pieces also fall to rest under gravity and
+    // lock by delay.
+    if taps <= 15 {
+        assert_eq!(person.result.pieces, drops, "{:?}: a piece a drop", person.result);
+    } else {
+        assert!(person.result.pieces >= drops, "{:?}", person.result);
+    }
     assert!(replay.seats[1].result.pieces >= 1, "the bot played");
 
     // The board the page shows at the end is the engine's.
@@ -274,6 +281,8 @@ fn a_person_plays_a_bot_in_chromium_with_real_key_timings() {
     );
     let (a50, a99) = quantiles(&arrivals);
     eprintln!("key to its state in the page: p50 {a50:.1} ms, p99 {a99:.1} ms");
+    let (d50, d99) = quantiles(&dispatches);
+    eprintln!("key to its handler in the page: p50 {d50:.1} ms, p99 {d99:.1} ms");
     assert!(p50 < 100.0, "{latencies:?}");
     assert!(p99 < 250.0, "a press waited for the bot: {latencies:?}");
     // The page's frames while it played: intervals between animation frames.
