@@ -443,3 +443,48 @@ fn the_page_chooses_the_next_opponent_and_its_setup_and_bad_choices_are_refused(
     assert_eq!(lines.len(), 2, "{lines:?}");
     assert_eq!(lines[1]["kind"], "fixture");
 }
+
+#[test]
+fn a_key_comes_back_played_at_once_while_a_tbp_bot_thinks() {
+    // TETRAD_WEB_PRESSES=N times N presses (40 by default), for BENCHMARKS.md.
+    let presses: u64 = std::env::var("TETRAD_WEB_PRESSES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(40);
+    let dir = tempfile::tempdir().unwrap();
+    let bot = crate::tbp::stacker(dir.path(), "slow", &["--mode", "slow", "--sleep-ms", "500"]);
+    let s = server_of(dir.path(), bot.to_str().unwrap(), &[]);
+    let mut events = Events::open(&s).unwrap();
+    let hello = events.next("hello");
+    let session = hello["session"].as_str().unwrap().to_string();
+    assert_eq!(post(&s, "/start", &session, &hello["handling"].to_string()), 204);
+    events.next("start");
+    std::thread::sleep(Duration::from_millis(300));
+    let zero = std::time::Instant::now();
+    let mut waits = Vec::new();
+    for seq in 1..=presses {
+        std::thread::sleep(Duration::from_millis(40));
+        // Shifts left and right, pressed and released: the piece stays in play.
+        let side = if seq % 2 == 0 { "ArrowLeft" } else { "ArrowRight" };
+        let ms = 100.0 + zero.elapsed().as_secs_f64() * 1000.0;
+        let sent = std::time::Instant::now();
+        let keys = format!("{seq} {ms:.3} {side} 1\n{seq} {:.3} {side} 0", ms + 1.0);
+        assert_eq!(post(&s, "/key", &session, &keys), 204);
+        while events.next("state")["ack"].as_u64() < Some(seq) {}
+        waits.push(sent.elapsed().as_secs_f64() * 1000.0);
+    }
+    waits.sort_by(f64::total_cmp);
+    let q = |p: f64| waits[((p * waits.len() as f64) as usize).min(waits.len() - 1)];
+    eprintln!(
+        "key posted to its state back over {presses} presses: p50 {:.2} ms, p99 {:.2} ms",
+        q(0.5),
+        q(0.99)
+    );
+    // Were the bot asked on the referee's thread, a key posted while it thinks would wait
+    // for its answer, up to 500 ms.
+    assert!(q(0.99) < 200.0, "{waits:?}");
+    assert_eq!(post(&s, "/stop", &session, ""), 204);
+    let end = events.next("end");
+    let output = run(&["replay", "--verify", end["path"].as_str().unwrap()]);
+    assert!(output.status.success(), "{}", stderr(&output));
+}
