@@ -190,7 +190,11 @@ fn a_bot_that_thinks_long_does_not_hold_up_the_persons_game() {
             presses += 1;
             let at = now();
             // Three shifts to one side or the other, then a drop.
-            let side = if presses % 2 == 0 { "ArrowLeft" } else { "ArrowRight" };
+            let side = if presses.is_multiple_of(2) {
+                "ArrowLeft"
+            } else {
+                "ArrowRight"
+            };
             for _ in 0..3 {
                 live.key(key(at / 1000, side, true));
                 live.key(key(at / 1000, side, false));

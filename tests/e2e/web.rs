@@ -465,7 +465,11 @@ fn a_key_comes_back_played_at_once_while_a_tbp_bot_thinks() {
     for seq in 1..=presses {
         std::thread::sleep(Duration::from_millis(40));
         // Shifts left and right, pressed and released: the piece stays in play.
-        let side = if seq % 2 == 0 { "ArrowLeft" } else { "ArrowRight" };
+        let side = if seq.is_multiple_of(2) {
+            "ArrowLeft"
+        } else {
+            "ArrowRight"
+        };
         let ms = 100.0 + zero.elapsed().as_secs_f64() * 1000.0;
         let sent = std::time::Instant::now();
         let keys = format!("{seq} {ms:.3} {side} 1\n{seq} {:.3} {side} 0", ms + 1.0);
