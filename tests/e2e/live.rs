@@ -254,3 +254,45 @@ fn a_bot_thinking_past_its_lock_delay_sees_its_pieces_fall_and_lock() {
     );
     replay.verify().expect("verifies");
 }
+
+#[test]
+fn garbage_from_a_bot_answering_on_its_thread_reaches_a_person_playing_ahead_and_verifies() {
+    let dir = tempfile::tempdir().unwrap();
+    let manifest = crate::tbp::stacker(dir.path(), "stacker", &[]);
+    let plugin = Plugin::load(&manifest).unwrap();
+    let mut fast = setup(1.0 / 60.0);
+    fast.speed.pps = None;
+    let mut live = Live::new(fast, 13, Handling::default(), (&plugin, "")).unwrap();
+    // The bot plays as fast as it answers and sends garbage; the person keeps shifting
+    // and dropping, their keys played ahead of the bot's answers and played again when
+    // its garbage comes at a time they had passed.
+    let start = std::time::Instant::now();
+    let mut presses = 0u64;
+    while live.end().is_none() && start.elapsed() < std::time::Duration::from_secs(6) {
+        let now = start.elapsed().as_micros() as u64;
+        if now / 60_000 > presses {
+            presses += 1;
+            let side = if presses.is_multiple_of(2) {
+                "ArrowLeft"
+            } else {
+                "ArrowRight"
+            };
+            live.key(key(now / 1000, side, true));
+            live.key(key(now / 1000, side, false));
+            if presses.is_multiple_of(3) {
+                live.key(key(now / 1000, "Space", true));
+                live.key(key(now / 1000, "Space", false));
+            }
+        }
+        live.run_until(now);
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    live.stop(start.elapsed().as_micros() as u64);
+    let replay = Replay::of_live(&live).unwrap();
+    assert!(
+        replay.seats[0].result.received > 0,
+        "the bot's garbage reached the person: {:?}",
+        replay.seats[0].result
+    );
+    replay.verify().expect("verifies");
+}
