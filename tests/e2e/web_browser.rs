@@ -216,6 +216,18 @@ fn a_person_plays_a_bot_in_chromium_with_real_key_timings() {
     let dispatches: Vec<f64> = serde_json::from_value(browser.eval("window.tetrad.dispatches")).unwrap();
     let frames: Vec<f64> = serde_json::from_value(browser.eval("window.tetrad.frames")).unwrap();
 
+    // The settings panel offers the bots, and shows the server's refusal of a bad speed.
+    assert_eq!(
+        browser.eval("document.getElementById('bot').value"),
+        Value::from(bot.file_stem().unwrap().to_str().unwrap())
+    );
+    assert_eq!(
+        browser.eval("[...document.getElementById('bot').options].some(o => o.value === 'bcts')"),
+        Value::Bool(true)
+    );
+    browser.eval("document.getElementById('pps').value = '0'; document.getElementById('apply').click()");
+    browser.until("document.getElementById('choice').textContent.startsWith('refused: speed 0')");
+
     let path = dir.path().join("game-1.json");
     let output = run(&["replay", "--verify", path.to_str().unwrap()]);
     assert!(output.status.success(), "{}", stderr(&output));
