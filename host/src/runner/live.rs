@@ -10,8 +10,9 @@
 //! While the bot thinks, its next move and its time are unknown, and so is the garbage it
 //! may send: the seats are played in time order only up to the moment it was asked. The
 //! person's events after it are played at once on a copy of their seat, which is what
-//! the face shows; when the bot's garbage reaches the person at a time the copy has
-//! passed, the copy is dropped and played again from the seat, which is the record.
+//! the face shows. When the bot's garbage reaches the person, the copy is dropped and
+//! played again from the seat, which is the record (it differs only where the copy had
+//! passed the garbage's time).
 
 mod bot;
 mod person;
