@@ -119,8 +119,9 @@ fn a_person_who_plays_nothing_tops_out_by_gravity_and_the_bot_wins() {
     let plugin = bot();
     let mut live = Live::new(setup(1.0), 3, Handling::default(), (&plugin, "")).unwrap();
     // Nobody at the keys: the person's pieces fall and lock by delay in the middle until
-    // they reach the top; the game needs no wall clock to get there.
-    live.run_until(120_000_000);
+    // they reach the top; the game needs no wall clock to get there, the bot's answers
+    // awaited.
+    live.settle_until(120_000_000);
     let (end_us, ends) = live.end().expect("the person topped out");
     assert_eq!(ends, [Some(End::ToppedOut), Some(End::Won)]);
     let replay = Replay::of_live(&live).unwrap();
@@ -166,5 +167,132 @@ fn a_tbp_bot_plays_a_person_live_and_the_record_verifies() {
         replay.seats[1].result
     );
     assert!(replay.seats[0].result.pieces >= 5, "{:?}", replay.seats[0].result);
+    replay.verify().expect("verifies");
+}
+
+/// A TBP bot that waits `ms` milliseconds before each answer, as `plugin`.
+fn slow_bot(dir: &std::path::Path, ms: &str) -> Plugin {
+    let manifest = crate::tbp::stacker(dir, "slow", &["--mode", "slow", "--sleep-ms", ms]);
+    Plugin::load(&manifest).unwrap()
+}
+
+#[test]
+fn a_bot_that_thinks_long_does_not_hold_up_the_persons_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let plugin = slow_bot(dir.path(), "600");
+    let mut live = Live::new(setup(1.0 / 60.0), 7, Handling::default(), (&plugin, "")).unwrap();
+    let start = std::time::Instant::now();
+    let now = || start.elapsed().as_micros() as u64;
+    let mut slowest = std::time::Duration::ZERO;
+    let mut presses = 0u64;
+    while start.elapsed() < std::time::Duration::from_millis(2500) {
+        if now() / 250_000 > presses {
+            presses += 1;
+            let at = now();
+            // Three shifts to one side or the other, then a drop.
+            let side = if presses.is_multiple_of(2) {
+                "ArrowLeft"
+            } else {
+                "ArrowRight"
+            };
+            for _ in 0..3 {
+                live.key(key(at / 1000, side, true));
+                live.key(key(at / 1000, side, false));
+            }
+            live.key(key(at / 1000, "Space", true));
+            live.key(key(at / 1000 + 5, "Space", false));
+            // The drop is played, and shown, as soon as it is given: the bot is asked on
+            // its own thread, whatever it is thinking.
+            let asked = std::time::Instant::now();
+            live.run_until(at + 5_000);
+            slowest = slowest.max(asked.elapsed());
+            assert_eq!(live.games()[0].stats().pieces, presses, "the drop shows at once");
+        }
+        live.run_until(now());
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    assert!(
+        slowest < std::time::Duration::from_millis(100),
+        "the person's key waited {slowest:?} for a bot thinking 600 ms"
+    );
+    live.stop(now());
+    let replay = Replay::of_live(&live).unwrap();
+    assert!(
+        replay.seats[1].result.pieces >= 2,
+        "the bot played: {:?}",
+        replay.seats[1].result
+    );
+    assert_eq!(replay.seats[0].result.pieces, presses);
+    replay.verify().expect("verifies");
+}
+
+#[test]
+fn a_bot_thinking_past_its_lock_delay_sees_its_pieces_fall_and_lock() {
+    let dir = tempfile::tempdir().unwrap();
+    let plugin = slow_bot(dir.path(), "1500");
+    // 1G: the piece reaches the floor in a third of a second and locks 500 ms later, long
+    // before the bot answers: each answer comes for a piece already locked.
+    let mut live = Live::new(setup(1.0), 9, Handling::default(), (&plugin, "")).unwrap();
+    let start = std::time::Instant::now();
+    let mut shown_while_thinking = 0;
+    while start.elapsed() < std::time::Duration::from_millis(3200) {
+        live.run_until(start.elapsed().as_micros() as u64);
+        if start.elapsed() < std::time::Duration::from_millis(1400) {
+            shown_while_thinking = live.games()[1].stats().pieces;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    assert!(shown_while_thinking >= 1, "its piece shown locking while it thinks");
+    live.stop(start.elapsed().as_micros() as u64);
+    let replay = Replay::of_live(&live).unwrap();
+    let bot = &replay.seats[1];
+    assert!(bot.actions.is_empty(), "no answer came in time: {:?}", bot.actions);
+    assert!(
+        bot.result.pieces >= 2,
+        "its pieces locked where they fell: {:?}",
+        bot.result
+    );
+    replay.verify().expect("verifies");
+}
+
+#[test]
+fn garbage_from_a_bot_answering_on_its_thread_reaches_a_person_playing_ahead_and_verifies() {
+    let dir = tempfile::tempdir().unwrap();
+    let manifest = crate::tbp::stacker(dir.path(), "stacker", &[]);
+    let plugin = Plugin::load(&manifest).unwrap();
+    let mut fast = setup(1.0 / 60.0);
+    fast.speed.pps = None;
+    let mut live = Live::new(fast, 13, Handling::default(), (&plugin, "")).unwrap();
+    // The bot plays as fast as it answers and sends garbage; the person keeps shifting
+    // and dropping, their keys played ahead of the bot's answers and played again when
+    // its garbage comes at a time they had passed.
+    let start = std::time::Instant::now();
+    let mut presses = 0u64;
+    while live.end().is_none() && start.elapsed() < std::time::Duration::from_secs(6) {
+        let now = start.elapsed().as_micros() as u64;
+        if now / 60_000 > presses {
+            presses += 1;
+            let side = if presses.is_multiple_of(2) {
+                "ArrowLeft"
+            } else {
+                "ArrowRight"
+            };
+            live.key(key(now / 1000, side, true));
+            live.key(key(now / 1000, side, false));
+            if presses.is_multiple_of(3) {
+                live.key(key(now / 1000, "Space", true));
+                live.key(key(now / 1000, "Space", false));
+            }
+        }
+        live.run_until(now);
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    live.stop(start.elapsed().as_micros() as u64);
+    let replay = Replay::of_live(&live).unwrap();
+    assert!(
+        replay.seats[0].result.received > 0,
+        "the bot's garbage reached the person: {:?}",
+        replay.seats[0].result
+    );
     replay.verify().expect("verifies");
 }

@@ -29,8 +29,13 @@ pub(crate) fn server(dir: &std::path::Path) -> Server {
 
 /// The server with `extra` arguments.
 fn server_with(dir: &std::path::Path, extra: &[&str]) -> Server {
+    server_of(dir, "bcts", extra)
+}
+
+/// The server playing `plugin`, with `extra` arguments.
+pub(crate) fn server_of(dir: &std::path::Path, plugin: &str, extra: &[&str]) -> Server {
     let mut child = Command::new(env!("CARGO_BIN_EXE_tetrad"))
-        .args(["play", "--web", "--plugin", "bcts", "--gravity", "1/60", "--pps", "2"])
+        .args(["play", "--web", "--plugin", plugin, "--gravity", "1/60", "--pps", "2"])
         .args(["--countdown", "200", "--record-games", dir.to_str().unwrap()])
         .args(extra)
         .stdout(Stdio::piped())
@@ -330,4 +335,160 @@ fn web_options_out_of_place_are_one_line_errors() {
     ] {
         assert_one_line_error(&run(args), needle);
     }
+}
+
+/// Posts `body` to `/settings` with the page's token and `session`; the status and the
+/// message.
+fn choose(s: &Server, session: &str, body: &str) -> (u16, String) {
+    let head = [
+        format!("POST /settings?token={}&session={session} HTTP/1.1", s.token),
+        format!("Host: 127.0.0.1:{}", s.port),
+        format!("Origin: http://127.0.0.1:{}", s.port),
+    ];
+    request(s.port, &head, body)
+}
+
+/// Starts a game on the page's `session` and plays it to the cap of 3 pieces; the end
+/// message.
+fn capped_game(s: &Server, events: &mut Events, session: &str, handling: &str) -> Value {
+    assert_eq!(post(s, "/start", session, handling), 204);
+    events.next("start");
+    std::thread::sleep(Duration::from_millis(300));
+    let keys = "1 10 Space 1\n2 20 Space 0\n3 30 Space 1\n4 40 Space 0\n5 50 Space 1\n6 60 Space 0";
+    assert_eq!(post(s, "/key", session, keys), 204);
+    events.next("end")
+}
+
+#[test]
+fn the_page_chooses_the_next_opponent_and_its_setup_and_bad_choices_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("ana.jsonl");
+    let extra = ["--max-pieces", "3", "--out", out.to_str().unwrap(), "--name", "ana"];
+    let s = server_with(dir.path(), &extra);
+    let mut events = Events::open(&s).unwrap();
+    let hello = events.next("hello");
+    let session = hello["session"].as_str().unwrap().to_string();
+    let handling = hello["handling"].to_string();
+    // The command line's choice, and what else the page may choose.
+    assert_eq!(
+        hello["settings"],
+        serde_json::json!({"bot": "bcts", "pps": 2.0, "garbage": null})
+    );
+    let bots: Vec<&str> = hello["bots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b.as_str().unwrap())
+        .collect();
+    assert_eq!(bots[0], "bcts");
+    assert!(bots.contains(&"tree-search"), "{bots:?}");
+    assert_eq!(hello["garbage_sets"], serde_json::json!(["jstris"]));
+
+    // Only the page's session, from this server's origin, with the token, may choose.
+    let other = r#"{"bot": "tree-search", "pps": 3, "garbage": "jstris"}"#;
+    assert_eq!(choose(&s, "guessed", other).0, 409);
+    let foreign = [
+        format!("POST /settings?token={}&session={session} HTTP/1.1", s.token),
+        format!("Host: 127.0.0.1:{}", s.port),
+        "Origin: http://evil.example".to_string(),
+    ];
+    assert_eq!(request(s.port, &foreign, other).0, 403);
+    // Bad choices are refused with a message the page shows.
+    for (body, needle) in [
+        (
+            r#"{"bot": "no-such-bot", "pps": 2, "garbage": null}"#,
+            "no bot `no-such-bot` here",
+        ),
+        (r#"{"bot": "bcts", "pps": 0, "garbage": null}"#, "speed 0"),
+        (r#"{"bot": "bcts", "pps": -3, "garbage": null}"#, "speed -3"),
+        (r#"{"bot": "bcts", "pps": 1e9, "garbage": null}"#, "at most 1000"),
+        (r#"{"bot": "bcts", "pps": 2, "garbage": "tetrio"}"#, "not a garbage set"),
+        (r#"{"bot": "bcts", "speed": 2}"#, "settings:"),
+        ("not json", "settings:"),
+    ] {
+        let (status, message) = choose(&s, &session, body);
+        assert_eq!(status, 400, "{body}");
+        assert!(message.contains(needle), "{body}: {message}");
+    }
+
+    // Another opponent, speed and garbage: the next game plays them, its record says so,
+    // and the results file (for bcts at 2 PPS, plain garbage) does not take it.
+    assert_eq!(choose(&s, &session, other).0, 204);
+    assert_eq!(events.next("settings")["settings"]["bot"], "tree-search");
+    let end = capped_game(&s, &mut events, &session, &handling);
+    assert!(end["results"].as_str().unwrap().starts_with("not in"), "{end}");
+    let path = end["path"].as_str().unwrap();
+    let replay: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    assert_eq!(replay["seats"][1]["players"][0]["name"], "tree-search");
+    assert_eq!(replay["setup"]["speed"]["pps"], 3.0);
+    assert_eq!(replay["setup"]["garbage"]["delay"], 500);
+    let output = run(&["replay", "--verify", path]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(
+        std::fs::read_to_string(&out).unwrap().lines().count(),
+        1,
+        "the header alone"
+    );
+
+    // Back to the file's choice: its games are appended again.
+    let back = r#"{"bot": "bcts", "pps": 2, "garbage": null}"#;
+    assert_eq!(choose(&s, &session, back).0, 204);
+    let end = capped_game(&s, &mut events, &session, &handling);
+    assert!(end["results"].as_str().unwrap().starts_with("appended"), "{end}");
+    let lines: Vec<Value> = std::fs::read_to_string(&out)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert_eq!(lines[1]["kind"], "fixture");
+}
+
+#[test]
+fn a_key_comes_back_played_at_once_while_a_tbp_bot_thinks() {
+    // TETRAD_WEB_PRESSES=N times N presses (40 by default), for BENCHMARKS.md.
+    let presses: u64 = std::env::var("TETRAD_WEB_PRESSES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(40);
+    let dir = tempfile::tempdir().unwrap();
+    let bot = crate::tbp::stacker(dir.path(), "slow", &["--mode", "slow", "--sleep-ms", "500"]);
+    let s = server_of(dir.path(), bot.to_str().unwrap(), &[]);
+    let mut events = Events::open(&s).unwrap();
+    let hello = events.next("hello");
+    let session = hello["session"].as_str().unwrap().to_string();
+    assert_eq!(post(&s, "/start", &session, &hello["handling"].to_string()), 204);
+    events.next("start");
+    std::thread::sleep(Duration::from_millis(300));
+    let zero = std::time::Instant::now();
+    let mut waits = Vec::new();
+    for seq in 1..=presses {
+        std::thread::sleep(Duration::from_millis(40));
+        // Shifts left and right, pressed and released: the piece stays in play.
+        let side = if seq.is_multiple_of(2) {
+            "ArrowLeft"
+        } else {
+            "ArrowRight"
+        };
+        let ms = 100.0 + zero.elapsed().as_secs_f64() * 1000.0;
+        let sent = std::time::Instant::now();
+        let keys = format!("{seq} {ms:.3} {side} 1\n{seq} {:.3} {side} 0", ms + 1.0);
+        assert_eq!(post(&s, "/key", &session, &keys), 204);
+        while events.next("state")["ack"].as_u64() < Some(seq) {}
+        waits.push(sent.elapsed().as_secs_f64() * 1000.0);
+    }
+    waits.sort_by(f64::total_cmp);
+    let q = |p: f64| waits[((p * waits.len() as f64) as usize).min(waits.len() - 1)];
+    eprintln!(
+        "key posted to its state back over {presses} presses: p50 {:.2} ms, p99 {:.2} ms",
+        q(0.5),
+        q(0.99)
+    );
+    // Were the bot asked on the referee's thread, a key posted while it thinks would wait
+    // for its answer, up to 500 ms.
+    assert!(q(0.99) < 200.0, "{waits:?}");
+    assert_eq!(post(&s, "/stop", &session, ""), 204);
+    let end = events.next("end");
+    let output = run(&["replay", "--verify", end["path"].as_str().unwrap()]);
+    assert!(output.status.success(), "{}", stderr(&output));
 }

@@ -16,8 +16,9 @@ use tetrad_plugin_api::Preset;
 /// is given (and refused: timing rules are the guideline's), the timing rules of
 /// `--gravity` or the guideline's curve, the realtime pace with the bot capped by
 /// `--pps`, and `--garbage`. A bad option of the bot is one line now, not a failure at
-/// the first game.
-pub(super) fn setup(args: &mut PlayArgs, bot: &Plugin) -> Result<Setup> {
+/// the first game. Also the garbage rules the setup has without `--garbage` (what the
+/// page's default choice of garbage means).
+pub(super) fn setup(args: &mut PlayArgs, bot: &Plugin) -> Result<(Setup, GarbageRules)> {
     args.game.preset.get_or_insert(Preset::Guideline);
     let versus = ScreenVersus {
         versus: true,
@@ -41,11 +42,12 @@ pub(super) fn setup(args: &mut PlayArgs, bot: &Plugin) -> Result<Setup> {
         pps: args.pps,
         move_ms: 0.0,
     };
+    let plain = setup.garbage;
     if let Some(set) = args.garbage {
         setup.garbage = GarbageRules { ..set.rules() };
     }
     crate::runner::probe(bot, &setup, &args.options)?;
-    Ok(setup)
+    Ok((setup, plain))
 }
 
 /// The person's results file of `--out`, if given, for games under `setup`.

@@ -120,7 +120,7 @@ fn live_only(args: &PlayArgs) -> Option<&'static str> {
 /// the person against a bot in real time, in the terminal, as in the browser.
 fn play_live(mut args: PlayArgs) -> Result<ExitCode> {
     let bot = load(args.plugin.as_deref().unwrap_or("tree-search"))?;
-    let setup = super::live::setup(&mut args, &bot)?;
+    let (setup, _) = super::live::setup(&mut args, &bot)?;
     need_terminal("play needs a terminal")?;
     if let Some(dir) = &args.record_games {
         std::fs::create_dir_all(dir).with_context(|| format!("--record-games {}", dir.display()))?;

@@ -1,23 +1,33 @@
 //! A person against a bot as the game is played: the referee of a versus game under
 //! timing rules at the realtime pace, with a person in seat 1. The person's key presses
 //! and releases come with their times and go through their handling; the bot is asked on
-//! the game's clock, its thinking measured and placed on its timeline as the realtime
+//! its own thread, its thinking measured and placed on its timeline as the realtime
 //! runner places it; every event of both games (ticks, keys, repeated shifts, rows that
 //! fall, locks by delay, garbage) is played in the order of its time, as
 //! `replay --verify` orders them. A face (the terminal, the browser) feeds it key events
 //! and the time, and shows the games; it plays no rule itself.
+//!
+//! While the bot thinks, its next move and its time are unknown, and so is the garbage it
+//! may send: the seats are played in time order only up to the moment it was asked. The
+//! person's events after it are played at once on a copy of their seat, which is what
+//! the face shows. When the bot's garbage reaches the person, the copy is dropped and
+//! played again from the seat, which is the record (it differs only where the copy had
+//! passed the garbage's time).
+
+mod bot;
+mod person;
+mod thinker;
 
 use super::seat::Seat;
 use super::GameResult;
 use crate::engine::{Deliveries, Game, Pace};
-use crate::handling::{Handling, Hands, KeyEvent};
+use crate::handling::{Handling, KeyEvent};
 use crate::player::{CreateError, Player};
 use crate::plugin::Plugin;
 use crate::referee::{ended, End, Ending};
 use crate::setup::Setup;
-use crate::watch::clock;
-use std::collections::VecDeque;
-use tetrad_plugin_api::Actions;
+use bot::{Bot, Played, Step};
+use person::Person;
 
 /// Why a live game cannot start.
 #[derive(Debug, thiserror::Error)]
@@ -30,22 +40,8 @@ pub enum LiveError {
     Create(#[from] CreateError),
 }
 
-/// The person's seat.
-struct Person {
-    game: Game,
-    hands: Hands,
-    /// Key events received and not yet played, in the order of their times.
-    pending: VecDeque<KeyEvent>,
-    /// Key events played, for the record.
-    keys: Vec<KeyEvent>,
-    /// The ticks the key events gave, and their times.
-    ticks: Vec<u32>,
-    times_us: Vec<u64>,
-}
-
-/// The bot's decision in flight: when it takes effect, what it is, and the pieces locked
-/// when it was asked for.
-type Decided = (u64, Result<Actions, Ending>, u64);
+/// While a face without a waker waits for the bot's answer, it looks this often.
+const ANSWER_POLL_US: u64 = 1_000;
 
 /// Who the bot is, for the record.
 #[derive(Clone, Debug)]
@@ -60,26 +56,16 @@ pub struct BotName {
     pub options: String,
 }
 
-/// The bot's seat and its place on its timeline.
-struct Bot {
-    seat: Seat<'static>,
-    name: BotName,
-    now_us: u64,
-    last_lock_us: Option<u64>,
-    next: Option<Decided>,
-    ticks: Vec<u32>,
-    times_us: Vec<u64>,
-}
-
 /// A live game of a person (seat 1) against a bot (seat 2).
 pub struct Live {
     setup: Setup,
     seed: u64,
+    /// The person, played only as far as the bot's moves are known: the record.
     person: Person,
+    /// The person played on past that while the bot thinks: what the face shows.
+    ahead: Option<Person>,
     bot: Bot,
-    deliveries: Deliveries,
-    clock: quanta::Clock,
-    /// Everything due by this time has been played.
+    /// Everything due by this time has been played, or played ahead.
     now_us: u64,
     /// When the game ended, and how for each seat (`None`: stopped unfinished).
     end: Option<(u64, [Option<End>; 2])>,
@@ -105,38 +91,29 @@ impl Live {
         let (plugin, options) = bot;
         let think_limit = setup.limits.think_limit_ns;
         let player = Player::create(plugin, &setup.rules, &setup.pieces, false, seed, options, think_limit)?;
-        let person = Person {
-            game: deal()?,
-            hands: Hands::new(handling),
-            pending: VecDeque::new(),
-            keys: Vec::new(),
-            ticks: Vec::new(),
-            times_us: Vec::new(),
+        let name = BotName {
+            name: plugin.info().name.clone(),
+            version: plugin.info().version.clone(),
+            path: plugin.path().to_path_buf(),
+            options: options.to_string(),
         };
-        let bot = Bot {
-            seat: Seat::new(deal()?, player, &setup, None),
-            name: BotName {
-                name: plugin.info().name.clone(),
-                version: plugin.info().version.clone(),
-                path: plugin.path().to_path_buf(),
-                options: options.to_string(),
-            },
-            now_us: 0,
-            last_lock_us: None,
-            next: None,
-            ticks: Vec::new(),
-            times_us: Vec::new(),
-        };
+        let seat = Seat::new(deal()?, player, &setup, None);
+        let bot = Bot::new(seat, name, setup.speed, Deliveries::new(2, &setup.garbage));
         Ok(Live {
-            deliveries: Deliveries::new(2, &setup.garbage),
+            person: Person::new(deal()?, handling, &setup.garbage),
+            ahead: None,
             setup,
             seed,
-            person,
             bot,
-            clock: clock().clone(),
             now_us: 0,
             end: None,
         })
+    }
+
+    /// Calls `waker` (on another thread) whenever the bot's answer is ready: a face that
+    /// then calls [`Live::run_until`] plays it at once, rather than at its next look.
+    pub fn set_waker(&mut self, waker: impl Fn() + Send + 'static) {
+        self.bot.thinker().set_waker(Box::new(waker));
     }
 
     /// A key pressed or released. An event stamped before a time already played is
@@ -144,39 +121,91 @@ impl Live {
     pub fn key(&mut self, mut event: KeyEvent) {
         let last = self.person.pending.back().map_or(self.now_us, |last| last.time_us);
         event.time_us = event.time_us.max(last).max(self.now_us);
+        if let Some(ahead) = &mut self.ahead {
+            ahead.pending.push_back(event.clone());
+        }
         self.person.pending.push_back(event);
     }
 
-    /// Plays everything due by `to_us`, in the order of its time; a decision of the bot
-    /// due by then is asked for now.
+    /// Plays everything due by `to_us`, in the order of its time. A bot due to be asked
+    /// is asked on its thread; while it thinks, the person's events are played ahead.
+    /// Never waits for the bot.
     pub fn run_until(&mut self, to_us: u64) {
-        while self.end.is_none() {
-            let person = self.person_due();
-            let bot = self.bot_due();
-            let (seat, time, by_itself) = match person {
-                Some((time, by_itself)) if time <= bot.0 => (0, time, by_itself),
-                _ => (1, bot.0, bot.1),
-            };
-            if time > to_us {
-                break;
-            }
-            match seat {
-                0 => self.play_person(time, by_itself),
-                _ => self.play_bot(time, by_itself),
-            }
+        let thinking = self.play_until(to_us);
+        if self.end.is_some() || !thinking {
+            self.ahead = None;
+        } else {
+            self.play_ahead(to_us);
         }
+        self.bot.show_until(to_us);
         self.now_us = self.now_us.max(to_us);
     }
 
-    /// The person stops the game at `at_us`: what came before is played, and at that
-    /// moment only what their game brings by itself; both seats end unfinished.
+    /// As [`Live::run_until`], waiting for the bot's every answer due by `to_us`: both
+    /// games played to that time, as the record has them. For a game played without a
+    /// wall clock (a test, or a face with no one at the keys).
+    pub fn settle_until(&mut self, to_us: u64) {
+        while self.play_until(to_us) {
+            self.bot.wait();
+        }
+        self.ahead = None;
+        self.now_us = self.now_us.max(to_us);
+    }
+
+    /// Plays both seats in time order up to `to_us`, or until the bot's thinking leaves
+    /// the rest unknown; returns whether it does.
+    fn play_until(&mut self, to_us: u64) -> bool {
+        while self.end.is_none() {
+            self.bot.collect();
+            let (bot_us, step) = self.bot.due();
+            match self.person.due() {
+                Some((time, by_itself)) if time <= bot_us && time <= to_us => {
+                    self.play_person(time, by_itself);
+                    continue;
+                }
+                _ => {}
+            }
+            if step == Step::Thinking {
+                return true;
+            }
+            if bot_us > to_us {
+                break;
+            }
+            let played = match step {
+                Step::Timed => self.bot.play_timed(bot_us),
+                Step::Decided => self.bot.play_decided(bot_us),
+                _ => {
+                    self.bot.ask();
+                    continue;
+                }
+            };
+            self.bot_played(played, bot_us);
+        }
+        false
+    }
+
+    /// Plays the person's events up to `to_us` on the copy shown while the bot thinks.
+    fn play_ahead(&mut self, to_us: u64) {
+        let ahead = self.ahead.get_or_insert_with(|| self.person.ahead());
+        while ended(&ahead.game, self.setup.max_pieces).is_none() {
+            match ahead.due() {
+                // What it sends is sent again when the seat itself plays it.
+                Some((time, by_itself)) if time <= to_us => drop(ahead.play(time, by_itself)),
+                _ => break,
+            }
+        }
+    }
+
+    /// The person stops the game at `at_us`: what came before is played (the bot's
+    /// answer awaited if it is thinking), and at that moment only what their game brings
+    /// by itself; both seats end unfinished.
     pub fn stop(&mut self, at_us: u64) {
         if self.end.is_some() {
             return;
         }
-        self.run_until(at_us.saturating_sub(1));
+        self.settle_until(at_us.saturating_sub(1));
         while self.end.is_none() {
-            match self.person_due() {
+            match self.person.due() {
                 Some((time, true)) if time <= at_us => self.play_person(time, true),
                 _ => break,
             }
@@ -186,97 +215,21 @@ impl Live {
         }
     }
 
-    /// When the person's seat next does something, and whether by itself.
-    fn person_due(&self) -> Option<(u64, bool)> {
-        let key = self.person.pending.front().map(|event| event.time_us);
-        match self.person.hands.next_event_us(&self.person.game) {
-            Some(at) if key.is_none_or(|key| at <= key) => Some((at, true)),
-            _ => key.map(|key| (key, false)),
-        }
-    }
-
-    /// When the bot's seat next does something (or is asked), and whether it is an event
-    /// of its game's timing.
-    fn bot_due(&self) -> (u64, bool) {
-        let own = self.bot.next.as_ref().map_or(self.bot.now_us, |decided| decided.0);
-        match self.bot.seat.game().next_event_us() {
-            Some(at) if at <= own => (at, true),
-            _ => (own, false),
-        }
-    }
-
     fn play_person(&mut self, time: u64, by_itself: bool) {
-        let person = &mut self.person;
-        self.deliveries.before_tick(0, &mut person.game, time);
-        let played = if by_itself {
-            person.hands.until(&mut person.game, time)
-        } else {
-            let event = person.pending.pop_front().expect("a key event is due");
-            let played = person.hands.key(&mut person.game, &event);
-            person.keys.push(event);
-            played
-        };
-        for p in played {
-            if let Some(actions) = p.actions {
-                person.ticks.push(actions.0);
-                person.times_us.push(p.time_us);
-            }
-        }
-        let rows = person.game.take_outgoing();
-        self.deliveries.deliver(1, self.bot.seat.game_mut(), rows, time);
+        let rows = self.person.play(time, by_itself);
+        self.bot.receive(rows, time);
         if let Some(end) = ended(&self.person.game, self.setup.max_pieces) {
             self.finish(0, Ending { end, error: None }, time);
         }
     }
 
-    fn play_bot(&mut self, time: u64, timed: bool) {
-        let bot = &mut self.bot;
-        if timed {
-            self.deliveries.before_tick(1, bot.seat.game_mut(), time);
-            let (_, ending) = bot.seat.advance(time, None, None);
-            let rows = bot.seat.game_mut().take_outgoing();
-            self.deliveries.deliver(0, &mut self.person.game, rows, time);
-            if let Some(ending) = ending {
-                self.finish(1, ending, time);
-            }
-            return;
+    /// What the bot's event at `time` did: its garbage reaches the person (a copy of
+    /// their seat played ahead past it is played again), and its end ends the game.
+    fn bot_played(&mut self, (rows, ending): Played, time: u64) {
+        if rows > 0 {
+            self.person.receive(rows, time);
+            self.ahead = None;
         }
-        let Some((_, event, pieces)) = bot.next.take() else {
-            let pieces = bot.seat.game().stats().pieces;
-            let (decided, elapsed_ns) = bot.seat.next_actions(&self.clock, None);
-            let think_us = elapsed_ns.div_ceil(1000);
-            let speed = self.setup.speed;
-            bot.next = Some(match decided {
-                Ok(actions) => {
-                    let locks = bot.seat.locks(actions);
-                    let at = speed.tick_time(bot.now_us, think_us, locks, bot.last_lock_us);
-                    (at, Ok(actions), pieces)
-                }
-                Err(ending) => (bot.now_us.saturating_add(think_us), Err(ending), pieces),
-            });
-            return;
-        };
-        let actions = match event {
-            Err(ending) => return self.finish(1, ending, time),
-            // Its piece locked by delay while it thought: asked again.
-            Ok(_) if bot.seat.game().stats().pieces != pieces => {
-                bot.now_us = time;
-                return;
-            }
-            Ok(actions) => actions,
-        };
-        bot.seat.advance(time, None, None);
-        self.deliveries.before_tick(1, bot.seat.game_mut(), time);
-        let pieces = bot.seat.game().stats().pieces;
-        let ending = bot.seat.play_tick(actions, None, None);
-        bot.now_us = time;
-        if bot.seat.game().stats().pieces != pieces {
-            bot.last_lock_us = Some(time);
-        }
-        bot.ticks.push(actions.0);
-        bot.times_us.push(time);
-        let rows = bot.seat.game_mut().take_outgoing();
-        self.deliveries.deliver(0, &mut self.person.game, rows, time);
         if let Some(ending) = ending {
             self.finish(1, ending, time);
         }
@@ -288,7 +241,7 @@ impl Live {
         let mut ends = [Some(other); 2];
         ends[index] = Some(ending.end);
         self.end = Some((time, ends));
-        self.bot.seat.end(match index {
+        self.bot.seat().end(match index {
             1 => ending,
             _ => Ending {
                 end: other,
@@ -317,12 +270,15 @@ impl Live {
             t_spins: stats.t_spins,
             ..GameResult::unplayed(index, self.seed, person_end)
         };
-        Some([person, self.bot.seat.take_result(index, self.seed)])
+        let seed = self.seed;
+        Some([person, self.bot.seat().take_result(index, seed)])
     }
 
-    /// The games: the person's, then the bot's.
+    /// The games as they are shown: the person's (played ahead while the bot thinks),
+    /// then the bot's (while it thinks, as it was asked, its piece falling by the timing
+    /// rules).
     pub fn games(&self) -> [&Game; 2] {
-        [&self.person.game, self.bot.seat.game()]
+        [&self.ahead.as_ref().unwrap_or(&self.person).game, self.bot.game()]
     }
 
     /// When the game ended and how for each seat (`None`: stopped unfinished), once it
@@ -337,13 +293,25 @@ impl Live {
     }
 
     /// When something next happens by itself (a repeated shift, a row, a lock, the bot's
-    /// next move or question): the latest time to call [`Live::run_until`] with.
+    /// next move or question): the latest time to call [`Live::run_until`] with. While
+    /// the bot thinks, its answer comes at no known time: with a waker set (see
+    /// [`Live::set_waker`]) the face is woken for it, else it looks every millisecond.
     pub fn next_due_us(&self) -> Option<u64> {
         if self.end.is_some() {
             return None;
         }
-        let person = self.person_due().map(|(time, _)| time);
-        Some(person.map_or(self.bot_due().0, |time| time.min(self.bot_due().0)))
+        let person = self.ahead.as_ref().unwrap_or(&self.person).due().map(|(time, _)| time);
+        let bot = match self.bot.shown_due() {
+            None => Some(self.bot.due().0),
+            Some(shown) => {
+                let poll = (!self.bot.thinker().has_waker()).then_some(self.now_us + ANSWER_POLL_US);
+                [shown, poll].into_iter().flatten().min()
+            }
+        };
+        match (person, bot) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (one, other) => Some(one.or(other).unwrap_or(self.now_us + 100 * ANSWER_POLL_US)),
+        }
     }
 
     /// The setup.
@@ -363,13 +331,13 @@ impl Live {
 
     /// The key events played.
     pub fn keys(&self) -> &[KeyEvent] {
-        &self.person.keys
+        &self.person.record().keys
     }
 
     /// Each seat's ticks as bits, and their times: the person's, then the bot's.
     pub fn ticks(&self) -> [(&[u32], &[u64]); 2] {
         [
-            (&self.person.ticks, &self.person.times_us),
+            (&self.person.record().ticks, &self.person.record().times_us),
             (&self.bot.ticks, &self.bot.times_us),
         ]
     }

@@ -3,17 +3,16 @@
 //! time whenever something is due, and pushes each new state to the page's event stream
 //! at once. Every game ends recorded: its replay is saved and offered to the page.
 
+use super::choice::{Choice, Settings};
 use super::Shared;
 use crate::engine::Game;
 use crate::handling::{Handling, KeyEvent};
-use crate::plugin::Plugin;
 use crate::replay::Replay;
 use crate::runner::Live;
-use crate::setup::Setup;
 use crate::tournament::{FixtureRecord, GameRecord, Line, Writer};
 use serde_json::{json, Value};
 use std::path::PathBuf;
-use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -37,16 +36,19 @@ pub enum Command {
     Stop,
     /// A page connected: it is sent the state at once.
     Hello,
+    /// The opponent and setup of the next games, checked.
+    Choose(Box<Choice>),
+    /// The bot's answer is ready: played at once.
+    Wake,
 }
 
-/// What the referee plays: the setup, the opponent, and where games are saved.
+/// What the referee plays: the opponent and setup, and where games are saved.
 pub struct Config {
-    /// The setup of every game (versus, realtime, timing rules).
-    pub setup: Setup,
+    /// The opponent, its options and the setup of the next game (versus, realtime, timing
+    /// rules), as the command line or the page chose them.
+    pub choice: Choice,
     /// The first game's seed; each next game takes the next.
     pub seed: u64,
-    /// The opponent and its options.
-    pub bot: (Plugin, String),
     /// The folder the games' replays are saved in.
     pub dir: PathBuf,
     /// The countdown before each game's time 0.
@@ -55,12 +57,17 @@ pub struct Config {
     pub results: Option<Results>,
 }
 
-/// A results file the person's games go to (`--out`).
+/// A results file the person's games go to (`--out`): those against the opponent and
+/// setup it was opened for, and no other.
 pub struct Results {
     /// Its writer, holding its lock.
     pub writer: Writer,
     /// The index of the next game: the games of earlier sessions come first.
     pub next: u64,
+    /// The choice its games are of (the command line's).
+    pub settings: Settings,
+    /// Its file, for the page.
+    pub path: PathBuf,
 }
 
 /// The game in play.
@@ -72,11 +79,13 @@ struct Playing {
     number: u64,
     /// Its index in the results file.
     index: u64,
+    /// Whether it goes to the results file (it is of the choice the file is for).
+    counted: bool,
     saved: bool,
 }
 
-/// Runs the referee until the server stops (every sender dropped).
-pub fn run(mut config: Config, commands: Receiver<Command>, shared: Arc<Mutex<Shared>>) {
+/// Runs the referee until the process ends (or every sender of commands is dropped).
+pub fn run(mut config: Config, commands: Receiver<Command>, wake: Sender<Command>, shared: Arc<Mutex<Shared>>) {
     let first = config.results.as_ref().map_or(0, |results| results.next);
     let mut playing: Option<Playing> = None;
     let mut games = 0u64;
@@ -112,17 +121,26 @@ pub fn run(mut config: Config, commands: Receiver<Command>, shared: Arc<Mutex<Sh
                     save(&mut config, &mut playing, &mut message);
                     games += 1;
                     // Game n of the session is game `first + n - 1` of its results file,
-                    // dealt from that game's seed, as a tournament deals it.
+                    // dealt from that game's seed, as a tournament deals it; one of another
+                    // choice than the file's is not written to it.
+                    let counted = config
+                        .results
+                        .as_ref()
+                        .is_some_and(|results| results.settings == config.choice.settings);
                     let index = first + games - 1;
                     let seed = crate::runner::game_seed(config.seed, index);
-                    let bot = (&config.bot.0, config.bot.1.as_str());
-                    match Live::new(config.setup.clone(), seed, handling, bot) {
-                        Ok(live) => {
+                    let choice = &config.choice;
+                    let bot = (&choice.bot, choice.options.as_str());
+                    match Live::new(choice.setup.clone(), seed, handling, bot) {
+                        Ok(mut live) => {
+                            let wake = wake.clone();
+                            live.set_waker(move || drop(wake.send(Command::Wake)));
                             playing = Some(Playing {
                                 live,
                                 zero: Instant::now() + config.countdown,
                                 number: games,
                                 index,
+                                counted,
                                 saved: false,
                             });
                             message = Some(
@@ -153,6 +171,11 @@ pub fn run(mut config: Config, commands: Receiver<Command>, shared: Arc<Mutex<Sh
                     }
                 }
                 Command::Hello => last_sent.clear(),
+                Command::Choose(choice) => {
+                    message = Some(json!({"t": "settings", "settings": choice.settings}));
+                    config.choice = *choice;
+                }
+                Command::Wake => {}
             }
         }
         if let Some(p) = playing.as_mut().filter(|p| Instant::now() >= p.zero) {
@@ -200,7 +223,10 @@ fn save(config: &mut Config, playing: &mut Option<Playing>, message: &mut Option
     let saved = replay
         .save(&path)
         .map_err(|err| err.to_string())
-        .and_then(|()| append(config.results.as_mut(), &mut p.live, p.index));
+        .and_then(|()| match p.counted {
+            true => append(config.results.as_mut(), &mut p.live, p.index),
+            false => Ok(()),
+        });
     *message = Some(match saved {
         Ok(()) => {
             println!("game {}: {}", p.number, path.display());
@@ -210,10 +236,26 @@ fn save(config: &mut Config, playing: &mut Option<Playing>, message: &mut Option
                 "ends": replay.seats.iter().map(|seat| seat.result.end.name()).collect::<Vec<_>>(),
                 "end_ms": end_us / 1000,
                 "path": path.display().to_string(),
+                "results": results_note(config.results.as_ref(), p),
             })
         }
         Err(err) => json!({"t": "error", "message": err}),
     });
+}
+
+/// What became of the game in play for the results file, for the page: `None` without
+/// one.
+fn results_note(results: Option<&Results>, p: &Playing) -> Option<String> {
+    let results = results?;
+    let file = results.path.display();
+    Some(match (p.counted, p.live.end()) {
+        (true, Some((_, [Some(_), Some(_)]))) => format!("appended to {file}"),
+        (true, _) => format!("stopped: not a result, not in {file}"),
+        (false, _) => format!(
+            "not in {file}: it holds games against {} at its setup only",
+            results.settings.bot
+        ),
+    })
 }
 
 /// Appends the game ended by the rules to the results file, if there is one; a game

@@ -5,9 +5,11 @@
 //! One page at a time: while one is connected, another is refused, and its key events
 //! too (each carries the session its event stream was given).
 
+mod choice;
 mod game;
 mod http;
 
+pub use choice::{Choice, Offer, Settings};
 pub use game::{Config, Results};
 
 use game::Command;
@@ -79,19 +81,22 @@ impl Server {
     }
 
     /// Serves until the process ends: each connection on its own thread, the referee on
-    /// another.
-    pub fn serve(self, config: Config) -> std::io::Result<()> {
+    /// another. The page chooses among `offer`'s bots and setups.
+    pub fn serve(self, config: Config, offer: Offer) -> std::io::Result<()> {
         let shared = Arc::new(Mutex::new(Shared::default()));
         let (commands, received) = channel();
         let dir = config.dir.clone();
+        let settings = Mutex::new(config.choice.settings.clone());
         {
-            let shared = Arc::clone(&shared);
-            std::thread::spawn(move || game::run(config, received, shared));
+            let (shared, wake) = (Arc::clone(&shared), commands.clone());
+            std::thread::spawn(move || game::run(config, received, wake, shared));
         }
         let site = Arc::new(Site {
             token: self.token,
             port: self.port,
             dir,
+            offer,
+            settings,
         });
         for stream in self.listener.incoming() {
             let Ok(stream) = stream else { continue };
@@ -110,6 +115,10 @@ struct Site {
     token: String,
     port: u16,
     dir: std::path::PathBuf,
+    /// The bots and setups the page may choose.
+    offer: Offer,
+    /// The choice the next game plays.
+    settings: Mutex<Settings>,
 }
 
 /// Serves the requests of one connection until it closes.
@@ -153,10 +162,18 @@ fn connection(
                 let session = http::token()?;
                 let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-store\r\n\r\n";
                 out.write_all(head.as_bytes())?;
+                let chosen = site
+                    .settings
+                    .lock()
+                    .unwrap_or_else(|poisoned| poisoned.into_inner())
+                    .clone();
                 let hello = serde_json::json!({
                     "t": "hello",
                     "session": session,
                     "handling": crate::handling::Handling::default(),
+                    "bots": site.offer.names(),
+                    "garbage_sets": Offer::garbage_sets(),
+                    "settings": chosen,
                 });
                 shared.stream = Some((session, out.try_clone()?));
                 shared.push(&hello.to_string());
@@ -170,7 +187,11 @@ fn connection(
                     respond(&mut out, "409 Conflict", "text/plain", b"not the connected page")?;
                     break;
                 }
-                match post(path, &request) {
+                let posted = match path {
+                    "/settings" => choose(site, &request.body).map(|choice| vec![Command::Choose(Box::new(choice))]),
+                    _ => post(path, &request),
+                };
+                match posted {
                     Ok(list) => {
                         for command in list {
                             let _ = commands.send(command);
@@ -201,6 +222,15 @@ fn connection(
         }
     }
     Ok(())
+}
+
+/// The page's choice of opponent and setup (`/settings`, JSON), checked; taken as the
+/// choice of the next game.
+fn choose(site: &Site, body: &[u8]) -> Result<Choice, String> {
+    let settings: Settings = serde_json::from_slice(body).map_err(|err| format!("settings: {err}"))?;
+    let choice = site.offer.choose(&settings)?;
+    *site.settings.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = settings;
+    Ok(choice)
 }
 
 /// The commands of a POST: `/start` with the handling as JSON, `/stop`, or `/key` with one

@@ -36,6 +36,17 @@ impl Seat<'_> {
         .locked
     }
 
+    /// The next tick's actions when the player need not be asked for them: the game is
+    /// over, or a path is in flight (see [`Seat::next_actions`], which asks the player
+    /// otherwise). A live game asks its bot on another thread, and not for these.
+    pub fn next_without_asking(&mut self) -> Option<Result<Actions, Ending>> {
+        if let Some(end) = self.referee.game_over(&self.game) {
+            return Some(Err(Ending { end, error: None }));
+        }
+        let flown = self.pilot.next(&self.game)?;
+        Some(self.referee.judge(flown))
+    }
+
     /// Under timing rules, plays what falls due on the seat's game by `time_us`, up to the
     /// first lock; returns whether a piece locked, and how the game ended with it, if it
     /// did (a top-out, the cap).
