@@ -254,21 +254,27 @@ mod tests {
         assert!(tracked.game().is_over());
     }
 
-    #[test]
-    fn risen_garbage_is_painted_under_the_stack_with_its_hole() {
+    /// Two 4-wide games of the same seed that send each other garbage.
+    fn two_narrow_games_with_garbage() -> (Rules, Vec<Tracked>) {
         let rules = Rules {
             width: 4,
             height: 12,
             ..Rules::preset(Preset::Classic)
         };
         let pieces = Arc::new(PieceSet::tetrominoes());
-        let mut sides: Vec<Tracked> = (0..2)
+        let sides = (0..2)
             .map(|_| {
                 let mut game = Game::new(rules, pieces.clone(), 9);
                 game.enable_garbage("4".parse().unwrap(), 9);
                 Tracked::new(game)
             })
             .collect();
+        (rules, sides)
+    }
+
+    #[test]
+    fn risen_garbage_is_painted_under_the_stack_with_its_hole() {
+        let (rules, mut sides) = two_narrow_games_with_garbage();
         let mut garbage_seen = false;
         let pattern = [
             Actions::DROP,
@@ -299,21 +305,9 @@ mod tests {
 
     #[test]
     fn a_game_played_elsewhere_is_followed_with_the_colours_of_its_locks() {
-        let rules = Rules {
-            width: 4,
-            height: 12,
-            ..Rules::preset(Preset::Classic)
-        };
-        let pieces = Arc::new(PieceSet::tetrominoes());
         // The reference paints every lock from its report; the followers see only the
         // games between the locks.
-        let mut sides: Vec<Tracked> = (0..2)
-            .map(|_| {
-                let mut game = Game::new(rules, pieces.clone(), 9);
-                game.enable_garbage("4".parse().unwrap(), 9);
-                Tracked::new(game)
-            })
-            .collect();
+        let (rules, mut sides) = two_narrow_games_with_garbage();
         let mut followers: Vec<Tracked> = sides.clone();
         let pattern = [
             Actions::DROP,
@@ -347,7 +341,7 @@ mod tests {
 
         // Two locks between looks: their cells are filled, in no colour of a piece.
         let rules = Rules::preset(Preset::Classic);
-        let mut game = Game::new(rules, pieces.clone(), 4);
+        let mut game = Game::new(rules, Arc::new(PieceSet::tetrominoes()), 4);
         let mut follower = Tracked::new(game.clone());
         let mut shift = Actions::NONE;
         while game.stats().pieces < 2 {
