@@ -59,6 +59,7 @@ pub fn this_thread() -> Duration {
 /// its answer's time the machine took ([`BotThreads::machine_part`]).
 #[derive(Debug, Default)]
 pub struct BotThreads {
+    pid: u32,
     threads: Vec<Thread>,
 }
 
@@ -75,37 +76,15 @@ impl BotThreads {
     /// The threads of process `pid` and of every process it started (the bot under the
     /// sandbox's launcher), as they are now.
     pub fn of(pid: u32) -> BotThreads {
-        let mut threads = Vec::new();
-        let mut processes = vec![pid];
-        let mut seen = 0;
         let now = Instant::now();
-        while let Some(pid) = processes.pop() {
-            seen += 1;
-            let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
-                continue;
-            };
-            for task in tasks.flatten() {
-                let dir = task.path();
-                if seen + processes.len() < MAX_PROCESSES {
-                    let children = std::fs::read_to_string(dir.join("children")).unwrap_or_default();
-                    processes.extend(
-                        children
-                            .split_ascii_whitespace()
-                            .filter_map(|child| child.parse::<u32>().ok()),
-                    );
-                }
-                if threads.len() < MAX_THREADS {
-                    if let Some(taken) = read_path(&dir.join("schedstat")) {
-                        let last = Cell::new((taken, now));
-                        threads.push(Thread { dir, taken, last });
-                    }
-                }
+        let mut threads = Vec::new();
+        each_thread(pid, |dir| {
+            if let Some(taken) = read_path(&dir.join("schedstat")) {
+                let last = Cell::new((taken, now));
+                threads.push(Thread { dir, taken, last });
             }
-            if seen >= MAX_PROCESSES {
-                break;
-            }
-        }
-        BotThreads { threads }
+        });
+        BotThreads { pid, threads }
     }
 
     /// The machine's part in the `took` since the threads were taken: the longest that one
@@ -136,7 +115,50 @@ impl BotThreads {
                 waited_ns: stat.waited_ns.saturating_sub(thread.taken.waited_ns) + waiting,
             })
         });
-        machine_part(since, took, cpus)
+        // Threads started since it was asked are its own work too (spinning ones could
+        // otherwise keep its answering thread waiting on its behalf): all their time on a
+        // CPU counts, none of their waits.
+        let mut started = Vec::new();
+        each_thread(self.pid, |dir| {
+            if !self.threads.iter().any(|thread| thread.dir == dir) {
+                if let Some(stat) = read_path(&dir.join("schedstat")) {
+                    started.push(SchedStat { waited_ns: 0, ..stat });
+                }
+            }
+        });
+        machine_part(since.chain(started), took, cpus)
+    }
+}
+
+/// Calls `each` with the `/proc` folder of every thread of process `pid` and of the
+/// processes it started, down its tree (at most [`MAX_PROCESSES`] processes and
+/// [`MAX_THREADS`] threads).
+fn each_thread(pid: u32, mut each: impl FnMut(PathBuf)) {
+    let mut processes = vec![pid];
+    let (mut seen, mut threads) = (0, 0);
+    while let Some(pid) = processes.pop() {
+        seen += 1;
+        let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+            continue;
+        };
+        for task in tasks.flatten() {
+            let dir = task.path();
+            if seen + processes.len() < MAX_PROCESSES {
+                let children = std::fs::read_to_string(dir.join("children")).unwrap_or_default();
+                processes.extend(
+                    children
+                        .split_ascii_whitespace()
+                        .filter_map(|child| child.parse::<u32>().ok()),
+                );
+            }
+            if threads < MAX_THREADS {
+                threads += 1;
+                each(dir);
+            }
+        }
+        if seen >= MAX_PROCESSES {
+            break;
+        }
     }
 }
 
