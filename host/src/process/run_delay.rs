@@ -291,4 +291,44 @@ mod tests {
         drop(stdin);
         child.wait().unwrap();
     }
+
+    /// A bot that, once asked, starts programs spinning beside its answering thread: the
+    /// answering thread waits for a CPU behind them, but they are the bot's own work, so
+    /// that wait is not excused.
+    #[test]
+    fn a_bot_that_starts_spinners_once_asked_is_not_excused_for_them() {
+        use std::io::{BufRead, Write};
+        use std::os::unix::process::CommandExt;
+        let cpus = std::thread::available_parallelism().map_or(1, usize::from);
+        let script = format!(
+            "read line; for i in $(seq {}); do (while :; do :; done) & done; \
+             i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done; echo done; read end",
+            cpus * 8
+        );
+        let mut child = std::process::Command::new("sh")
+            .process_group(0)
+            .args(["-c", &script])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let threads = BotThreads::of(child.id());
+        let asked = Instant::now();
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(b"go\n").unwrap();
+        let mut line = String::new();
+        std::io::BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let took = asked.elapsed();
+        let excused = threads.machine_part(took, cpus);
+        if let Some(group) = rustix::process::Pid::from_raw(child.id() as i32) {
+            let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
+        }
+        let _ = child.wait();
+        assert_eq!(line, "done\n");
+        // Counting only the threads there were, more than four fifths was excused; other
+        // programs on the machine may take some of the CPUs, and that part is excused.
+        assert!(excused < took * 3 / 5, "{excused:?} of {took:?} excused");
+    }
 }
