@@ -20,8 +20,8 @@ thread_local! {
     static OWN: Option<File> = File::open("/proc/thread-self/schedstat").ok();
 }
 
-/// A schedstat line: time on a CPU and time waiting for one (both in nanoseconds), and
-/// the number of times the thread was given a CPU.
+/// The first two fields of a schedstat line: time on a CPU and time waiting for one, in
+/// nanoseconds.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct SchedStat {
     on_cpu_ns: u64,
