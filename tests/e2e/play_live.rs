@@ -253,8 +253,11 @@ fn real_time_versus_options_out_of_place_are_one_line_errors() {
             "--pps is for a game against a bot in real time: add --versus",
         ),
         (&["play", "--record-games", "d"][..], "--versus"),
-        // An option of real-time play with --versus plays in real time.
+        // An option of real-time play with --versus plays in real time, the person's
+        // handling too; without a game in real time, handling is refused.
         (&["play", "--versus", "--pps", "2"][..], "play needs a terminal"),
+        (&["play", "--versus", "--das", "100"][..], "play needs a terminal"),
+        (&["play", "--das", "100"][..], "--gravity"),
         (
             &["play", "--versus", "--out", "me.jsonl", "--preset", "classic"][..],
             "guideline only",

@@ -183,6 +183,22 @@ fn only_its_page_gets_in_and_a_second_tab_cannot_take_over() {
     assert!(connected.is_some(), "a new page connects once the first has gone");
 }
 
+/// The handling given on the command line is the page's to start with (the page keeps
+/// the person's own once saved); the defaults otherwise.
+#[test]
+fn the_command_line_s_handling_is_the_page_s_default() {
+    let dir = tempfile::tempdir().unwrap();
+    let given = server_with(dir.path(), &["--das", "100", "--arr", "0", "--key", "KeyJ=left"]);
+    let hello = Events::open(&given).unwrap().next("hello");
+    assert_eq!(hello["handling"]["das_ms"], 100, "{hello}");
+    assert_eq!(hello["handling"]["arr_ms"], 0, "{hello}");
+    assert_eq!(hello["handling"]["keys"]["KeyJ"], "left", "{hello}");
+    drop(given);
+    let plain = server(dir.path());
+    let hello = Events::open(&plain).unwrap().next("hello");
+    assert_eq!(hello["handling"]["das_ms"], 167, "{hello}");
+}
+
 #[test]
 fn a_game_played_by_timed_keys_is_recorded_and_verifies() {
     let dir = tempfile::tempdir().unwrap();

@@ -126,23 +126,24 @@ pub struct RealtimeArgs {
     /// With --gravity: moves or turns of a resting piece that restart its lock delay.
     #[arg(long, value_name = "N", default_value_t = crate::engine::Timing::MOVE_RESETS, requires = "gravity")]
     pub move_resets: u32,
-    /// With --gravity: delayed auto shift, in milliseconds [default: 167].
-    #[arg(long, value_name = "MS", requires = "gravity")]
+    /// In real time (--gravity, --versus in real time, or --web, where it is the page's
+    /// default): delayed auto shift, in milliseconds [default: 167].
+    #[arg(long, value_name = "MS", requires = "live_game")]
     pub das: Option<u32>,
-    /// With --gravity: auto-repeat rate, in milliseconds; 0 shifts to the wall [default: 33].
-    #[arg(long, value_name = "MS", requires = "gravity")]
+    /// In real time: auto-repeat rate, in milliseconds; 0 shifts to the wall [default: 33].
+    #[arg(long, value_name = "MS", requires = "live_game")]
     pub arr: Option<u32>,
-    /// With --gravity: a held soft drop falls this many times faster than gravity, or
+    /// In real time: a held soft drop falls this many times faster than gravity, or
     /// `instant` [default: 6].
-    #[arg(long, value_name = "FACTOR|instant", requires = "gravity")]
+    #[arg(long, value_name = "FACTOR|instant", requires = "live_game")]
     pub soft_drop: Option<crate::handling::SoftDrop>,
-    /// With --gravity: the half-turn key (A) acts.
-    #[arg(long, requires = "gravity")]
+    /// In real time: the half-turn key (A) acts.
+    #[arg(long, requires = "live_game")]
     pub turn_180: bool,
-    /// With --gravity: binds a key, by the browser's name for it (`KeyJ`, `ArrowLeft`,
+    /// In real time: binds a key, by the browser's name for it (`KeyJ`, `ArrowLeft`,
     /// `Space`), to a control: left, right, soft_drop, hard_drop, cw, ccw, turn180, hold.
     /// A control bound here loses its default keys (repeatable).
-    #[arg(long = "key", value_name = "KEY=CONTROL", requires = "gravity", value_parser = parse_binding)]
+    #[arg(long = "key", value_name = "KEY=CONTROL", requires = "live_game", value_parser = parse_binding)]
     pub keys: Vec<(String, crate::handling::Control)>,
 }
 
@@ -169,6 +170,11 @@ impl RealtimeArgs {
             lock_delay_ms: self.lock_delay,
             move_reset_limit: self.move_resets,
         })
+    }
+
+    /// Whether any of the person's handling was given (each plays in real time).
+    pub fn handling_given(&self) -> bool {
+        self.das.is_some() || self.arr.is_some() || self.soft_drop.is_some() || self.turn_180 || !self.keys.is_empty()
     }
 
     /// The person's handling: the defaults, with the values given.

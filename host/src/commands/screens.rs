@@ -70,9 +70,9 @@ pub fn play(mut args: PlayArgs) -> Result<ExitCode> {
     if !versus && args.plugin.is_some() {
         bail!("--plugin picks your opponent in `tetrad play --versus`: add --versus");
     }
-    // An option of a game against a bot in real time plays one, by default at the
-    // guideline's gravity.
-    if versus && (args.realtime.gravity.is_some() || live_only(&args).is_some()) {
+    // An option of a game against a bot in real time (the person's handling too) plays
+    // one, by default at the guideline's gravity.
+    if versus && (args.realtime.gravity.is_some() || live_only(&args).is_some() || args.realtime.handling_given()) {
         return play_live(args);
     }
     if let Some(option) = live_only(&args) {

@@ -55,6 +55,7 @@ pub fn play(mut args: PlayArgs) -> Result<ExitCode> {
         dir,
         countdown: std::time::Duration::from_millis(args.countdown.unwrap_or(crate::cli::DEFAULT_COUNTDOWN_MS)),
         results,
+        handling: args.realtime.handling(),
     };
     server.serve(config, offer)?;
     Ok(ExitCode::SUCCESS)

@@ -55,6 +55,9 @@ pub struct Config {
     pub countdown: Duration,
     /// The results file each finished game is appended to, if any.
     pub results: Option<Results>,
+    /// The handling the page starts with (`--das`, `--arr`, ...), until the person saves
+    /// their own in the browser.
+    pub handling: crate::handling::Handling,
 }
 
 /// A results file the person's games go to (`--out`): those against the opponent and

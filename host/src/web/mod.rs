@@ -87,6 +87,7 @@ impl Server {
         let (commands, received) = channel();
         let dir = config.dir.clone();
         let settings = Mutex::new(config.choice.settings.clone());
+        let handling = config.handling.clone();
         {
             let (shared, wake) = (Arc::clone(&shared), commands.clone());
             std::thread::spawn(move || game::run(config, received, wake, shared));
@@ -97,6 +98,7 @@ impl Server {
             dir,
             offer,
             settings,
+            handling,
         });
         for stream in self.listener.incoming() {
             let Ok(stream) = stream else { continue };
@@ -119,6 +121,9 @@ struct Site {
     offer: Offer,
     /// The choice the next game plays.
     settings: Mutex<Settings>,
+    /// The handling the page starts with (the command line's), until the person saves
+    /// their own in the browser.
+    handling: crate::handling::Handling,
 }
 
 /// Serves the requests of one connection until it closes.
@@ -170,7 +175,7 @@ fn connection(
                 let hello = serde_json::json!({
                     "t": "hello",
                     "session": session,
-                    "handling": crate::handling::Handling::default(),
+                    "handling": site.handling,
                     "bots": site.offer.names(),
                     "garbage_sets": Offer::garbage_sets(),
                     "settings": chosen,
