@@ -11,11 +11,9 @@ use super::pilots::{PluginSeat, Roster};
 use super::playback::Playback;
 use super::recorder::Recorder;
 use super::speed::{Rate, Speed};
-use crate::engine::pass_garbage;
 use crate::player::CreateError;
 use crate::plugin::Plugin;
-use crate::referee::ended;
-use crate::replay::{PlayerRecord, RecordedEnd, ReplayError};
+use crate::replay::{RecordedEnd, ReplayError};
 use crate::runner;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use side::{referee_for, Driver};
@@ -285,82 +283,6 @@ impl App {
         }
     }
 
-    /// Plays one tick on every board whose game goes on, in lockstep; `human` is the
-    /// person's action in play mode. In versus, garbage then passes between the boards,
-    /// and a game that ended ends the other, as the headless game loop does.
-    fn advance(&mut self, human: Actions) {
-        if self.is_over() {
-            return;
-        }
-        let tick = self.ticks;
-        if let Some(playback) = &self.playback {
-            if tick >= playback.len() {
-                return self.check_replay_end();
-            }
-        }
-        for (index, side) in self.sides.iter_mut().enumerate() {
-            if side.end.is_some() {
-                continue;
-            }
-            let actions = match &mut side.driver {
-                Driver::Person => human,
-                Driver::Plugin(seat) => match side.referee.judge(seat.ask(side.tracked.game())) {
-                    Ok(actions) => actions,
-                    Err(ending) => {
-                        side.finish(ending.end.into(), ending.error);
-                        continue;
-                    }
-                },
-                Driver::Replay(seat) => match self.playback.as_ref().and_then(|p| p.action(*seat, tick)) {
-                    Some(actions) => actions,
-                    None => continue,
-                },
-                // A live game's bot plays in the live game, not in ticks.
-                Driver::Bot => continue,
-            };
-            side.tracked.tick(actions);
-            if let Some(recorder) = &mut self.recorder {
-                recorder.tick(index, actions);
-            }
-            let game = side.tracked.game();
-            if let Some(end) = side.referee.game_over(game) {
-                side.finish(end.into(), None);
-            } else if let Some(ending) = side.referee.after_tick(game) {
-                side.finish(ending.end.into(), ending.error);
-            }
-        }
-        self.ticks += 1;
-        if self.sides.len() > 1 {
-            self.exchange();
-        }
-        if self.playback.is_some() {
-            self.check_replay_end();
-        }
-        if self.is_over() {
-            self.save_if_unsaved();
-        }
-    }
-
-    /// The end of a versus tick: garbage passes, and once a game has ended the others end
-    /// with it: won when it lost, capped when it reached the cap. Games that end in the
-    /// same tick keep their own ends: a draw.
-    fn exchange(&mut self) {
-        pass_garbage(self.sides.iter_mut().map(|side| side.tracked.game_mut()));
-        let ended: Vec<RecordedEnd> = self.sides.iter().filter_map(|side| side.end).collect();
-        if ended.is_empty() || self.playback.is_some() {
-            // A replay's ends come from its own ticks and its file.
-            return;
-        }
-        let end = if ended.iter().any(|end| end.is_loss()) {
-            RecordedEnd::Won
-        } else {
-            RecordedEnd::Capped
-        };
-        for side in self.sides.iter_mut().filter(|side| side.end.is_none()) {
-            side.finish(end, None);
-        }
-    }
-
     fn set_speed(&mut self, speed: Speed) {
         self.speed = speed;
         self.due = Duration::ZERO;
@@ -403,89 +325,6 @@ impl App {
         }
     }
 
-    fn seek_pieces(&mut self, pieces: i32) {
-        if let Some(playback) = &self.playback {
-            let target = playback.seek_pieces(self.ticks, pieces);
-            self.seek(target);
-        }
-    }
-
-    fn seek(&mut self, tick: u64) {
-        let Some(playback) = &self.playback else {
-            return;
-        };
-        let max_pieces = self.session.setup.max_pieces;
-        self.ticks = tick.min(playback.len());
-        for (side, tracked) in self.sides.iter_mut().zip(playback.at(tick)) {
-            side.end = ended(tracked.game(), max_pieces).map(RecordedEnd::from);
-            side.tracked = tracked;
-        }
-        self.due = Duration::ZERO;
-        self.rate = Rate::default();
-        self.check_replay_end();
-    }
-
-    /// In a replay, the games end where the recorded ticks run out, as the file says
-    /// where the rules do not (a win, a forfeit, a game stopped unfinished).
-    fn check_replay_end(&mut self) {
-        let Some(playback) = &self.playback else {
-            return;
-        };
-        let max_pieces = self.session.setup.max_pieces;
-        let over = self.ticks >= playback.len();
-        for (seat, side) in self.sides.iter_mut().enumerate() {
-            if let Some(end) = ended(side.tracked.game(), max_pieces) {
-                side.end = Some(end.into());
-            } else if over {
-                side.end = Some(playback.replay().seats[seat].result.end);
-            }
-        }
-    }
-
-    fn start_recording(&mut self) {
-        let Some(path) = &self.session.record else {
-            return;
-        };
-        let players = self
-            .sides
-            .iter()
-            .map(|side| match &side.driver {
-                Driver::Plugin(seat) => {
-                    PlayerRecord::plugin(self.roster.plugin(seat.index()), self.roster.options(seat.index()), 0)
-                }
-                _ => self.timed_player().unwrap_or_else(|| PlayerRecord::human(0)),
-            })
-            .collect();
-        self.recorder = Some(Recorder::new(
-            path.clone(),
-            &self.session.setup,
-            self.game_seed,
-            players,
-        ));
-    }
-
-    /// Saves the game's replay, if recording and it holds ticks not yet saved.
-    fn save_if_unsaved(&mut self) {
-        if self.live.is_some() {
-            return self.live_save();
-        }
-        let now_us = self.timed_now_us();
-        let Some(recorder) = &mut self.recorder else {
-            return;
-        };
-        if let Some(now_us) = now_us {
-            recorder.set_end(0, now_us);
-        }
-        match recorder.save(self.sides.iter().map(Side::outcome)) {
-            Ok(None) => {}
-            Ok(Some(path)) => self.status = Some(format!("replay saved to {}", path.display())),
-            Err(err) => {
-                self.status = Some(format!("cannot save the replay: {err}"));
-                self.save_error = Some(err);
-            }
-        }
-    }
-
     /// After the screen closes: the last failure to save a replay, if any.
     pub fn take_save_error(&mut self) -> Option<ReplayError> {
         self.save_error.take()
@@ -493,6 +332,9 @@ impl App {
 }
 
 mod live;
+mod lockstep;
+mod recording;
+mod seeking;
 mod side;
 mod switch;
 mod timed;

@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::engine::Stats;
-use crate::replay::{Outcome, Replay};
+use crate::replay::{Outcome, PlayerRecord, Replay};
 use crate::setup::Setup;
 use crossterm::event::KeyCode::{self, Char, Down, End as EndKey, Esc, Home, Left, Right};
 use std::path::PathBuf;
