@@ -203,12 +203,7 @@ fn the_command_line_s_handling_is_the_page_s_default() {
 fn a_game_played_by_timed_keys_is_recorded_and_verifies() {
     let dir = tempfile::tempdir().unwrap();
     let s = server(dir.path());
-    let mut events = Events::open(&s).unwrap();
-    let hello = events.next("hello");
-    let session = hello["session"].as_str().unwrap().to_string();
-    assert_eq!(post(&s, "/start", &session, &hello["handling"].to_string()), 204);
-    events.next("start");
-    std::thread::sleep(Duration::from_millis(300));
+    let (mut events, session) = started(&s);
     // Left held for 300 ms (DAS, then ARR), a drop, a hold, a turn and a drop, with the
     // page's times.
     let keys = "1 10 ArrowLeft 1\n2 310 ArrowLeft 0\n3 320 Space 1\n4 330 Space 0\n5 340 KeyC 1\n6 350 KeyC 0\n7 360 ArrowUp 1\n8 370 ArrowUp 0\n9 380 Space 1\n10 390 Space 0";
@@ -246,15 +241,22 @@ fn a_game_played_by_timed_keys_is_recorded_and_verifies() {
     assert!(body.contains("<html"), "{}", &body[..body.len().min(200)]);
 }
 
-/// Plays one game on `s` to its end by the rules: three hard drops reach the cap of 3
-/// pieces. Returns the end message.
-fn play_to_the_cap(s: &Server) -> Value {
+/// The page's event stream on `s` and its session, once a game has started with the
+/// server's handling and its countdown (200 ms in these tests) has run out.
+fn started(s: &Server) -> (Events, String) {
     let mut events = Events::open(s).unwrap();
     let hello = events.next("hello");
     let session = hello["session"].as_str().unwrap().to_string();
     assert_eq!(post(s, "/start", &session, &hello["handling"].to_string()), 204);
     events.next("start");
     std::thread::sleep(Duration::from_millis(300));
+    (events, session)
+}
+
+/// Plays one game on `s` to its end by the rules: three hard drops reach the cap of 3
+/// pieces. Returns the end message.
+fn play_to_the_cap(s: &Server) -> Value {
+    let (mut events, session) = started(s);
     let keys = "1 10 Space 1\n2 20 Space 0\n3 30 Space 1\n4 40 Space 0\n5 50 Space 1\n6 60 Space 0";
     assert_eq!(post(s, "/key", &session, keys), 204);
     events.next("end")
@@ -470,12 +472,7 @@ fn a_key_comes_back_played_at_once_while_a_tbp_bot_thinks() {
     let dir = tempfile::tempdir().unwrap();
     let bot = crate::tbp::stacker(dir.path(), "slow", &["--mode", "slow", "--sleep-ms", "500"]);
     let s = server_of(dir.path(), bot.to_str().unwrap(), &[]);
-    let mut events = Events::open(&s).unwrap();
-    let hello = events.next("hello");
-    let session = hello["session"].as_str().unwrap().to_string();
-    assert_eq!(post(&s, "/start", &session, &hello["handling"].to_string()), 204);
-    events.next("start");
-    std::thread::sleep(Duration::from_millis(300));
+    let (mut events, session) = started(&s);
     let zero = std::time::Instant::now();
     let mut waits = Vec::new();
     for seq in 1..=presses {

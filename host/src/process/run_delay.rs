@@ -265,49 +265,15 @@ mod tests {
         assert_eq!(machine_part(threads(&spinners), ms(100), 2), ms(52));
     }
 
-    /// A child asleep on its input, woken to answer: what is excused is never more than
-    /// the time that passed.
-    #[test]
-    fn a_bot_that_answers_at_once_is_excused_at_most_its_time() {
-        use std::io::{BufRead, Write};
-        let mut child = std::process::Command::new("sh")
-            .args(["-c", "read line; echo \"$line\"; read end"])
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        let threads = BotThreads::of(child.id());
-        assert_eq!(threads.threads.len(), 1, "{threads:?}");
-        let asked = Instant::now();
-        let mut stdin = child.stdin.take().unwrap();
-        stdin.write_all(b"hello\n").unwrap();
-        let mut line = String::new();
-        std::io::BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let took = asked.elapsed();
-        assert_eq!(line, "hello\n");
-        assert!(threads.machine_part(took, 1) <= took);
-        drop(stdin);
-        child.wait().unwrap();
-    }
-
-    /// A bot that, once asked, starts programs spinning beside its answering thread: the
-    /// answering thread waits for a CPU behind them, but they are the bot's own work, so
-    /// that wait is not excused.
-    #[test]
-    fn a_bot_that_starts_spinners_once_asked_is_not_excused_for_them() {
+    /// A bot made of the shell `script` (in a process group of its own, which is ended
+    /// after), asked one line: its threads when asked, its answer, and the time it took;
+    /// `machine_part` is read at the answer, before the group ends.
+    fn ask(script: &str, cpus: usize) -> (usize, String, Duration, Duration) {
         use std::io::{BufRead, Write};
         use std::os::unix::process::CommandExt;
-        let cpus = std::thread::available_parallelism().map_or(1, usize::from);
-        let script = format!(
-            "read line; for i in $(seq {}); do (while :; do :; done) & done; \
-             i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done; echo done; read end",
-            cpus * 8
-        );
         let mut child = std::process::Command::new("sh")
             .process_group(0)
-            .args(["-c", &script])
+            .args(["-c", script])
             .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::piped())
             .spawn()
@@ -326,6 +292,31 @@ mod tests {
             let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
         }
         let _ = child.wait();
+        (threads.threads.len(), line, took, excused)
+    }
+
+    /// A child asleep on its input, woken to answer: what is excused is never more than
+    /// the time that passed.
+    #[test]
+    fn a_bot_that_answers_at_once_is_excused_at_most_its_time() {
+        let (threads, line, took, excused) = ask("read line; echo \"$line\"; read end", 1);
+        assert_eq!(threads, 1);
+        assert_eq!(line, "go\n");
+        assert!(excused <= took);
+    }
+
+    /// A bot that, once asked, starts programs spinning beside its answering thread: the
+    /// answering thread waits for a CPU behind them, but they are the bot's own work, so
+    /// that wait is not excused.
+    #[test]
+    fn a_bot_that_starts_spinners_once_asked_is_not_excused_for_them() {
+        let cpus = std::thread::available_parallelism().map_or(1, usize::from);
+        let script = format!(
+            "read line; for i in $(seq {}); do (while :; do :; done) & done; \
+             i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done; echo done; read end",
+            cpus * 8
+        );
+        let (_, line, took, excused) = ask(&script, cpus);
         assert_eq!(line, "done\n");
         // Counting only the threads there were, more than four fifths was excused; other
         // programs on the machine may take some of the CPUs, and that part is excused.
