@@ -505,3 +505,36 @@ fn a_key_comes_back_played_at_once_while_a_tbp_bot_thinks() {
     let output = run(&["replay", "--verify", end["path"].as_str().unwrap()]);
     assert!(output.status.success(), "{}", stderr(&output));
 }
+
+#[test]
+fn under_sandbox_the_page_offers_only_bots_that_run_in_a_process_of_their_own() {
+    let dir = tempfile::tempdir().unwrap();
+    // The sandbox shows a bot its manifest's folder: the script goes there.
+    let script = dir.path().join("stacker.py");
+    std::fs::copy(workspace().join("plugins/tbp-python/stacker.py"), &script).unwrap();
+    let bot = dir.path().join("stacker.toml");
+    let manifest = format!("name = \"stacker\"\ncommand = [\"python3\", {script:?}]\nprotocol = \"tbp\"\n");
+    std::fs::write(&bot, manifest).unwrap();
+    let s = server_of(dir.path(), bot.to_str().unwrap(), &["--sandbox"]);
+    let mut events = Events::open(&s).unwrap();
+    let hello = events.next("hello");
+    let session = hello["session"].as_str().unwrap().to_string();
+    let bots: Vec<&str> = hello["bots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b.as_str().unwrap())
+        .collect();
+    assert_eq!(bots[0], "stacker", "{bots:?}");
+    // A library plays inside tetrad's own process, where no sandbox reaches: not offered,
+    // and refused when the page asks for it anyway.
+    for library in ["bcts", "beam", "tree-search", "random"] {
+        assert!(!bots.contains(&library), "{library} offered under --sandbox: {bots:?}");
+        let body = format!(r#"{{"bot": "{library}", "pps": 2, "garbage": null}}"#);
+        let (status, message) = choose(&s, &session, &body);
+        assert_eq!(status, 400, "{library}: {message}");
+        assert!(message.contains(library), "{message}");
+    }
+    let same = r#"{"bot": "stacker", "pps": 3, "garbage": null}"#;
+    assert_eq!(choose(&s, &session, same).0, 204);
+}

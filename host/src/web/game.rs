@@ -138,6 +138,7 @@ pub fn run(mut config: Config, commands: Receiver<Command>, wake: Sender<Command
                         Ok(mut live) => {
                             let wake = wake.clone();
                             live.set_waker(move || drop(wake.send(Command::Wake)));
+                            let rules = super::predict::rules(live.games()[0]);
                             playing = Some(Playing {
                                 live,
                                 zero: Instant::now() + config.countdown,
@@ -146,9 +147,12 @@ pub fn run(mut config: Config, commands: Receiver<Command>, wake: Sender<Command
                                 counted,
                                 saved: false,
                             });
-                            message = Some(
-                                json!({"t": "start", "countdown_ms": config.countdown.as_millis() as u64, "game": games}),
-                            );
+                            message = Some(json!({
+                                "t": "start",
+                                "countdown_ms": config.countdown.as_millis() as u64,
+                                "game": games,
+                                "rules": rules,
+                            }));
                         }
                         Err(err) => message = Some(json!({"t": "error", "message": err.to_string()})),
                     }
@@ -287,7 +291,12 @@ fn state(p: &Playing, ack: u64) -> Value {
     let countdown_ms = p.zero.saturating_duration_since(now).as_millis() as u64;
     let time_us = p.live.end().map_or(p.live.now_us(), |(end, _)| end);
     let seconds = time_us as f64 / 1e6;
-    let seats: Vec<Value> = p.live.games().iter().map(|game| seat(game, seconds)).collect();
+    let [person, bot] = p.live.games();
+    let mut mine = seat(person, seconds);
+    if let (Value::Object(drawn), Value::Object(more)) = (&mut mine, predicted(person)) {
+        drawn.extend(more);
+    }
+    let seats = [mine, seat(bot, seconds)];
     json!({
         "t": "state",
         "game": p.number,
@@ -301,6 +310,12 @@ fn state(p: &Playing, ack: u64) -> Value {
 
 /// Rows shown: the 20 of the field and 2 above it.
 const SHOWN: usize = 22;
+
+/// What the page needs beyond the drawing of the person's seat to show their presses
+/// before the server's state comes back.
+fn predicted(game: &Game) -> Value {
+    super::predict::seat(game, game.board().height().saturating_sub(SHOWN))
+}
 
 /// One seat as the page draws it: the shown rows as bits, the falling piece and its ghost
 /// as cells, hold, next pieces, waiting garbage, and live PPS, APM and VS.

@@ -2,12 +2,15 @@
 //! one page behind a random token; the page sends key presses and releases with their
 //! times, and the server is the referee (see [`crate::runner::Live`]): it plays the game
 //! and streams each new state back at once (server-sent events, with Nagle's delay off).
+//! The page shows the person's own presses before that state comes, from the rules of
+//! movement the server sends it (see `predict`).
 //! One page at a time: while one is connected, another is refused, and its key events
 //! too (each carries the session its event stream was given).
 
 mod choice;
 mod game;
 mod http;
+mod predict;
 
 pub use choice::{Choice, Offer, Settings};
 pub use game::{Config, Results};
@@ -21,6 +24,9 @@ use std::sync::{Arc, Mutex};
 
 /// The page.
 const PAGE: &str = include_str!("page.html");
+
+/// The page's prediction of the person's own presses (see `predict.rs`).
+const PREDICT: &str = include_str!("predict.js");
 
 /// The page's event stream, while one is connected.
 #[derive(Default)]
@@ -149,7 +155,7 @@ fn connection(
         let lock = || shared.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         match (request.method.as_str(), request.path.as_str()) {
             ("GET", "/") => {
-                let page = PAGE.replace("__TOKEN__", &site.token);
+                let page = PAGE.replace("__TOKEN__", &site.token).replace("__PREDICT__", PREDICT);
                 respond(&mut out, "200 OK", "text/html; charset=utf-8", page.as_bytes())?;
             }
             ("GET", "/events") => {

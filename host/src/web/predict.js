@@ -1,0 +1,199 @@
+// The person's own presses, shown in the frame after them. The server is the referee and
+// answers each key event with a new state, but that answer and the frame after it take
+// longer than a frame; so the page plays the presses the server has not yet answered on
+// the last state it sent, with the rules the server sent when the game started (every
+// piece's orientations, kicks and spawn), and the server's next state replaces the guess.
+// The commands a key gives at once are the server's handler's (`handling.rs`); the repeats
+// that DAS and ARR bring later, gravity, locks by delay and garbage are left to the server.
+
+/** The page's copy of the person's handler: which commands a key event gives at once. */
+class PredictedHands {
+  constructor(handling) {
+    this.handling = handling;
+    this.held = new Set();
+    this.shifts = [];      // shift directions held, the last pressed last
+    this.shifting = null;  // { d, since }: the shift in progress, since when (ms)
+  }
+
+  /** The commands of `control` pressed or released at `time` (ms from the game's start). */
+  key(control, pressed, time) {
+    if (pressed === this.held.has(control)) return [];  // the system's own repeat
+    if (pressed) this.held.add(control); else this.held.delete(control);
+    if (control === "left" || control === "right") return this.shiftKey(control === "left" ? -1 : 1, pressed, time);
+    if (control === "soft_drop") return [{ c: pressed ? "soft_on" : "soft_off" }];
+    if (!pressed) return [];
+    switch (control) {
+      case "hard_drop": return [{ c: "hard", wall: this.chargedToWall(time) }];
+      case "cw": return [{ c: "turn", d: 1 }];
+      case "ccw": return [{ c: "turn", d: -1 }];
+      case "turn180": return this.handling.turn_180 ? [{ c: "turn", d: 2 }] : [];
+      case "hold": return [{ c: "hold" }];
+    }
+    return [];
+  }
+
+  /** The last shift key pressed shifts at once; releasing it hands the shift to the other. */
+  shiftKey(d, pressed, time) {
+    if (pressed) {
+      this.shifts.push(d);
+    } else {
+      this.shifts = this.shifts.filter(s => s !== d);
+      if (!this.shifting || this.shifting.d !== d) return [];
+    }
+    if (!this.shifts.length) { this.shifting = null; return []; }
+    const active = this.shifts[this.shifts.length - 1];
+    this.shifting = { d: active, since: time };
+    const out = [{ c: "shift", d: active }];
+    // With no DAS the first repeat is due at once: another shift, or to the wall (ARR 0).
+    if (this.handling.das_ms === 0) out.push({ c: this.handling.arr_ms === 0 ? "wall" : "shift", d: active });
+    return out;
+  }
+
+  /** The direction a piece entering at `time` goes to the wall in: a shift held past DAS under ARR 0. */
+  chargedToWall(time) {
+    const s = this.shifting;
+    return s && this.handling.arr_ms === 0 && time - s.since >= this.handling.das_ms ? s.d : 0;
+  }
+}
+
+/** The person's seat as the server last sent it, with presses played on it. */
+class PredictedSeat {
+  constructor(rules, seat, softHeld, instantSoftDrop) {
+    this.rules = rules;
+    this.rows = seat.above.concat(seat.rows);
+    this.top = seat.above.length;
+    this.falling = seat.falling && { p: seat.falling[0], o: seat.falling[1], x: seat.falling[2], y: seat.falling[3] };
+    this.hold = seat.hold_id;
+    this.canHold = seat.can_hold;
+    this.queue = seat.queue_ids.slice();
+    this.pieces = seat.pieces;
+    this.lines = seat.lines;
+    this.softHeld = softHeld;
+    this.instant = instantSoftDrop;
+  }
+
+  cells(f) { return this.rules.pieces[f.p].orientations[f.o]; }
+
+  fits(f) {
+    const width = this.rules.width, height = this.rules.height;
+    for (const [dx, dy] of this.cells(f)) {
+      const x = f.x + dx, y = f.y + dy;
+      if (x < 0 || x >= width || y >= height) return false;
+      if (y >= 0 && (this.rows[y] >>> x) & 1) return false;
+    }
+    return true;
+  }
+
+  dropRow(f) {
+    let y = f.y;
+    while (this.fits({ ...f, y: y + 1 })) y += 1;
+    return y;
+  }
+
+  shift(d) {
+    const moved = { ...this.falling, x: this.falling.x + d };
+    if (!this.fits(moved)) return false;
+    this.falling = moved;
+    return true;
+  }
+
+  /** A quarter turn: the first offset of the rules' kicks where the turned piece fits. */
+  turn(d) {
+    const f = this.falling, piece = this.rules.pieces[f.p];
+    const o = ((f.o + d) % piece.orientations.length + piece.orientations.length) % piece.orientations.length;
+    for (const [dx, dy] of piece.kicks[f.o][d === 1 ? 0 : 1]) {
+      const turned = { p: f.p, o, x: f.x + dx, y: f.y + dy };
+      if (this.fits(turned)) { this.falling = turned; return true; }
+    }
+    return false;
+  }
+
+  /** A piece comes in at its spawn, one row lower where it fits there too. */
+  enter(p) {
+    if (p === undefined) { this.falling = null; return; }
+    const [o, x, y] = this.rules.pieces[p].spawn;
+    const f = { p, o, x, y };
+    if (!this.fits(f)) { this.falling = null; return; }  // a block out: the server says
+    if (this.rules.enter_lowers && this.fits({ ...f, y: y + 1 })) f.y += 1;
+    this.falling = f;
+  }
+
+  lock(wall) {
+    const f = this.falling;
+    for (const [dx, dy] of this.cells(f)) {
+      if (f.y + dy < 0) { this.falling = null; return; }  // above the board: the server says
+      this.rows[f.y + dy] |= 1 << (f.x + dx);
+    }
+    const full = this.rules.width >= 32 ? 0xffffffff : (1 << this.rules.width) - 1;
+    const kept = this.rows.filter(row => (row >>> 0) !== full >>> 0);
+    const cleared = this.rows.length - kept.length;
+    this.rows = new Array(cleared).fill(0).concat(kept);
+    this.pieces += 1;
+    this.lines += cleared;
+    this.canHold = true;
+    this.enter(this.queue.shift());
+    if (this.falling && wall) while (this.shift(wall));
+  }
+
+  /** Plays one command as the server's hands play it. */
+  command(cmd) {
+    if (cmd.c === "soft_off") { this.softHeld = false; return; }
+    if (cmd.c === "soft_on" && this.instant) this.softHeld = true;
+    if (!this.falling) return;
+    switch (cmd.c) {
+      case "shift": this.shift(cmd.d); break;
+      case "wall": while (this.shift(cmd.d)); break;
+      case "turn": if (cmd.d === 2) { if (this.turn(1)) this.turn(1); } else this.turn(cmd.d); break;
+      case "hard": this.falling.y = this.dropRow(this.falling); this.lock(cmd.wall); break;
+      case "hold":
+        if (this.rules.hold && this.canHold && (this.hold !== null || this.queue.length)) {
+          const incoming = this.hold !== null ? this.hold : this.queue.shift();
+          this.hold = this.falling.p;
+          this.canHold = false;
+          this.enter(incoming);
+        }
+        break;
+    }
+    // A held instant soft drop keeps every piece on the floor.
+    if (this.softHeld && this.falling) this.falling.y = this.dropRow(this.falling);
+  }
+
+  /** The seat as the page draws it, over the server's `seat` for what is not predicted. */
+  view(seat) {
+    const names = this.rules.pieces.map(piece => piece.name);
+    const shown = cells => cells.map(([x, y]) => [x, y - this.top]);
+    const at = f => this.cells(f).map(([dx, dy]) => [f.x + dx, f.y + dy]);
+    const f = this.falling;
+    return {
+      ...seat,
+      rows: this.rows.slice(this.top),
+      piece: f ? shown(at(f)) : [],
+      ghost: f ? shown(at({ ...f, y: this.dropRow(f) })) : [],
+      kind: f ? names[f.p] : null,
+      hold: this.hold === null ? null : names[this.hold],
+      next: this.queue.slice(0, seat.next.length).map(p => names[p]),
+      pieces: this.pieces,
+      lines: this.lines,
+    };
+  }
+
+  /** Whether `other` has the same board, hold and falling piece, but for its row: gravity
+   *  moves a piece down between two states, which the page does not guess. */
+  placedAs(other) {
+    const f = this.falling, g = other.falling;
+    return this.hold === other.hold && this.rows.join() === other.rows.join() &&
+      (f === null) === (g === null) && (!f || (f.p === g.p && f.o === g.o && f.x === g.x));
+  }
+}
+
+/**
+ * `state` with the person's `inputs` (each { commands, softHeld: whether an instant soft
+ * drop was held before it }) played on their seat; `state` itself when there are none or
+ * the rules are not known.
+ */
+function predictState(rules, state, inputs, instantSoftDrop) {
+  if (!rules || !state || !inputs.length || state.over || !("falling" in state.seats[0])) return state;
+  const seat = new PredictedSeat(rules, state.seats[0], inputs[0].softHeld, instantSoftDrop);
+  for (const input of inputs) for (const cmd of input.commands) seat.command(cmd);
+  return { ...state, seats: [seat.view(state.seats[0]), state.seats[1]], predicted: seat };
+}
