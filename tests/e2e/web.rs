@@ -357,6 +357,16 @@ fn web_options_out_of_place_are_one_line_errors() {
 
 /// Posts `body` to `/settings` with the page's token and `session`; the status and the
 /// message.
+/// The bots a page's `hello` offers.
+fn offered(hello: &Value) -> Vec<&str> {
+    hello["bots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b.as_str().unwrap())
+        .collect()
+}
+
 fn choose(s: &Server, session: &str, body: &str) -> (u16, String) {
     let head = [
         format!("POST /settings?token={}&session={session} HTTP/1.1", s.token),
@@ -392,12 +402,7 @@ fn the_page_chooses_the_next_opponent_and_its_setup_and_bad_choices_are_refused(
         hello["settings"],
         serde_json::json!({"bot": "bcts", "pps": 2.0, "garbage": null})
     );
-    let bots: Vec<&str> = hello["bots"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|b| b.as_str().unwrap())
-        .collect();
+    let bots = offered(&hello);
     assert_eq!(bots[0], "bcts");
     assert!(bots.contains(&"tree-search"), "{bots:?}");
     assert_eq!(hello["garbage_sets"], serde_json::json!(["jstris"]));
@@ -519,12 +524,7 @@ fn under_sandbox_the_page_offers_only_bots_that_run_in_a_process_of_their_own() 
     let mut events = Events::open(&s).unwrap();
     let hello = events.next("hello");
     let session = hello["session"].as_str().unwrap().to_string();
-    let bots: Vec<&str> = hello["bots"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|b| b.as_str().unwrap())
-        .collect();
+    let bots = offered(&hello);
     assert_eq!(bots[0], "stacker", "{bots:?}");
     // A library plays inside tetrad's own process, where no sandbox reaches: not offered,
     // and refused when the page asks for it anyway.

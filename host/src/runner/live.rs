@@ -16,7 +16,10 @@
 
 mod bot;
 mod person;
+mod rates;
 mod thinker;
+
+pub use rates::Rates;
 
 use super::seat::Seat;
 use super::GameResult;

@@ -16,7 +16,7 @@ mod seat;
 
 pub use crate::setup::game_seed;
 pub use game::{play_fixture, play_game, play_game_recorded, probe};
-pub use live::{Live, LiveError};
+pub use live::{Live, LiveError, Rates};
 pub use pool::{run, run_recorded, RunOutput};
 pub(crate) use result::is_zero;
 pub use result::{new_histogram, GameResult, MoveInfoMeans, Timeline};

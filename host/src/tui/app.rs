@@ -3,7 +3,7 @@
 //! recording. [`App::on_key`] and [`App::on_tick`] change it; there is no terminal code
 //! here, so tests drive it directly.
 
-pub use live::{LiveOptions, Rates};
+pub use live::LiveOptions;
 pub use side::{Garbage, Session, Side};
 
 use super::keys::{self, Command, Mode};

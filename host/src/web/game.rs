@@ -8,7 +8,7 @@ use super::Shared;
 use crate::engine::Game;
 use crate::handling::{Handling, KeyEvent};
 use crate::replay::Replay;
-use crate::runner::Live;
+use crate::runner::{Live, Rates};
 use crate::tournament::{FixtureRecord, GameRecord, Line, Writer};
 use serde_json::{json, Value};
 use std::path::PathBuf;
@@ -344,7 +344,7 @@ fn seat(game: &Game, seconds: f64) -> Value {
     };
     let stats = game.stats();
     let (sent, received, pending) = game.garbage().map_or((0, 0, 0), |g| (g.sent, g.received, g.pending()));
-    let per = |n: f64| if seconds > 0.0 { n / seconds } else { 0.0 };
+    let rates = Rates::of(game, seconds);
     json!({
         "width": board.width(),
         "rows": rows,
@@ -358,11 +358,9 @@ fn seat(game: &Game, seconds: f64) -> Value {
         "lines": stats.lines,
         "sent": sent,
         "received": received,
-        "pps": per(stats.pieces as f64),
-        "apm": per(sent as f64) * 60.0,
-        // TETR.IO's VS counts attack and garbage cleared a second, times 100; the engine
-        // does not count garbage cleared apart, so this VS counts attack alone.
-        "vs": per(sent as f64) * 100.0,
+        "pps": rates.pps,
+        "apm": rates.apm,
+        "vs": rates.vs,
     })
 }
 

@@ -11,6 +11,7 @@ use super::{App, Session, Side};
 use crate::handling::{Handling, KeyEvent};
 use crate::plugin::Plugin;
 use crate::replay::{RecordedEnd, Replay, ReplayError};
+use crate::runner::Rates;
 use crate::runner::{self, Live, LiveError};
 use crate::tournament::{PersonResults, RecordError};
 use crate::tui::keys::Mode;
@@ -94,19 +95,6 @@ impl LivePlay {
             None => self.clock_us.saturating_sub(self.countdown_us()),
         }
     }
-}
-
-/// A seat's pace so far: pieces a second, garbage rows sent a minute (APM), and sent a
-/// second times 100 (VS; TETR.IO also counts garbage cleared, which the engine does not
-/// count apart, so this VS counts attack alone, as the browser's does).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Rates {
-    /// Pieces a second.
-    pub pps: f64,
-    /// Rows of garbage sent a minute.
-    pub apm: f64,
-    /// Rows sent a second, times 100.
-    pub vs: f64,
 }
 
 impl App {
@@ -303,14 +291,7 @@ impl App {
     /// In a live game, board `board`'s pace over the game's time.
     pub fn rates(&self, board: usize) -> Option<Rates> {
         let seconds = self.play_time()?.as_secs_f64();
-        let side = self.sides.get(board)?;
-        let sent = side.garbage().map_or(0, |garbage| garbage.sent) as f64;
-        let per = |n: f64| if seconds > 0.0 { n / seconds } else { 0.0 };
-        Some(Rates {
-            pps: per(side.stats().pieces as f64),
-            apm: per(sent) * 60.0,
-            vs: per(sent) * 100.0,
-        })
+        Some(Rates::of(self.sides.get(board)?.tracked.game(), seconds))
     }
 
     /// The live game's bot, as the screen names it.
