@@ -1,7 +1,8 @@
 //! `tetrad play --web` in headless Chromium, driven over the DevTools protocol (on a pipe):
 //! keys pressed and held with real timings (a held key moves by DAS then ARR, a soft drop,
 //! a hold, a turn, drops) against a TBP bot that thinks 500 ms a move; the recorded game
-//! verifies, the board the page shows is the engine's, and the page's own key-to-frame
+//! verifies, the board the page shows is the engine's, the page's guesses of the
+//! person's presses agree with the server's states, and the page's own key-to-frame
 //! latency (which the bot's thinking must not hold up) and frame rate are read.
 //! Runs where Chromium is installed, and must run when TETRAD_BROWSER_TESTS=1.
 //! `TETRAD_BROWSER_PRESSES=N` makes the run of timed taps N long (15 by default), for
@@ -247,6 +248,7 @@ fn a_person_plays_a_bot_in_chromium_with_real_key_timings() {
     std::thread::sleep(Duration::from_millis(200));
     let shown = browser.eval("window.tetrad.drawn()");
     let latencies: Vec<f64> = serde_json::from_value(browser.eval("window.tetrad.latencies")).unwrap();
+    let drawings: Vec<f64> = serde_json::from_value(browser.eval("window.tetrad.drawings")).unwrap();
     let arrivals: Vec<f64> = serde_json::from_value(browser.eval("window.tetrad.arrivals")).unwrap();
     let dispatches: Vec<f64> = serde_json::from_value(browser.eval("window.tetrad.dispatches")).unwrap();
     let frames: Vec<f64> = serde_json::from_value(browser.eval("window.tetrad.frames")).unwrap();
@@ -331,6 +333,8 @@ fn a_person_plays_a_bot_in_chromium_with_real_key_timings() {
         "key to frame over {} presses: p50 {p50:.1} ms, p99 {p99:.1} ms",
         latencies.len()
     );
+    let (h50, h99) = quantiles(&drawings);
+    eprintln!("its handler in the page to that frame: p50 {h50:.1} ms, p99 {h99:.1} ms");
     let (a50, a99) = quantiles(&arrivals);
     eprintln!("key to its state in the page: p50 {a50:.1} ms, p99 {a99:.1} ms");
     eprintln!("the page's guesses checked against the server's states: {checks}");
