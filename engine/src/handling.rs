@@ -156,7 +156,7 @@ pub enum HandlingError {
 }
 
 /// The shift in progress: its direction, and when it next repeats.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 struct Shifting {
     direction: i8,
     /// When the next shift is due; `None` once an instant repeat reached the wall.
@@ -165,9 +165,13 @@ struct Shifting {
     charged: bool,
 }
 
-/// Turns one person's key events into commands, as they come.
-#[derive(Clone, Debug)]
+/// Turns one person's key events into commands, as they come. It serializes as where it
+/// is between events (the controls held, the shift keys held in order, the shift in
+/// progress, its time), without its handling: what a face that plays a person's presses
+/// ahead of the referee (the browser's page) needs to give the same commands.
+#[derive(Clone, Debug, Serialize)]
 pub struct Handler {
+    #[serde(skip)]
     handling: Handling,
     /// The controls held down, so a key the system repeats acts once.
     held: Vec<Control>,

@@ -18,6 +18,7 @@ use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 use tetrad::engine::{Game, TickReport};
+use tetrad::handling::{Command as Said, Handler, Handling, KeyEvent, SoftDrop};
 use tetrad::replay::{Replay, Watcher};
 use tetrad_plugin_api::Actions;
 
@@ -367,4 +368,128 @@ fn quantiles(values: &[f64]) -> (f64, f64) {
     sorted.sort_by(f64::total_cmp);
     let q = |p: f64| sorted[((p * sorted.len() as f64) as usize).min(sorted.len() - 1)];
     (q(0.5), q(0.99))
+}
+
+/// A seeded xorshift: numbers below `n`.
+struct Draws(u64);
+
+impl Draws {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % n
+    }
+}
+
+/// A command as the page's handler writes it: its time, what, and which way.
+fn as_page(time: u64, command: &Said) -> Value {
+    let (c, d) = match *command {
+        Said::Shift(d) => ("shift", Some(d)),
+        Said::ShiftToWall(d) => ("wall", Some(d)),
+        Said::Turn(d) => ("turn", Some(d)),
+        Said::SoftDrop(true) => ("soft_on", None),
+        Said::SoftDrop(false) => ("soft_off", None),
+        Said::HardDrop => ("hard", None),
+        Said::Hold => ("hold", None),
+    };
+    match d {
+        Some(d) => json!({ "t": time, "c": c, "d": d }),
+        None => json!({ "t": time, "c": c }),
+    }
+}
+
+#[test]
+fn the_page_s_handler_gives_the_commands_of_the_engine_s_from_where_the_server_s_was() {
+    let Some(chromium) = chromium() else {
+        eprintln!("no chromium: the browser test did not run");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let s = crate::web::server(dir.path());
+    let url = format!("http://127.0.0.1:{}/?token={}", s.port, s.token);
+    let mut browser = Browser::open(&chromium, &url);
+    browser.until("typeof PredictedHands === 'function'");
+    // Mostly the shift keys, and a key bound to nothing.
+    let codes = [
+        "ArrowLeft",
+        "ArrowRight",
+        "ArrowLeft",
+        "ArrowRight",
+        "ArrowLeft",
+        "ArrowRight",
+        "ArrowDown",
+        "Space",
+        "KeyX",
+        "KeyZ",
+        "KeyA",
+        "KeyC",
+        "KeyQ",
+    ];
+    let mut draws = Draws(0x2545_f491_4f6c_dd1d);
+    let mut cases = Vec::new();
+    for case in 0..300 {
+        let handling = Handling {
+            das_ms: [0, 1, 50, 167, 300][draws.below(5) as usize],
+            arr_ms: [0, 0, 1, 33, 100][draws.below(5) as usize],
+            soft_drop: if draws.below(2) == 0 {
+                SoftDrop::Instant
+            } else {
+                SoftDrop::Factor(6)
+            },
+            turn_180: draws.below(2) == 0,
+            ..Handling::default()
+        };
+        // Keys pressed and released in any order, some pressed while already down.
+        let mut time = 0;
+        let events: Vec<KeyEvent> = (0..40)
+            .map(|_| {
+                time += draws.below(4) * draws.below(60_000);
+                let code = codes[draws.below(codes.len() as u64) as usize];
+                KeyEvent {
+                    time_us: time,
+                    key: code.to_string(),
+                    pressed: draws.below(2) == 0,
+                }
+            })
+            .collect();
+        let split = draws.below(events.len() as u64 + 1) as usize;
+        let end = time + 400_000;
+        let mut handler = Handler::new(handling.clone());
+        for event in &events[..split] {
+            handler.key(event);
+        }
+        let from = serde_json::to_value(&handler).unwrap();
+        let mut commands: Vec<Value> = Vec::new();
+        for event in &events[split..] {
+            commands.extend(handler.key(event).iter().map(|(t, c)| as_page(*t, c)));
+        }
+        commands.extend(handler.until(end).iter().map(|(t, c)| as_page(*t, c)));
+        let after = serde_json::to_value(&handler).unwrap();
+        let later: Vec<Value> = events[split..]
+            .iter()
+            .map(|e| json!({ "control": handling.keys.get(&e.key), "pressed": e.pressed, "time_us": e.time_us }))
+            .collect();
+        cases.push(json!({
+            "case": case, "handling": handling, "from": from, "events": later, "end": end,
+            "commands": commands, "after": after,
+        }));
+    }
+    let script = format!(
+        "(() => {{ const cases = {}; const wrong = [];
+          for (const k of cases) {{
+            const hands = new PredictedHands(k.handling, k.from);
+            const commands = [];
+            for (const e of k.events) commands.push(...hands.key(e.control === null ? undefined : e.control, e.pressed, e.time_us));
+            commands.push(...hands.until(k.end));
+            const after = {{ held: hands.held, shifts: hands.shifts, shifting: hands.shifting, now_us: hands.now }};
+            if (JSON.stringify(commands) !== JSON.stringify(k.commands) || JSON.stringify(after) !== JSON.stringify(k.after))
+              wrong.push({{ case: k.case, page: {{ commands, after }}, engine: {{ commands: k.commands, after: k.after }} }});
+          }}
+          return {{ played: cases.length, wrong: wrong.slice(0, 2) }}; }})()",
+        Value::Array(cases)
+    );
+    let result = browser.eval(&script);
+    assert_eq!(result["played"], 300, "{result}");
+    assert_eq!(result["wrong"], json!([]), "the page's handler and the engine's differ");
 }

@@ -38,6 +38,11 @@ impl Hands {
         self.handler.handling()
     }
 
+    /// Where the handler is between events.
+    pub fn handler(&self) -> &Handler {
+        &self.handler
+    }
+
     /// When something next happens by itself (a repeated shift, a row falling, a lock):
     /// the latest time to call [`Hands::until`] with.
     pub fn next_event_us(&self, game: &Game) -> Option<u64> {

@@ -284,6 +284,11 @@ impl Live {
         [&self.ahead.as_ref().unwrap_or(&self.person).game, self.bot.game()]
     }
 
+    /// The person's hands as shown (played ahead with their game while the bot thinks).
+    pub fn hands(&self) -> &crate::handling::Hands {
+        &self.ahead.as_ref().unwrap_or(&self.person).hands
+    }
+
     /// When the game ended and how for each seat (`None`: stopped unfinished), once it
     /// has.
     pub fn end(&self) -> Option<(u64, [Option<End>; 2])> {

@@ -293,7 +293,7 @@ fn state(p: &Playing, ack: u64) -> Value {
     let seconds = time_us as f64 / 1e6;
     let [person, bot] = p.live.games();
     let mut mine = seat(person, seconds);
-    if let (Value::Object(drawn), Value::Object(more)) = (&mut mine, predicted(person)) {
+    if let (Value::Object(drawn), Value::Object(more)) = (&mut mine, predicted(person, p.live.hands())) {
         drawn.extend(more);
     }
     let seats = [mine, seat(bot, seconds)];
@@ -303,6 +303,7 @@ fn state(p: &Playing, ack: u64) -> Value {
         "ack": ack,
         "countdown_ms": countdown_ms,
         "time_ms": time_us / 1000,
+        "time_us": time_us,
         "over": p.live.end().is_some(),
         "seats": seats,
     })
@@ -313,8 +314,8 @@ const SHOWN: usize = 22;
 
 /// What the page needs beyond the drawing of the person's seat to show their presses
 /// before the server's state comes back.
-fn predicted(game: &Game) -> Value {
-    super::predict::seat(game, game.board().height().saturating_sub(SHOWN))
+fn predicted(game: &Game, hands: &crate::handling::Hands) -> Value {
+    super::predict::seat(game, hands, game.board().height().saturating_sub(SHOWN))
 }
 
 /// One seat as the page draws it: the shown rows as bits, the falling piece and its ghost

@@ -6,59 +6,85 @@
 // The commands a key gives at once are the server's handler's (`handling.rs`); the repeats
 // that DAS and ARR bring later, gravity, locks by delay and garbage are left to the server.
 
-/** The page's copy of the person's handler: which commands a key event gives at once. */
+/**
+ * The page's copy of the person's handler (`Handler` in `handling.rs`, line for line):
+ * from where the server's was when it sent its state, the commands of key events, each
+ * with its time, and the repeats by DAS and ARR due by a time.
+ */
 class PredictedHands {
-  constructor(handling) {
+  constructor(handling, at) {
     this.handling = handling;
-    this.held = new Set();
-    this.shifts = [];      // shift directions held, the last pressed last
-    this.shifting = null;  // { d, since }: the shift in progress, since when (ms)
+    this.held = at.held.slice();      // controls held
+    this.shifts = at.shifts.slice();  // shift directions held, the last pressed last
+    this.shifting = at.shifting && { ...at.shifting };  // { direction, due_us, charged }
+    this.now = at.now_us;
   }
 
-  /** The commands of `control` pressed or released at `time` (ms from the game's start). */
-  key(control, pressed, time) {
-    if (pressed === this.held.has(control)) return [];  // the system's own repeat
-    if (pressed) this.held.add(control); else this.held.delete(control);
-    if (control === "left" || control === "right") return this.shiftKey(control === "left" ? -1 : 1, pressed, time);
-    if (control === "soft_drop") return [{ c: pressed ? "soft_on" : "soft_off" }];
-    if (!pressed) return [];
-    switch (control) {
-      case "hard_drop": return [{ c: "hard", wall: this.chargedToWall(time) }];
-      case "cw": return [{ c: "turn", d: 1 }];
-      case "ccw": return [{ c: "turn", d: -1 }];
-      case "turn180": return this.handling.turn_180 ? [{ c: "turn", d: 2 }] : [];
-      case "hold": return [{ c: "hold" }];
+  /** The repeats due by `time` (µs), each at its own time. */
+  until(time) {
+    const out = [];
+    for (let s = this.shifting; s && s.due_us !== null && s.due_us <= time;) {
+      if (this.handling.arr_ms === 0) {
+        out.push({ t: s.due_us, c: "wall", d: s.direction });
+        s.due_us = null;
+      } else {
+        out.push({ t: s.due_us, c: "shift", d: s.direction });
+        s.due_us += this.handling.arr_ms * 1000;
+      }
+      s.charged = true;
     }
-    return [];
+    this.now = Math.max(this.now, time);
+    return out;
   }
 
-  /** The last shift key pressed shifts at once; releasing it hands the shift to the other. */
+  /** The commands of `control` pressed or released at `time` (µs), after the repeats due by then. */
+  key(control, pressed, time) {
+    time = Math.max(time, this.now);
+    const out = this.until(time);
+    if (control === undefined || pressed === this.held.includes(control)) return out;
+    if (pressed) this.held.push(control); else this.held = this.held.filter(c => c !== control);
+    let command = null;
+    if (control === "left" || control === "right") command = this.shiftKey(control === "left" ? -1 : 1, pressed, time);
+    else if (control === "soft_drop") command = { c: pressed ? "soft_on" : "soft_off" };
+    else if (pressed) {
+      command = {
+        hard_drop: { c: "hard" },
+        cw: { c: "turn", d: 1 },
+        ccw: { c: "turn", d: -1 },
+        turn180: this.handling.turn_180 ? { c: "turn", d: 2 } : null,
+        hold: { c: "hold" },
+      }[control];
+    }
+    if (command) out.push({ t: time, ...command });
+    return out;
+  }
+
+  /** The last shift key pressed shifts at once and starts its DAS; releasing it hands the shift to the other. */
   shiftKey(d, pressed, time) {
     if (pressed) {
       this.shifts.push(d);
     } else {
       this.shifts = this.shifts.filter(s => s !== d);
-      if (!this.shifting || this.shifting.d !== d) return [];
+      if (!this.shifting || this.shifting.direction !== d) return null;
     }
-    if (!this.shifts.length) { this.shifting = null; return []; }
+    if (!this.shifts.length) { this.shifting = null; return null; }
     const active = this.shifts[this.shifts.length - 1];
-    this.shifting = { d: active, since: time };
-    const out = [{ c: "shift", d: active }];
-    // With no DAS the first repeat is due at once: another shift, or to the wall (ARR 0).
-    if (this.handling.das_ms === 0) out.push({ c: this.handling.arr_ms === 0 ? "wall" : "shift", d: active });
-    return out;
+    this.shifting = { direction: active, due_us: time + this.handling.das_ms * 1000, charged: false };
+    return { c: "shift", d: active };
   }
 
-  /** The direction a piece entering at `time` goes to the wall in: a shift held past DAS under ARR 0. */
-  chargedToWall(time) {
+  /** The direction a piece entering now goes to the wall in: a shift held past DAS under ARR 0. */
+  chargedToWall() {
     const s = this.shifting;
-    return s && this.handling.arr_ms === 0 && time - s.since >= this.handling.das_ms ? s.d : 0;
+    return s && s.charged && this.handling.arr_ms === 0 ? s.direction : 0;
   }
+
+  softHeld() { return this.held.includes("soft_drop") && this.handling.soft_drop === "instant"; }
 }
 
 /** The person's seat as the server last sent it, with presses played on it. */
 class PredictedSeat {
-  constructor(rules, seat, softHeld, instantSoftDrop) {
+  constructor(rules, seat, hands) {
     this.rules = rules;
     this.rows = seat.above.concat(seat.rows);
     this.top = seat.above.length;
@@ -68,8 +94,7 @@ class PredictedSeat {
     this.queue = seat.queue_ids.slice();
     this.pieces = seat.pieces;
     this.lines = seat.lines;
-    this.softHeld = softHeld;
-    this.instant = instantSoftDrop;
+    this.hands = hands;
   }
 
   cells(f) { return this.rules.pieces[f.p].orientations[f.o]; }
@@ -118,7 +143,7 @@ class PredictedSeat {
     this.falling = f;
   }
 
-  lock(wall) {
+  lock() {
     const f = this.falling;
     for (const [dx, dy] of this.cells(f)) {
       if (f.y + dy < 0) { this.falling = null; return; }  // above the board: the server says
@@ -132,19 +157,18 @@ class PredictedSeat {
     this.lines += cleared;
     this.canHold = true;
     this.enter(this.queue.shift());
+    const wall = this.hands.chargedToWall();
     if (this.falling && wall) while (this.shift(wall));
   }
 
   /** Plays one command as the server's hands play it. */
   command(cmd) {
-    if (cmd.c === "soft_off") { this.softHeld = false; return; }
-    if (cmd.c === "soft_on" && this.instant) this.softHeld = true;
     if (!this.falling) return;
     switch (cmd.c) {
       case "shift": this.shift(cmd.d); break;
       case "wall": while (this.shift(cmd.d)); break;
       case "turn": if (cmd.d === 2) { if (this.turn(1)) this.turn(1); } else this.turn(cmd.d); break;
-      case "hard": this.falling.y = this.dropRow(this.falling); this.lock(cmd.wall); break;
+      case "hard": this.falling.y = this.dropRow(this.falling); this.lock(); break;
       case "hold":
         if (this.rules.hold && this.canHold && (this.hold !== null || this.queue.length)) {
           const incoming = this.hold !== null ? this.hold : this.queue.shift();
@@ -155,7 +179,7 @@ class PredictedSeat {
         break;
     }
     // A held instant soft drop keeps every piece on the floor.
-    if (this.softHeld && this.falling) this.falling.y = this.dropRow(this.falling);
+    if (this.hands.softHeld() && this.falling) this.falling.y = this.dropRow(this.falling);
   }
 
   /** The seat as the page draws it, over the server's `seat` for what is not predicted. */
@@ -187,13 +211,21 @@ class PredictedSeat {
 }
 
 /**
- * `state` with the person's `inputs` (each { commands, softHeld: whether an instant soft
- * drop was held before it }) played on their seat; `state` itself when there are none or
- * the rules are not known.
+ * `state` with the person's `inputs` (each a key event: { control, pressed, time_us })
+ * played on their seat, then the repeats due by `now_us` (none if null); with `predicted`,
+ * the seat, and `hands`, the handler, as they are after them. `state` itself when nothing
+ * is to be played or the rules are not known.
  */
-function predictState(rules, state, inputs, instantSoftDrop) {
-  if (!rules || !state || !inputs.length || state.over || !("falling" in state.seats[0])) return state;
-  const seat = new PredictedSeat(rules, state.seats[0], inputs[0].softHeld, instantSoftDrop);
-  for (const input of inputs) for (const cmd of input.commands) seat.command(cmd);
-  return { ...state, seats: [seat.view(state.seats[0]), state.seats[1]], predicted: seat };
+function predictState(rules, state, handling, inputs, now_us) {
+  if (!rules || !state || state.over || !state.seats[0].hands) return state;
+  const hands = new PredictedHands(handling, state.seats[0].hands);
+  const seat = new PredictedSeat(rules, state.seats[0], hands);
+  // Each key event's commands play on the handler as it is after that event (a piece
+  // entering after a lock reads whether a shift is charged), as on the server.
+  let played = 0;
+  const play = commands => { for (const command of commands) seat.command(command); played += commands.length; };
+  for (const input of inputs) play(hands.key(input.control, input.pressed, input.time_us));
+  if (now_us !== null) play(hands.until(now_us));
+  if (!played) return state;
+  return { ...state, seats: [seat.view(state.seats[0]), state.seats[1]], predicted: seat, hands };
 }

@@ -6,6 +6,7 @@
 //! the server stays the referee, and its next state replaces the page's guess.
 
 use crate::engine::Game;
+use crate::handling::Hands;
 use serde_json::{json, Value};
 use tetrad_plugin_api::{Preset, RotationSystem};
 
@@ -47,8 +48,9 @@ pub fn rules(game: &Game) -> Option<Value> {
 
 /// The person's seat beyond what is drawn: the rows above those shown (`top` of them),
 /// the falling piece as `[piece, orientation, x, y]` in board rows, the held piece and
-/// the previewed ones by number, and whether a hold is allowed now.
-pub fn seat(game: &Game, top: usize) -> Value {
+/// the previewed ones by number, whether a hold is allowed now, and where their handler
+/// is (the keys held, the shift in progress and when it repeats next).
+pub fn seat(game: &Game, hands: &Hands, top: usize) -> Value {
     let falling = game.current().filter(|_| !game.is_over()).map(|f| {
         [
             i64::from(f.piece.0),
@@ -63,5 +65,6 @@ pub fn seat(game: &Game, top: usize) -> Value {
         "hold_id": game.held().map(|piece| piece.0),
         "can_hold": game.hold_available(),
         "queue_ids": game.queue().map(|piece| piece.0).collect::<Vec<_>>(),
+        "hands": hands.handler(),
     })
 }
