@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::referee::End;
-use crate::runner::MoveInfoMeans;
+use crate::runner::{game_seed, MoveInfoMeans};
 use std::sync::Arc;
 use tetrad_plugin_api::{PieceSet, Preset, Rules};
 
