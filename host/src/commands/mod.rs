@@ -2,6 +2,7 @@
 
 mod install;
 mod live;
+mod merge;
 mod progress;
 mod report;
 mod screens;
@@ -12,9 +13,10 @@ mod web;
 mod worker;
 
 pub use install::install;
+pub use merge::merge;
 pub use report::report;
 pub use screens::{demo, play, replay};
-pub use tournament::{merge, tournament, versus};
+pub use tournament::{tournament, versus};
 pub use tune::tune;
 pub use worker::{info, sandbox, sandbox_check, seat, worker};
 
