@@ -28,6 +28,7 @@ pub mod setup {
 }
 pub mod stats;
 pub mod tournament;
+pub mod tracked;
 pub mod tui;
 pub mod tune;
 pub mod watch;

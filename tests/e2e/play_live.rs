@@ -16,7 +16,7 @@ use tetrad::replay::{RecordedEnd, Replay};
 use tetrad::runner::Rates;
 use tetrad::setup::Setup;
 use tetrad::tournament::PersonResults;
-use tetrad::tui::tracked::Cell;
+use tetrad::tracked::Cell;
 use tetrad::tui::{App, LiveOptions, Session};
 use tetrad_plugin_api::{Preset, Rules};
 

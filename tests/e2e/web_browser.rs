@@ -323,6 +323,18 @@ fn a_person_plays_a_bot_in_chromium_with_real_key_timings() {
     let engine: Vec<u32> = rows[rows.len() - 22..].to_vec();
     let page: Vec<u32> = serde_json::from_value(shown["seats"][0]["rows"].clone()).unwrap();
     assert_eq!(page, engine, "the page's board is the engine's");
+    // Every locked cell has a colour, by the piece that left it, and only those.
+    let colours: Vec<Vec<i64>> = serde_json::from_value(shown["seats"][0]["colours"].clone()).unwrap();
+    for (y, (row, codes)) in page.iter().zip(&colours).enumerate() {
+        for (x, &code) in codes.iter().enumerate() {
+            assert_eq!((row >> x) & 1 == 1, code != 0, "cell ({x}, {y}): {colours:?}");
+        }
+    }
+    let painted = colours.iter().flatten().filter(|&&code| code > 0).count();
+    assert!(
+        painted * 10 >= page.iter().map(|row| row.count_ones() as usize).sum::<usize>() * 9,
+        "{colours:?}"
+    );
     assert_eq!(shown["seats"][0]["pieces"], game.stats().pieces);
 
     // Key press to the frame that shows it, as the page measured it, while the bot

@@ -10,7 +10,6 @@ pub mod playback;
 pub mod recorder;
 pub mod speed;
 pub mod terminal;
-pub mod tracked;
 pub mod ui;
 
 pub use app::{App, LiveOptions, Session};

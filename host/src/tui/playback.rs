@@ -5,10 +5,10 @@
 //! each tick's recorded time before the tick, so rows fall and pieces lock by delay
 //! between ticks as they did.
 
-use super::tracked::Tracked;
 use crate::engine::{pass_garbage, Game};
 use crate::referee::ended;
 use crate::replay::{Replay, ReplayError};
+use crate::tracked::Tracked;
 use tetrad_plugin_api::Actions;
 
 /// Ticks between checkpoints.

@@ -6,8 +6,8 @@
 use super::app::{App, Side};
 use super::keys::{self, Mode};
 use super::speed::{level_interval, Speed};
-use super::tracked::Cell;
 use crate::replay::RecordedEnd;
+use crate::tracked::Cell;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};

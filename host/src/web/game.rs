@@ -10,6 +10,7 @@ use crate::handling::{Handling, KeyEvent};
 use crate::replay::Replay;
 use crate::runner::{Live, Rates};
 use crate::tournament::{FixtureRecord, GameRecord, Line, Writer};
+use crate::tracked::Tracked;
 use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
@@ -76,6 +77,8 @@ pub struct Results {
 /// The game in play.
 struct Playing {
     live: Live,
+    /// Both seats' games with the colour of every locked cell, following the live game.
+    colours: [Tracked; 2],
     /// The game's time 0, after the countdown.
     zero: Instant,
     /// Its number, from 1.
@@ -140,6 +143,7 @@ pub fn run(mut config: Config, commands: Receiver<Command>, wake: Sender<Command
                             live.set_waker(move || drop(wake.send(Command::Wake)));
                             let rules = super::predict::rules(live.games()[0]);
                             playing = Some(Playing {
+                                colours: live.games().map(|game| Tracked::new(game.clone())),
                                 live,
                                 zero: Instant::now() + config.countdown,
                                 number: games,
@@ -196,7 +200,10 @@ pub fn run(mut config: Config, commands: Receiver<Command>, wake: Sender<Command
         if let Some(value) = message.take() {
             out.push(&value.to_string());
         }
-        if let Some(p) = &playing {
+        if let Some(p) = &mut playing {
+            for (colours, game) in p.colours.iter_mut().zip(p.live.games()) {
+                colours.follow(game);
+            }
             let text = state(p, ack).to_string();
             if text != last_sent {
                 out.push(&text);
@@ -292,11 +299,12 @@ fn state(p: &Playing, ack: u64) -> Value {
     let time_us = p.live.end().map_or(p.live.now_us(), |(end, _)| end);
     let seconds = time_us as f64 / 1e6;
     let [person, bot] = p.live.games();
-    let mut mine = seat(person, seconds);
+    let [my_colours, bot_colours] = &p.colours;
+    let mut mine = seat(person, my_colours, seconds);
     if let (Value::Object(drawn), Value::Object(more)) = (&mut mine, predicted(person, p.live.hands())) {
         drawn.extend(more);
     }
-    let seats = [mine, seat(bot, seconds)];
+    let seats = [mine, seat(bot, bot_colours, seconds)];
     json!({
         "t": "state",
         "game": p.number,
@@ -318,13 +326,15 @@ fn predicted(game: &Game, hands: &crate::handling::Hands) -> Value {
     super::predict::seat(game, hands, game.board().height().saturating_sub(SHOWN))
 }
 
-/// One seat as the page draws it: the shown rows as bits, the falling piece and its ghost
-/// as cells, hold, next pieces, waiting garbage, and live PPS, APM and VS.
-fn seat(game: &Game, seconds: f64) -> Value {
+/// One seat as the page draws it: the shown rows as bits and the colours of their cells
+/// (`colours`, following `game`), the falling piece and its ghost as cells, hold, next
+/// pieces, waiting garbage, and live PPS, APM and VS.
+fn seat(game: &Game, colours: &Tracked, seconds: f64) -> Value {
     let board = game.board();
     let height = board.height();
     let top = height.saturating_sub(SHOWN);
     let rows = &board.rows()[top..];
+    let codes: Vec<Vec<i16>> = (top..height).map(|y| colours.row_codes(y)).collect();
     let pieces = game.pieces();
     let name = |id| pieces.kind(id).name().to_string();
     let (piece, ghost, kind) = match game.current().filter(|_| !game.is_over()) {
@@ -349,6 +359,7 @@ fn seat(game: &Game, seconds: f64) -> Value {
     json!({
         "width": board.width(),
         "rows": rows,
+        "colours": codes,
         "piece": piece,
         "ghost": ghost,
         "kind": kind,

@@ -88,6 +88,10 @@ class PredictedSeat {
     this.rules = rules;
     this.rows = seat.above.concat(seat.rows);
     this.top = seat.above.length;
+    // Each cell's colour as the server numbers them (0 empty, piece + 1, -1 garbage, -2
+    // unknown); the rows above those shown are sent as bits alone.
+    const unknown = row => Array.from({ length: rules.width }, (_, x) => (row >>> x) & 1 ? -2 : 0);
+    this.colours = seat.above.map(unknown).concat(seat.colours.map(row => row.slice()));
     this.falling = seat.falling && { p: seat.falling[0], o: seat.falling[1], x: seat.falling[2], y: seat.falling[3] };
     this.hold = seat.hold_id;
     this.canHold = seat.can_hold;
@@ -148,11 +152,14 @@ class PredictedSeat {
     for (const [dx, dy] of this.cells(f)) {
       if (f.y + dy < 0) { this.falling = null; return; }  // above the board: the server says
       this.rows[f.y + dy] |= 1 << (f.x + dx);
+      this.colours[f.y + dy][f.x + dx] = f.p + 1;
     }
     const full = this.rules.width >= 32 ? 0xffffffff : (1 << this.rules.width) - 1;
-    const kept = this.rows.filter(row => (row >>> 0) !== full >>> 0);
+    const kept = this.rows.map((row, y) => y).filter(y => (this.rows[y] >>> 0) !== full >>> 0);
     const cleared = this.rows.length - kept.length;
-    this.rows = new Array(cleared).fill(0).concat(kept);
+    const empty = () => new Array(this.rules.width).fill(0);
+    this.rows = new Array(cleared).fill(0).concat(kept.map(y => this.rows[y]));
+    this.colours = Array.from({ length: cleared }, empty).concat(kept.map(y => this.colours[y]));
     this.pieces += 1;
     this.lines += cleared;
     this.canHold = true;
@@ -191,6 +198,7 @@ class PredictedSeat {
     return {
       ...seat,
       rows: this.rows.slice(this.top),
+      colours: this.colours.slice(this.top),
       piece: f ? shown(at(f)) : [],
       ghost: f ? shown(at({ ...f, y: this.dropRow(f) })) : [],
       kind: f ? names[f.p] : null,

@@ -1,11 +1,11 @@
 //! One board of the screen and who plays it; the session the boards are dealt from.
 
 use super::super::pilots::PluginSeat;
-use super::super::tracked::Tracked;
 use crate::engine::{Game, Stats};
 use crate::referee::Referee;
 use crate::replay::{Outcome, RecordedEnd};
 use crate::setup::Setup;
+use crate::tracked::Tracked;
 use std::path::PathBuf;
 
 /// What a screen plays: the setup of its games, the seeds, and where to record. With an

@@ -3,9 +3,9 @@
 use super::{App, Driver, Side};
 use crate::engine::Stats;
 use crate::replay::{PlayerRecord, RecordedEnd};
+use crate::tracked::Tracked;
 use crate::tui::keys::Mode;
 use crate::tui::speed::Speed;
-use crate::tui::tracked::Tracked;
 
 impl App {
     /// Which screen this is.

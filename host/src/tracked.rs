@@ -154,6 +154,19 @@ impl Tracked {
         self.cells.get(y * width + x).copied().flatten()
     }
 
+    /// Row `y`'s cells as numbers, for a page to colour: 0 empty, the piece's number plus
+    /// 1, -1 garbage, -2 unknown.
+    pub fn row_codes(&self, y: usize) -> Vec<i16> {
+        (0..self.game.rules().width)
+            .map(|x| match self.cell(x, y) {
+                None => 0,
+                Some(Cell::Piece(piece)) => i16::from(piece.0) + 1,
+                Some(Cell::Garbage) => -1,
+                Some(Cell::Unknown) => -2,
+            })
+            .collect()
+    }
+
     /// Paints the lock, clears the full rows, and raises `risen` rows of garbage (their
     /// holes come from the board, in `sync`).
     fn paint(&mut self, piece: PieceId, pos: PiecePos, risen: usize) {
