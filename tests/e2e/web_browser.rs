@@ -250,10 +250,12 @@ fn a_person_plays_a_bot_in_chromium_with_real_key_timings() {
     let shown = browser.eval("window.tetrad.drawn()");
     let latencies: Vec<f64> = serde_json::from_value(browser.eval("window.tetrad.latencies")).unwrap();
     let drawings: Vec<f64> = serde_json::from_value(browser.eval("window.tetrad.drawings")).unwrap();
+    let paints: Vec<f64> = serde_json::from_value(browser.eval("window.tetrad.paints")).unwrap();
     let arrivals: Vec<f64> = serde_json::from_value(browser.eval("window.tetrad.arrivals")).unwrap();
     let dispatches: Vec<f64> = serde_json::from_value(browser.eval("window.tetrad.dispatches")).unwrap();
     let frames: Vec<f64> = serde_json::from_value(browser.eval("window.tetrad.frames")).unwrap();
     let checks = browser.eval("window.tetrad.checks");
+    let late = browser.eval("window.tetrad.late");
 
     // The settings panel offers the bots, and shows the server's refusal of a bad speed.
     assert_eq!(
@@ -323,18 +325,18 @@ fn a_person_plays_a_bot_in_chromium_with_real_key_timings() {
     let engine: Vec<u32> = rows[rows.len() - 22..].to_vec();
     let page: Vec<u32> = serde_json::from_value(shown["seats"][0]["rows"].clone()).unwrap();
     assert_eq!(page, engine, "the page's board is the engine's");
-    // Every locked cell has a colour, by the piece that left it, and only those.
+    // Every locked cell has a colour, and only those.
     let colours: Vec<Vec<i64>> = serde_json::from_value(shown["seats"][0]["colours"].clone()).unwrap();
     for (y, (row, codes)) in page.iter().zip(&colours).enumerate() {
         for (x, &code) in codes.iter().enumerate() {
             assert_eq!((row >> x) & 1 == 1, code != 0, "cell ({x}, {y}): {colours:?}");
         }
     }
-    let painted = colours.iter().flatten().filter(|&&code| code > 0).count();
-    assert!(
-        painted * 10 >= page.iter().map(|row| row.count_ones() as usize).sum::<usize>() * 9,
-        "{colours:?}"
-    );
+    // Each cell by its piece, or garbage risen; a colour the server lost track of is rare.
+    let filled = page.iter().map(|row| row.count_ones() as usize).sum::<usize>();
+    let unknown = colours.iter().flatten().filter(|&&code| code == -2).count();
+    assert!(colours.iter().flatten().any(|&code| code > 0), "{colours:?}");
+    assert!(unknown * 10 <= filled, "{colours:?}");
     assert_eq!(shown["seats"][0]["pieces"], game.stats().pieces);
 
     // Key press to the frame that shows it, as the page measured it, while the bot
@@ -343,11 +345,14 @@ fn a_person_plays_a_bot_in_chromium_with_real_key_timings() {
     assert!(latencies.len() >= taps, "{latencies:?}");
     let (p50, p99) = quantiles(&latencies);
     eprintln!(
-        "key to frame over {} presses: p50 {p50:.1} ms, p99 {p99:.1} ms",
+        "key to the frame that shows it (its time) over {} presses: p50 {p50:.1} ms, p99 {p99:.1} ms",
         latencies.len()
     );
+    let (e50, e99) = quantiles(&paints);
+    eprintln!("key to the end of that frame's drawing: p50 {e50:.1} ms, p99 {e99:.1} ms");
     let (h50, h99) = quantiles(&drawings);
-    eprintln!("its handler in the page to that frame: p50 {h50:.1} ms, p99 {h99:.1} ms");
+    eprintln!("its handler in the page to the end of that drawing: p50 {h50:.1} ms, p99 {h99:.1} ms");
+    eprintln!("presses shown in a frame that began more than a frame after them, and of those the ones whose delivery to the page spanned a frame's start: {late}");
     let (a50, a99) = quantiles(&arrivals);
     eprintln!("key to its state in the page: p50 {a50:.1} ms, p99 {a99:.1} ms");
     eprintln!("the page's guesses checked against the server's states: {checks}");
