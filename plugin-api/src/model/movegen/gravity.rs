@@ -19,7 +19,7 @@
 
 use super::{column_tops, path_clears_the_walls, play_into, shortest_turns, Placement};
 use crate::model::board::{Board, PiecePos, MAX_WIDTH};
-use crate::model::piece::{Orientation, PieceKind, MAX_PIECE_SIZE};
+use crate::model::piece::{PieceKind, MAX_PIECE_SIZE};
 use crate::model::rules::Rules;
 use std::cmp::Ordering;
 
@@ -75,8 +75,22 @@ impl<'a> Sky<'a> {
         let width = board.width() as i8;
         let mut landing = [[NONE; COLUMNS]; MAX_ORIENTATIONS];
         for (rows, shape) in landing.iter_mut().zip(kind.orientations()) {
-            for x in -shape.left()..width - shape.left() - shape.width() as i8 + 1 {
-                rows[column(x)] = landing_row(tops, shape, x) as i8;
+            // The box columns between the walls, `from..to`, whose cells' column `j`
+            // lies over board column `first + j` from the first of them on.
+            let from = column(-shape.left());
+            let to = column(width - shape.left() - shape.width() as i8) + 1;
+            let mut least = [i32::MAX; COLUMNS];
+            // Column by column of the piece, every box column at once: the landing row is
+            // the least over the piece's columns of the row above the top less its
+            // lowest cell's depth.
+            for (j, &bottom) in shape.column_bottoms().iter().enumerate() {
+                let over = &tops[j..j + (to - from)];
+                for (least, &top) in least[from..to].iter_mut().zip(over) {
+                    *least = (*least).min(top - 1 - i32::from(bottom));
+                }
+            }
+            for (row, &least) in rows[from..to].iter_mut().zip(&least[from..to]) {
+                *row = least as i8;
             }
         }
         Sky { board, kind, landing }
@@ -216,9 +230,10 @@ pub(super) fn gravity_placements(
         )
     });
     let start_free = (free_min..=free_max).contains(&start.x);
+    let turns = turns_from(kind, start.orientation);
     for (index, shape) in orientations.iter().enumerate() {
         let orientation = index as u8;
-        let turns = shortest_turns(kind, start.orientation, orientation);
+        let turns = turns[index];
         let min_x = -shape.left();
         let max_x = width - shape.left() - shape.width() as i8;
         // Per way (left, right), the rows the walk found, by columns shifted.
@@ -270,7 +285,26 @@ pub(super) fn gravity_placements(
             });
         }
     }
-    add_slides(&sky, start, out);
+    add_slides(&sky, start, &turns, out);
+}
+
+/// Per orientation of `kind`, the quarter turns that reach it from orientation `from`
+/// fastest, as [`shortest_turns`] gives them, worked out without its division (a
+/// piece's placements ask for them once per call).
+fn turns_from(kind: &PieceKind, from: u8) -> [i8; MAX_ORIENTATIONS] {
+    let (count, from) = (kind.orientations().len() as i8, from as i8);
+    let mut turns = [0; MAX_ORIENTATIONS];
+    for (to, turns) in turns.iter_mut().take(count as usize).enumerate() {
+        let clockwise = to as i8 - from;
+        let clockwise = if clockwise < 0 { clockwise + count } else { clockwise };
+        *turns = if clockwise * 2 <= count {
+            clockwise
+        } else {
+            clockwise - count
+        };
+    }
+    debug_assert!((0..count).all(|to| turns[to as usize] == shortest_turns(kind, from as u8, to as u8)));
+    turns
 }
 
 /// In [`walk`]'s rows, a path that does not lock where it ends.
@@ -307,63 +341,98 @@ fn walk(sky: &Sky, start: PiecePos, turns: i8, way: i8, farthest: u8, rows: &mut
     }
 }
 
-/// The row `shape` lands on at column `x` falling straight from above the stack of
-/// column tops `tops`.
-#[inline]
-fn landing_row(tops: &[i32; MAX_WIDTH], shape: &Orientation, x: i8) -> i32 {
-    let left = (x + shape.left()) as usize;
-    let mut y = i32::MAX;
-    for (&top, &bottom) in tops[left..left + shape.column_bottoms().len()]
-        .iter()
-        .zip(shape.column_bottoms())
-    {
-        y = y.min(top - 1 - i32::from(bottom));
-    }
-    y
-}
-
 /// The slides after the DROPs of the placements in `out` (one a column left or right),
 /// each kept where the slid piece rests and no placement before it lies.
-fn add_slides(sky: &Sky, start: PiecePos, out: &mut Vec<Placement>) {
-    let dropped = out.len();
+fn add_slides(sky: &Sky, start: PiecePos, turns: &[i8; MAX_ORIENTATIONS], out: &mut Vec<Placement>) {
     // Per orientation and column, the row of the placement without a slide there (with
-    // in-box turns there is at most one), and of the first slide there: a column is
-    // slid into from its two sides only.
+    // in-box turns there is at most one, and `out` lists them by orientation, then
+    // column): a column is slid into from its two sides only.
     let mut rows = [[NONE; COLUMNS]; MAX_ORIENTATIONS];
     for p in out.iter() {
         rows[usize::from(p.pos.orientation)][column(p.pos.x)] = p.pos.y;
     }
-    let mut slid = [[NONE; COLUMNS]; MAX_ORIENTATIONS];
-    for i in 0..dropped {
-        let base = out[i];
-        let (o, c, y) = (usize::from(base.pos.orientation), column(base.pos.x), base.pos.y);
-        let (row, landing) = (&rows[o], &sky.landing[o]);
-        // A slide is a candidate where the slid piece lies between the walls (its column
-        // has a landing row), no placement without a slide is there, and it is not above
-        // the landing row: both ways asked at once, without a branch per test, as most
-        // bases have none.
-        let candidate = |to: usize| (landing[to] != NONE) & (row[to] != y) & (y >= landing[to]);
-        let ways = [candidate(c - 1), candidate(c + 1)];
-        if !(ways[0] | ways[1]) || locked_on_drop(start, &base) {
-            continue;
+    let width = sky.board.width() as i8;
+    for (index, shape) in sky.kind.orientations().iter().enumerate() {
+        let orientation = index as u8;
+        let (row, landing) = (&rows[index], &sky.landing[index]);
+        let turns = turns[index];
+        let (min_x, max_x) = (-shape.left(), width - shape.left() - shape.width() as i8);
+        // The columns whose placement has a slide left, and right, worth asking the
+        // board about: the slid piece lies between the walls (its column has a landing
+        // row), no placement without a slide is there, it is not above the landing row,
+        // and the piece did not lock on its DROP. All asked without a branch, as most
+        // columns have none.
+        let (mut lefts, mut rights) = (0u64, 0u64);
+        for x in min_x..max_x + 1 {
+            let c = column(x);
+            let y = row[c];
+            let ticks = turns.unsigned_abs().max((x - start.x).unsigned_abs()).max(1);
+            let slides = i32::from(y) != i32::from(start.y) + i32::from(ticks) - 1;
+            let candidate = |to: usize| (landing[to] != NONE) & (row[to] != y) & (y >= landing[to]);
+            lefts |= u64::from(slides & candidate(c - 1)) << c;
+            rights |= u64::from(slides & candidate(c + 1)) << c;
         }
-        let shape = sky.kind.orientation(base.pos.orientation);
-        for (slide, to) in [(-1i8, c - 1), (1, c + 1)] {
-            if !ways[usize::from(slide > 0)] {
+        // On the landing row the piece fits and rests; only under it (beneath an
+        // overhang) does the board need asking.
+        let lands = |x: i8, y: i8| y == landing[column(x)] || fits_and_rests(sky.board, shape, x, y);
+        // The columns whose placement's slide right was kept: the slide left from two
+        // columns on, to the same row, reaches the same position.
+        let mut slid_right = 0u64;
+        let mut each = lefts | rights;
+        while each != 0 {
+            let c = each.trailing_zeros() as usize;
+            each &= each - 1;
+            let (x, y) = (c as i8 - MAX_PIECE_SIZE as i8, row[c]);
+            // Both ways asked before either is kept: few are, and a branch a way would
+            // mostly guess wrong.
+            let kept_already = c >= 2 && (slid_right >> (c - 2)) & 1 != 0 && row[c - 2] == y;
+            let left = (lefts >> c) & 1 != 0 && !kept_already && lands(x - 1, y);
+            let right = (rights >> c) & 1 != 0 && lands(x + 1, y);
+            if !(left | right) {
                 continue;
             }
-            let pos = PiecePos {
-                x: base.pos.x + slide,
-                ..base.pos
+            let base = Placement {
+                pos: PiecePos { orientation, x, y },
+                turns,
+                shifts: x - start.x,
+                slide: 0,
             };
-            // On the landing row the piece fits and rests; only under it (beneath an
-            // overhang) does the board need asking.
-            let lands = y == landing[to] || (sky.board.fits(shape, pos.x, y) && sky.board.rests(shape, pos.x, y));
-            if !lands || slid[o][to] == y {
-                continue;
+            for (slide, kept) in [(-1, left), (1, right)] {
+                if kept {
+                    out.push(Placement {
+                        pos: PiecePos {
+                            x: x + slide,
+                            ..base.pos
+                        },
+                        slide,
+                        ..base
+                    });
+                }
             }
-            slid[o][to] = y;
-            out.push(Placement { pos, slide, ..base });
+            slid_right |= u64::from(right) << c;
         }
     }
+}
+
+/// Whether `shape` at `x`, `y`, between the walls, fits and rests there: as
+/// [`Board::fits`] and [`Board::rests`] ask it, in one pass over the piece's rows, the
+/// rows above the board empty and those under it (the floor) full.
+#[inline]
+fn fits_and_rests(board: &Board, shape: &crate::model::piece::Orientation, x: i8, y: i8) -> bool {
+    let rows = board.rows();
+    let row = |r: i32| match usize::try_from(r) {
+        Ok(r) => rows.get(r).copied().unwrap_or(u32::MAX),
+        Err(_) => 0,
+    };
+    let (shift, top) = (
+        i32::from(x) + i32::from(shape.left()),
+        i32::from(y) + i32::from(shape.top()),
+    );
+    let (mut here, mut below) = (0, 0);
+    for (i, &mask) in shape.row_masks().iter().enumerate() {
+        let (mask, r) = (mask << shift, top + i as i32);
+        here |= row(r) & mask;
+        below |= row(r + 1) & mask;
+    }
+    here == 0 && below != 0
 }
