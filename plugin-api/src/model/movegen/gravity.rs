@@ -17,7 +17,7 @@
 //! lies under its landing row, beneath an overhang ([`Sky`]). The least column height a
 //! path sweeps is looked up, not searched ([`Sweeps`]).
 
-use super::{column_tops, path_clears_the_walls, play_into, shortest_turns, Placement};
+use super::{path_clears_the_walls, play_into, shortest_turns, Placement};
 use crate::model::board::{Board, PiecePos, MAX_WIDTH};
 use crate::model::piece::{PieceKind, MAX_PIECE_SIZE};
 use crate::model::rules::Rules;
@@ -204,7 +204,7 @@ pub(super) fn gravity_placements(
     out: &mut Vec<Placement>,
 ) {
     let width = board.width() as i8;
-    let tops: [i32; MAX_WIDTH] = column_tops(board);
+    let tops = tops_of(board);
     let sky = Sky::new(board, kind, &tops);
     let orientations = kind.orientations();
     // The row under the piece's lowest cell, from its box's row, in its deepest
@@ -305,6 +305,27 @@ fn turns_from(kind: &PieceKind, from: u8) -> [i8; MAX_ORIENTATIONS] {
     }
     debug_assert!((0..count).all(|to| turns[to as usize] == shortest_turns(kind, from as u8, to as u8)));
     turns
+}
+
+/// The first filled row of each column of `board`, as [`column_tops`](super::column_tops)
+/// gives them, read only down to the row where every column has met the stack: the
+/// stacks `classic` builds reach far below their columns' tops.
+#[inline]
+fn tops_of(board: &Board) -> [i32; MAX_WIDTH] {
+    let mut tops = [board.height() as i32; MAX_WIDTH];
+    let (full, mut seen) = (board.full_row(), 0u32);
+    for (y, &row) in board.rows().iter().enumerate().skip(board.surface()) {
+        let mut fresh = row & !seen;
+        while fresh != 0 {
+            tops[fresh.trailing_zeros() as usize] = y as i32;
+            fresh &= fresh - 1;
+        }
+        seen |= row;
+        if seen == full {
+            break;
+        }
+    }
+    tops
 }
 
 /// In [`walk`]'s rows, a path that does not lock where it ends.
