@@ -33,7 +33,12 @@ pub(super) fn add_slides(sky: &Sky, start: PiecePos, turns: &[i8; MAX_ORIENTATIO
             let y = row[c];
             let ticks = turns.unsigned_abs().max((x - start.x).unsigned_abs()).max(1);
             let slides = i32::from(y) != i32::from(start.y) + i32::from(ticks) - 1;
-            let candidate = |to: usize| (landing[to] != NONE) & (row[to] != y) & (y >= landing[to]);
+            // One row under the landing row the piece meets the top of the column that
+            // set it: it lands on that row, or two or more rows under it.
+            let candidate = |to: usize| {
+                let landing = landing[to];
+                (landing != NONE) & (row[to] != y) & ((y == landing) | (i32::from(y) > i32::from(landing) + 1))
+            };
             lefts |= u64::from(slides & candidate(c - 1)) << c;
             rights |= u64::from(slides & candidate(c + 1)) << c;
         }
