@@ -10,7 +10,7 @@ at random among the legal placements with the same cheap chooser (a uniform numb
 ahead, scaled to the mask's `nonzero()`), so environments are compared and not choosers.
 Not part of CI.
 
-    python3 python/bench/speed.py [--seconds 3] [--rounds 3] [--batch 1024]
+    python3 python/bench/speed.py [--seconds 3] [--rounds 3] [--batch 1024] [--only TEXT]
 
 Tetris Gymnasium is measured if it is installed (`pip install tetris-gymnasium`).
 """
@@ -130,6 +130,7 @@ def main():
     parser.add_argument("--seconds", type=float, default=3.0, help="CPU-seconds per side and round")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--batch", type=int, default=1024)
+    parser.add_argument("--only", metavar="TEXT", help="run only the sides whose name contains TEXT")
     args = parser.parse_args()
     sides = {
         "tetrad, gymnasium.make, 1 env (classic)": lambda: single(args.seconds, "classic"),
@@ -150,6 +151,10 @@ def main():
         sides["Tetris Gymnasium, gymnasium.make, grouped"] = lambda: tetris_gymnasium_grouped(args.seconds)
     except ImportError:
         print("(Tetris Gymnasium not installed: pip install tetris-gymnasium)")
+    if args.only:
+        sides = {name: run for name, run in sides.items() if args.only in name}
+        if not sides:
+            parser.error(f"no side's name contains {args.only!r}")
     runs = {name: [] for name in sides}
     for _ in range(args.rounds):
         for name, run in sides.items():
@@ -164,7 +169,9 @@ def main():
     peer = rates.get("Tetris Gymnasium, gymnasium.make, hard drops")
     if peer:
         for preset in ("classic", "simplified"):
-            ours = rates["tetrad, gymnasium.make, 1 env (%s)" % preset]
+            ours = rates.get("tetrad, gymnasium.make, 1 env (%s)" % preset)
+            if ours is None:
+                continue
             print("1 env (%s) / Tetris Gymnasium's hard drops, per CPU-second: %.0f times" % (preset, ours / peer))
 
 

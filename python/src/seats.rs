@@ -1,7 +1,6 @@
 //! A batch's work on one thread: playing the chosen placements of some of its games, and
 //! writing their observations and placements into their parts of the buffers.
 
-use crate::choices::NO_PLACEMENT;
 use crate::drops::Drops;
 use crate::play::{write_cells, Cand, Play, Slots};
 use tetrad_engine::referee::End;
@@ -98,14 +97,15 @@ impl Seats<'_> {
             self.tables[k] = None;
             if !layout.guideline {
                 if let Some((piece, table)) = self.drops.table(play) {
+                    // The slots' placements are looked up in the table (`Batch::chosen`).
                     mask.copy_from_slice(&table.mask);
-                    slot_cand.copy_from_slice(&table.slot_first);
                     self.tables[k] = Some(piece);
                     continue;
                 }
             }
+            // Only the slots the mask sets are written: `Batch::chosen` asks the mask
+            // first.
             mask.fill(false);
-            slot_cand.fill(NO_PLACEMENT);
             let mut mark = |slot: usize, i: usize| {
                 if !mask[slot] {
                     mask[slot] = true;

@@ -114,6 +114,34 @@ def final_obs_none(infos, k):
     return not infos[f"_{key}"][k] and infos[key][k] is None
 
 
+@pytest.mark.parametrize("preset", ["classic", "simplified"])
+def test_a_slot_an_earlier_piece_had_is_a_violation_now(preset):
+    # A slot that held a placement of the piece before, and holds none of this one, ends
+    # the game as any slot outside the mask does (the batch keeps no stale placement).
+    n = 8
+    batch = tetrad.BatchGames(n, preset, seed=3)
+    masks = batch.reset(3)[2]
+    rng = np.random.default_rng(5)
+    before, tried = masks.copy(), 0
+    for _ in range(60):
+        stale = before.astype(bool) & ~masks.astype(bool)
+        actions = np.argmax(masks * rng.random(masks.shape), axis=1)
+        chosen = [k for k in range(n) if stale[k].any()]
+        for k in chosen:
+            actions[k] = int(np.flatnonzero(stale[k])[0])
+        before = masks.copy()
+        _, _, masks, rewards, terminated, _, _, _ = batch.step(actions.astype(np.int64))
+        games, _, _, _, names = batch.final_observations()
+        ends = dict(zip(games.tolist(), names))
+        for k in chosen:
+            assert terminated[k] and rewards[k] == 0 and ends[k] == "violation", (k, ends)
+            tried += 1
+        for k in range(n):
+            if not terminated[k] and k not in chosen:
+                assert ends.get(k) is None
+    assert tried > 10, tried
+
+
 def test_the_batch_takes_the_reward_settings():
     plain = envs.BatchPlacementEnv(16, **RULES)
     shaped = envs.BatchPlacementEnv(16, survival_reward=0.25, game_over_reward=-5, **RULES)

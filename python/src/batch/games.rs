@@ -38,8 +38,9 @@ pub(super) struct Batch {
     /// Per game, the board's rows as last written to `boards`: only rows that changed
     /// are written again.
     pub(super) rows_seen: Vec<u32>,
-    /// Per game and action slot, the index in `cands` of the first placement in that
-    /// slot (`NO_PLACEMENT` for none).
+    /// Per game and action slot, the index in `cands` or `plans` of the first placement
+    /// in that slot, where the game's mask is set and no table holds its placements
+    /// (elsewhere left as an earlier piece wrote it: see `Batch::chosen`).
     pub(super) slot_cand: Vec<u32>,
     /// Per game: the board (height x width), the pieces (current, hold, preview), the
     /// mask, the reward, terminated, truncated, and a finished game's lines and pieces.
@@ -158,7 +159,14 @@ impl Batch {
     pub(super) fn chosen(&self, k: usize, slot: i64) -> Result<Option<usize>, ()> {
         let count = self.slots.count();
         let slot = usize::try_from(slot).ok().filter(|&slot| slot < count).ok_or(())?;
-        let index = self.slot_cand[k * count + slot];
+        // A slot's entry in `slot_cand` holds only where the mask is set (the rest keep
+        // earlier pieces' entries), and a game whose placements a table holds has its
+        // entries there.
+        let index = match self.tables[k] {
+            Some(piece) => self.drops.slot_first(piece)[slot],
+            None if self.masks[k * count + slot] => self.slot_cand[k * count + slot],
+            None => NO_PLACEMENT,
+        };
         Ok((index != NO_PLACEMENT).then_some(index as usize))
     }
 

@@ -17,11 +17,14 @@
 //! lies under its landing row, beneath an overhang ([`Sky`]). The least column height a
 //! path sweeps is looked up, not searched ([`Sweeps`]).
 
-use super::{column_tops, path_clears_the_walls, play_into, shortest_turns, Placement};
+use super::{path_clears_the_walls, play_into, shortest_turns, Placement};
 use crate::model::board::{Board, PiecePos, MAX_WIDTH};
-use crate::model::piece::{Orientation, PieceKind, MAX_PIECE_SIZE};
+use crate::model::piece::{PieceKind, MAX_PIECE_SIZE};
 use crate::model::rules::Rules;
+use slides::add_slides;
 use std::cmp::Ordering;
+
+mod slides;
 
 /// The most orientations a piece has here; pieces with more are enumerated by playing
 /// their paths.
@@ -75,8 +78,22 @@ impl<'a> Sky<'a> {
         let width = board.width() as i8;
         let mut landing = [[NONE; COLUMNS]; MAX_ORIENTATIONS];
         for (rows, shape) in landing.iter_mut().zip(kind.orientations()) {
-            for x in -shape.left()..width - shape.left() - shape.width() as i8 + 1 {
-                rows[column(x)] = landing_row(tops, shape, x) as i8;
+            // The box columns between the walls, `from..to`, whose cells' column `j`
+            // lies over board column `first + j` from the first of them on.
+            let from = column(-shape.left());
+            let to = column(width - shape.left() - shape.width() as i8) + 1;
+            let mut least = [i32::MAX; COLUMNS];
+            // Column by column of the piece, every box column at once: the landing row is
+            // the least over the piece's columns of the row above the top less its
+            // lowest cell's depth.
+            for (j, &bottom) in shape.column_bottoms().iter().enumerate() {
+                let over = &tops[j..j + (to - from)];
+                for (least, &top) in least[from..to].iter_mut().zip(over) {
+                    *least = (*least).min(top - 1 - i32::from(bottom));
+                }
+            }
+            for (row, &least) in rows[from..to].iter_mut().zip(&least[from..to]) {
+                *row = least as i8;
             }
         }
         Sky { board, kind, landing }
@@ -190,7 +207,7 @@ pub(super) fn gravity_placements(
     out: &mut Vec<Placement>,
 ) {
     let width = board.width() as i8;
-    let tops: [i32; MAX_WIDTH] = column_tops(board);
+    let tops = tops_of(board);
     let sky = Sky::new(board, kind, &tops);
     let orientations = kind.orientations();
     // The row under the piece's lowest cell, from its box's row, in its deepest
@@ -216,9 +233,10 @@ pub(super) fn gravity_placements(
         )
     });
     let start_free = (free_min..=free_max).contains(&start.x);
+    let turns = turns_from(kind, start.orientation);
     for (index, shape) in orientations.iter().enumerate() {
         let orientation = index as u8;
-        let turns = shortest_turns(kind, start.orientation, orientation);
+        let turns = turns[index];
         let min_x = -shape.left();
         let max_x = width - shape.left() - shape.width() as i8;
         // Per way (left, right), the rows the walk found, by columns shifted.
@@ -270,7 +288,47 @@ pub(super) fn gravity_placements(
             });
         }
     }
-    add_slides(&sky, start, out);
+    add_slides(&sky, start, &turns, out);
+}
+
+/// Per orientation of `kind`, the quarter turns that reach it from orientation `from`
+/// fastest, as [`shortest_turns`] gives them, worked out without its division (a
+/// piece's placements ask for them once per call).
+fn turns_from(kind: &PieceKind, from: u8) -> [i8; MAX_ORIENTATIONS] {
+    let (count, from) = (kind.orientations().len() as i8, from as i8);
+    let mut turns = [0; MAX_ORIENTATIONS];
+    for (to, turns) in turns.iter_mut().take(count as usize).enumerate() {
+        let clockwise = to as i8 - from;
+        let clockwise = if clockwise < 0 { clockwise + count } else { clockwise };
+        *turns = if clockwise * 2 <= count {
+            clockwise
+        } else {
+            clockwise - count
+        };
+    }
+    debug_assert!((0..count).all(|to| turns[to as usize] == shortest_turns(kind, from as u8, to as u8)));
+    turns
+}
+
+/// The first filled row of each column of `board`, as [`column_tops`](super::column_tops)
+/// gives them, read only down to the row where every column has met the stack: the
+/// stacks `classic` builds reach far below their columns' tops.
+#[inline]
+fn tops_of(board: &Board) -> [i32; MAX_WIDTH] {
+    let mut tops = [board.height() as i32; MAX_WIDTH];
+    let (full, mut seen) = (board.full_row(), 0u32);
+    for (y, &row) in board.rows().iter().enumerate().skip(board.surface()) {
+        let mut fresh = row & !seen;
+        while fresh != 0 {
+            tops[fresh.trailing_zeros() as usize] = y as i32;
+            fresh &= fresh - 1;
+        }
+        seen |= row;
+        if seen == full {
+            break;
+        }
+    }
+    tops
 }
 
 /// In [`walk`]'s rows, a path that does not lock where it ends.
@@ -304,66 +362,5 @@ fn walk(sky: &Sky, start: PiecePos, turns: i8, way: i8, farthest: u8, rows: &mut
             rows[usize::from(k)] = sky.drop_row(pos.orientation, pos.x, pos.y);
         }
         pos.y += 1;
-    }
-}
-
-/// The row `shape` lands on at column `x` falling straight from above the stack of
-/// column tops `tops`.
-#[inline]
-fn landing_row(tops: &[i32; MAX_WIDTH], shape: &Orientation, x: i8) -> i32 {
-    let left = (x + shape.left()) as usize;
-    let mut y = i32::MAX;
-    for (&top, &bottom) in tops[left..left + shape.column_bottoms().len()]
-        .iter()
-        .zip(shape.column_bottoms())
-    {
-        y = y.min(top - 1 - i32::from(bottom));
-    }
-    y
-}
-
-/// The slides after the DROPs of the placements in `out` (one a column left or right),
-/// each kept where the slid piece rests and no placement before it lies.
-fn add_slides(sky: &Sky, start: PiecePos, out: &mut Vec<Placement>) {
-    let dropped = out.len();
-    // Per orientation and column, the row of the placement without a slide there (with
-    // in-box turns there is at most one), and of the first slide there: a column is
-    // slid into from its two sides only.
-    let mut rows = [[NONE; COLUMNS]; MAX_ORIENTATIONS];
-    for p in out.iter() {
-        rows[usize::from(p.pos.orientation)][column(p.pos.x)] = p.pos.y;
-    }
-    let mut slid = [[NONE; COLUMNS]; MAX_ORIENTATIONS];
-    for i in 0..dropped {
-        let base = out[i];
-        let (o, c, y) = (usize::from(base.pos.orientation), column(base.pos.x), base.pos.y);
-        let (row, landing) = (&rows[o], &sky.landing[o]);
-        // A slide is a candidate where the slid piece lies between the walls (its column
-        // has a landing row), no placement without a slide is there, and it is not above
-        // the landing row: both ways asked at once, without a branch per test, as most
-        // bases have none.
-        let candidate = |to: usize| (landing[to] != NONE) & (row[to] != y) & (y >= landing[to]);
-        let ways = [candidate(c - 1), candidate(c + 1)];
-        if !(ways[0] | ways[1]) || locked_on_drop(start, &base) {
-            continue;
-        }
-        let shape = sky.kind.orientation(base.pos.orientation);
-        for (slide, to) in [(-1i8, c - 1), (1, c + 1)] {
-            if !ways[usize::from(slide > 0)] {
-                continue;
-            }
-            let pos = PiecePos {
-                x: base.pos.x + slide,
-                ..base.pos
-            };
-            // On the landing row the piece fits and rests; only under it (beneath an
-            // overhang) does the board need asking.
-            let lands = y == landing[to] || (sky.board.fits(shape, pos.x, y) && sky.board.rests(shape, pos.x, y));
-            if !lands || slid[o][to] == y {
-                continue;
-            }
-            slid[o][to] = y;
-            out.push(Placement { pos, slide, ..base });
-        }
     }
 }
