@@ -122,7 +122,6 @@ class PlacementEnv(_Base):
         count = self.game.action_count
         self.action_space = spaces.Discrete(count)
         self.observation_space = _spaces(self.game, {"action_mask": spaces.MultiBinary(count)})
-        self._count = count
         self.game._gym_serve(self._id)
         self._bind_step()
 
