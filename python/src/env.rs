@@ -8,7 +8,8 @@ use crate::setup::refused;
 use numpy::PyArray1;
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyDict, PyInt, PyString, PyType};
 
 /// `(observation, info)`.
 pub type Reset<'py> = (Bound<'py, PyDict>, Bound<'py, PyDict>);
@@ -16,7 +17,62 @@ pub type Reset<'py> = (Bound<'py, PyDict>, Bound<'py, PyDict>);
 /// `(observation, reward, terminated, truncated, info)`.
 pub type Step<'py> = (Bound<'py, PyDict>, f64, bool, bool, Bound<'py, PyDict>);
 
+/// The placement environment's episode: what the environment's `step` checks before
+/// it plays, kept in the game so that the step is one call from Python.
+#[derive(Clone, Debug, Default)]
+pub struct Episode {
+    /// The environment's id, as its errors name it.
+    pub id: String,
+    /// Why a step is refused (`"no reset yet"`, or how the game ended), `None` while
+    /// the episode runs.
+    pub over: Option<String>,
+}
+
+impl Episode {
+    /// The package's `EpisodeOver` for a step asked while the episode is over.
+    fn refuse(&self, py: Python<'_>, over: &str) -> PyErr {
+        static EPISODE_OVER: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+        let text = if over == "no reset yet" {
+            format!("{}: call reset() before the first step()", self.id)
+        } else {
+            format!(
+                "{}: the episode has ended ({over}): call reset() before step()",
+                self.id
+            )
+        };
+        match EPISODE_OVER.import(py, "tetrad.envs", "EpisodeOver") {
+            Ok(kind) => PyErr::from_type(kind.clone(), text),
+            Err(err) => err,
+        }
+    }
+}
+
 impl PyGame {
+    /// The environment's step: refused after the episode's end; `action` a plain int in
+    /// the action space's range, or checked (and its error worded) by the package's
+    /// `check_action`.
+    pub(crate) fn gym_play<'py>(&mut self, py: Python<'py>, action: &Bound<'py, PyAny>) -> PyResult<Step<'py>> {
+        if let Some(over) = &self.episode.over {
+            return Err(self.episode.refuse(py, over));
+        }
+        let count = self.slots.count() as i64;
+        let plain = action
+            .cast_exact::<PyInt>()
+            .ok()
+            .and_then(|int| int.extract::<i64>().ok());
+        let slot = match plain {
+            Some(slot) if (0..count).contains(&slot) => slot,
+            _ => {
+                static CHECK_ACTION: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+                CHECK_ACTION
+                    .import(py, "tetrad._options", "check_action")?
+                    .call1((self.episode.id.as_str(), action, count))?
+                    .extract()?
+            }
+        };
+        self.gym_step(py, slot)
+    }
+
     /// Starts game `seed` of the same setup and deal, the piece cap kept.
     pub(crate) fn restart(&mut self, seed: u64) -> PyResult<()> {
         let game = self.deal.game(&self.setup, seed, None).map_err(refused)?;
@@ -38,9 +94,11 @@ impl PyGame {
         let (observation, info) = self.gym_observe(py)?;
         let Some(lines) = lines else {
             info.set_item(intern!(py, "end"), "violation")?;
+            self.episode.over = Some("violation".to_string());
             return Ok((observation, 0.0, true, false, info));
         };
         let end = self.play.end().map(|end| end.name());
+        self.episode.over = end.map(str::to_string);
         let capped = end == Some("capped");
         Ok((observation, f64::from(lines), end.is_some() && !capped, capped, info))
     }
@@ -50,17 +108,39 @@ impl PyGame {
     pub(crate) fn gym_observe<'py>(&mut self, py: Python<'py>) -> PyResult<Reset<'py>> {
         // Copied into arrays numpy owns: cheaper than handing numpy a Rust buffer to keep.
         let mask = PyArray1::from_slice(py, self.choices().mask());
-        let observation = PyDict::new(py);
+        // The dicts are copies of templates that hold every key: a copy takes the keys at
+        // once, where inserting them one by one grows a new table.
+        static OBSERVATION: PyOnceLock<Py<PyDict>> = PyOnceLock::new();
+        static INFO: PyOnceLock<Py<PyDict>> = PyOnceLock::new();
+        let observation = template(py, &OBSERVATION, &["board", "pieces", "action_mask"])?.copy()?;
         observation.set_item(intern!(py, "board"), board_pyarray(py, self.play.game.board()))?;
         observation.set_item(intern!(py, "pieces"), PyArray1::from_slice(py, &self.piece_vec()))?;
         observation.set_item(intern!(py, "action_mask"), &mask)?;
-        let info = PyDict::new(py);
+        let info = template(py, &INFO, &["lines", "score", "pieces", "end", "action_mask"])?.copy()?;
         let stats = self.play.game.stats();
         info.set_item(intern!(py, "lines"), self.carried[0] + stats.lines)?;
         info.set_item(intern!(py, "score"), self.carried[1] + stats.score)?;
         info.set_item(intern!(py, "pieces"), self.carried[2] + stats.pieces)?;
-        info.set_item(intern!(py, "end"), self.play.end().map(|end| end.name()))?;
+        if let Some(end) = self.play.end() {
+            info.set_item(intern!(py, "end"), end.name())?;
+        }
         info.set_item(intern!(py, "action_mask"), mask)?;
         Ok((observation, info))
     }
+}
+
+/// A dict with `keys` (interned), each `None`, in that order: made once.
+fn template<'py, 'a>(
+    py: Python<'py>,
+    cell: &'a PyOnceLock<Py<PyDict>>,
+    keys: &[&str],
+) -> PyResult<&'a Bound<'py, PyDict>> {
+    cell.get_or_try_init(py, || {
+        let dict = PyDict::new(py);
+        for key in keys {
+            dict.set_item(PyString::intern(py, key), py.None())?;
+        }
+        Ok::<_, PyErr>(dict.unbind())
+    })
+    .map(|dict| dict.bind(py))
 }

@@ -31,6 +31,8 @@ pub struct PyGame {
     pub(crate) choices: Option<Arc<Choices>>,
     /// The last piece's placement buffers, for the next piece's.
     pub(crate) spare: Buffers,
+    /// The placement environment's episode, where the game serves one.
+    pub(crate) episode: crate::env::Episode,
 }
 
 impl PyGame {
@@ -46,6 +48,7 @@ impl PyGame {
             carried: [0; 3],
             choices: None,
             spare: Buffers::default(),
+            episode: crate::env::Episode::default(),
         }
     }
 }
@@ -353,11 +356,30 @@ impl PyGame {
         self.restart(seed)
     }
 
-    /// The placement environment's step in one call: plays the placement in action slot
-    /// `slot`, if one is, and returns `(observation, reward, terminated, truncated,
-    /// info)` as Gymnasium's `step` does. (Internal: `tetrad.envs`.)
-    fn _gym_step<'py>(&mut self, py: Python<'py>, slot: i64) -> PyResult<crate::env::Step<'py>> {
-        self.gym_step(py, slot)
+    /// The placement environment's step in one call: refuses a step after the episode's
+    /// end, checks `action` (a plain int in range here, anything else by
+    /// `tetrad._options.check_action`), plays the placement in that action slot, if one
+    /// is, and returns `(observation, reward, terminated, truncated, info)` as
+    /// Gymnasium's `step` does. (Internal: `tetrad.envs`.)
+    fn _gym_step<'py>(&mut self, py: Python<'py>, action: &Bound<'py, PyAny>) -> PyResult<crate::env::Step<'py>> {
+        self.gym_play(py, action)
+    }
+
+    /// Serves the environment `id` (named in its errors). (Internal: `tetrad.envs`.)
+    fn _gym_serve(&mut self, id: String) {
+        self.episode.id = id;
+    }
+
+    /// Why the environment's episode is over (`"no reset yet"`, or how the game ended),
+    /// or `None` while it runs. (Internal: `tetrad.envs`.)
+    #[getter(_gym_over)]
+    fn gym_over(&self) -> Option<String> {
+        self.episode.over.clone()
+    }
+
+    #[setter(_gym_over)]
+    fn set_gym_over(&mut self, over: Option<String>) {
+        self.episode.over = over;
     }
 
     /// An independent copy, for search.

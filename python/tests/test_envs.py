@@ -1,5 +1,7 @@
 """The Gymnasium environments: Gymnasium's own checks, and the host's pieces on reset."""
 
+import copy
+
 import gymnasium
 import numpy as np
 import pytest
@@ -193,3 +195,32 @@ def test_a_batch_step_lets_other_python_threads_run():
     assert inside >= stepping_ms / 3, (
         f"{inside} of the other thread's {len(ticks)} wake-ups fell inside {stepping_ms:.0f} ms of steps"
     )
+
+
+def test_a_copied_placement_env_plays_its_own_game():
+    env = gymnasium.make("tetrad/Placements-v0", preset="classic")
+    obs, _ = env.reset(seed=3)
+    for _ in range(5):
+        obs, *_ = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    twin = copy.deepcopy(env)
+    action = int(np.flatnonzero(obs["action_mask"])[-1])
+    ours, theirs = twin.step(action), env.step(action)
+    assert np.array_equal(ours[0]["board"], theirs[0]["board"]) and ours[4]["pieces"] == theirs[4]["pieces"] == 6
+    for _ in range(3):
+        twin.step(int(np.flatnonzero(twin.unwrapped.game.action_mask())[0]))
+    # The copy's steps moved the copy's game, not the original's.
+    assert env.unwrapped.game.pieces == 6 and twin.unwrapped.game.pieces == 9
+
+
+def test_a_subclass_step_is_called_under_the_plain_reward():
+    class Counted(envs.PlacementEnv):
+        steps = 0
+
+        def step(self, action):
+            Counted.steps += 1
+            return super().step(action)
+
+    env = Counted(preset="simplified")
+    obs, _ = env.reset(seed=0)
+    _, reward, *_ = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    assert Counted.steps == 1 and reward == 0.0

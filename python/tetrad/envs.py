@@ -122,7 +122,34 @@ class PlacementEnv(_Base):
         count = self.game.action_count
         self.action_space = spaces.Discrete(count)
         self.observation_space = _spaces(self.game, {"action_mask": spaces.MultiBinary(count)})
-        self._count = count
+        self.game._gym_serve(self._id)
+        self._bind_step()
+
+    def _bind_step(self):
+        # Under the plain reward the engine's step is the whole step: bound to the
+        # instance, it is called straight, without a Python frame (unless a subclass
+        # has a step of its own).
+        if self._plain and type(self).step is PlacementEnv.step:
+            self.step = self.game._gym_step
+
+    def __getstate__(self):
+        # A copy's step is its own game's, bound again in __setstate__.
+        state = self.__dict__.copy()
+        state.pop("step", None)
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._bind_step()
+
+    # The episode's state lives in the game, which checks it on every step.
+    @property
+    def _over(self):
+        return self.game._gym_over
+
+    @_over.setter
+    def _over(self, over):
+        self.game._gym_over = over
 
     def reset(self, *, seed=None, options=None):
         super().reset(seed=seed)
@@ -133,15 +160,9 @@ class PlacementEnv(_Base):
         return out
 
     def step(self, action):
-        if self._over is not None:
-            self._refuse_step()
-        slot = action
-        if type(slot) is not int or not 0 <= slot < self._count:  # a plain int in range is the common case
-            slot = check_action(self._id, action, self._count)
-        # One call into the engine: the placement, then Gymnasium's five values built there.
-        out = self.game._gym_step(slot)
-        if out[2] or out[3]:
-            self._over = out[4]["end"]
+        # One call into the engine: the checks, the placement, then Gymnasium's five
+        # values built there (after an end, or on a bad action, it raises).
+        out = self.game._gym_step(action)
         if self._plain:
             return out
         obs, reward, terminated, truncated, info = out

@@ -142,7 +142,7 @@ pub fn placements_into(rules: &Rules, board: &Board, kind: &PieceKind, start: Pi
         && rules.rotation() == RotationSystem::InBox
         && kind.orientations().len() <= gravity::MAX_ORIENTATIONS
     {
-        gravity::gravity_placements(rules, board, kind, start, out);
+        gravity::gravity_placements(board, kind, start, out);
     } else {
         play_every_path(rules, board, kind, start, out);
     }

@@ -8,7 +8,8 @@
 //! against them and landed from the column heights, which gives exactly what playing it
 //! with [`step`](crate::model::motion::step) gives. The other paths that shift at every
 //! tick share all their ticks but the last, so one walk each way plays them together;
-//! the few left (shorter shifts than turns, or none) are played. A slide needs
+//! the few left (shorter shifts than turns, or none) are followed one by one, a tick
+//! or two each, asking the same tables. A slide needs
 //! no playing either: after a DROP that did not lock the piece, the slid piece locks
 //! where it is if it fits and rests there, and otherwise the path does not end locked.
 //!
@@ -17,14 +18,15 @@
 //! lies under its landing row, beneath an overhang ([`Sky`]). The least column height a
 //! path sweeps is looked up, not searched ([`Sweeps`]).
 
-use super::{path_clears_the_walls, play_into, shortest_turns, Placement};
+use super::{path_clears_the_walls, shortest_turns, Placement};
 use crate::model::board::{Board, PiecePos, MAX_WIDTH};
 use crate::model::piece::{PieceKind, MAX_PIECE_SIZE};
-use crate::model::rules::Rules;
 use slides::add_slides;
 use std::cmp::Ordering;
+use walks::{follow, walk, NO_ROW};
 
 mod slides;
+mod walks;
 
 /// The most orientations a piece has here; pieces with more are enumerated by playing
 /// their paths.
@@ -116,7 +118,7 @@ impl<'a> Sky<'a> {
     }
 
     /// Whether the piece, fitting at `x`, `y` in `orientation`, rests there.
-    #[inline]
+    #[inline(always)]
     fn rests(&self, orientation: u8, x: i8, y: i8) -> bool {
         let landing = self.landing(orientation, x);
         match y.cmp(&landing) {
@@ -128,7 +130,7 @@ impl<'a> Sky<'a> {
     }
 
     /// The row the piece, fitting at `x`, `y` in `orientation`, reaches falling straight.
-    #[inline]
+    #[inline(always)]
     fn drop_row(&self, orientation: u8, x: i8, y: i8) -> i8 {
         let landing = self.landing(orientation, x);
         if landing != NONE && y <= landing {
@@ -199,13 +201,7 @@ impl Sweeps {
 
 /// Every placement under gravity with in-box turns, in the order and with the paths of
 /// playing every candidate path and then the slides.
-pub(super) fn gravity_placements(
-    rules: &Rules,
-    board: &Board,
-    kind: &PieceKind,
-    start: PiecePos,
-    out: &mut Vec<Placement>,
-) {
+pub(super) fn gravity_placements(board: &Board, kind: &PieceKind, start: PiecePos, out: &mut Vec<Placement>) {
     let width = board.width() as i8;
     let tops = tops_of(board);
     let sky = Sky::new(board, kind, &tops);
@@ -250,7 +246,14 @@ pub(super) fn gravity_placements(
             if !open {
                 let k = shifts.unsigned_abs();
                 if k == 0 || k < turns.unsigned_abs() {
-                    play_into(rules, board, kind, start, (orientation, x, turns), out);
+                    if let Some(y) = follow(&sky, start, turns, shifts) {
+                        out.push(Placement {
+                            pos: PiecePos { orientation, x, y },
+                            turns,
+                            shifts,
+                            slide: 0,
+                        });
+                    }
                     continue;
                 }
                 // Paths that shift at every tick share their ticks but the last: one walk
@@ -329,38 +332,4 @@ fn tops_of(board: &Board) -> [i32; MAX_WIDTH] {
         }
     }
     tops
-}
-
-/// In [`walk`]'s rows, a path that does not lock where it ends.
-const NO_ROW: i8 = i8::MIN;
-
-/// Plays at once, tick by tick, the paths from `start` that turn `turns` times and shift
-/// `k` columns in direction `way` with `k` from `|turns|` (at least 1) to `farthest`: they
-/// shift at every tick, so they share every tick but their last, whose DROP lands the
-/// piece (and the next tick locks it). `rows[k]` is where path `k` locks, [`NO_ROW`] where
-/// a turn or shift is refused or the piece rests (and so locks) before its path ends.
-fn walk(sky: &Sky, start: PiecePos, turns: i8, way: i8, farthest: u8, rows: &mut [i8]) {
-    let mut pos = start;
-    let turn = turns.signum();
-    for tick in 0..farthest {
-        if tick < turns.unsigned_abs() {
-            let orientation = sky.kind.turned(pos.orientation, turn);
-            if !sky.fits(orientation, pos.x, pos.y) {
-                return;
-            }
-            pos.orientation = orientation;
-        }
-        if !sky.fits(pos.orientation, pos.x + way, pos.y) {
-            return;
-        }
-        pos.x += way;
-        if sky.rests(pos.orientation, pos.x, pos.y) {
-            return;
-        }
-        let k = tick + 1;
-        if k >= turns.unsigned_abs() {
-            rows[usize::from(k)] = sky.drop_row(pos.orientation, pos.x, pos.y);
-        }
-        pos.y += 1;
-    }
 }
