@@ -194,11 +194,13 @@ fn within_walls(shape: &Orientation, x: i8, width: i8) -> bool {
 }
 
 /// The first filled row of each column of `board` (the height for an empty one, and for
-/// the columns past its width up to `N`, which must be at least the width).
+/// the columns past its width up to `N`, which must be at least the width), read only
+/// down to the row where every column has met the stack: stacks such as `classic`'s reach
+/// far below their columns' tops.
 #[inline(always)]
 fn column_tops<const N: usize>(board: &Board) -> [i32; N] {
     let mut tops = [board.height() as i32; N];
-    let mut seen = 0u32;
+    let (full, mut seen) = (board.full_row(), 0u32);
     for (y, &row) in board.rows().iter().enumerate().skip(board.surface()) {
         let mut fresh = row & !seen;
         while fresh != 0 {
@@ -206,6 +208,9 @@ fn column_tops<const N: usize>(board: &Board) -> [i32; N] {
             fresh &= fresh - 1;
         }
         seen |= row;
+        if seen == full {
+            break;
+        }
     }
     tops
 }

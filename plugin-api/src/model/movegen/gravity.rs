@@ -203,7 +203,7 @@ impl Sweeps {
 /// playing every candidate path and then the slides.
 pub(super) fn gravity_placements(board: &Board, kind: &PieceKind, start: PiecePos, out: &mut Vec<Placement>) {
     let width = board.width() as i8;
-    let tops = tops_of(board);
+    let tops: [i32; MAX_WIDTH] = super::column_tops(board);
     let sky = Sky::new(board, kind, &tops);
     let orientations = kind.orientations();
     // The row under the piece's lowest cell, from its box's row, in its deepest
@@ -311,25 +311,4 @@ fn turns_from(kind: &PieceKind, from: u8) -> [i8; MAX_ORIENTATIONS] {
     }
     debug_assert!((0..count).all(|to| turns[to as usize] == shortest_turns(kind, from as u8, to as u8)));
     turns
-}
-
-/// The first filled row of each column of `board`, as [`column_tops`](super::column_tops)
-/// gives them, read only down to the row where every column has met the stack: the
-/// stacks `classic` builds reach far below their columns' tops.
-#[inline]
-fn tops_of(board: &Board) -> [i32; MAX_WIDTH] {
-    let mut tops = [board.height() as i32; MAX_WIDTH];
-    let (full, mut seen) = (board.full_row(), 0u32);
-    for (y, &row) in board.rows().iter().enumerate().skip(board.surface()) {
-        let mut fresh = row & !seen;
-        while fresh != 0 {
-            tops[fresh.trailing_zeros() as usize] = y as i32;
-            fresh &= fresh - 1;
-        }
-        seen |= row;
-        if seen == full {
-            break;
-        }
-    }
-    tops
 }
