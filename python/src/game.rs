@@ -13,7 +13,7 @@ use tetrad_engine::engine::Game;
 use tetrad_engine::referee::Violation;
 use tetrad_engine::setup::Setup;
 use tetrad_plugin_api::abi::ACTION_MASK_V2;
-use tetrad_plugin_api::{Actions, PieceId};
+use tetrad_plugin_api::Actions;
 
 /// One game under the host's rules: the board, the falling, previewed and held pieces,
 /// every reachable placement, and moves by placement or by tick.
@@ -128,29 +128,13 @@ impl PyGame {
     /// has: the pieces the host shows as they appear. They fill the preview, and the
     /// first enters if the game had run out. (Internal: `tetrad.bot`.)
     fn _give(&mut self, pieces: Vec<u8>) -> PyResult<()> {
-        let count = self.setup.pieces.len();
-        if let Some(&bad) = pieces.iter().find(|&&p| usize::from(p) >= count) {
-            return Err(refused(format!("piece {bad} is not in the set of {count}")));
-        }
-        let pieces: Vec<PieceId> = pieces.into_iter().map(PieceId).collect();
-        if !self.play.game.give_pieces(&pieces) {
-            return Err(refused("a seeded game deals its own pieces"));
-        }
-        self.moved();
-        Ok(())
+        self.give(pieces)
     }
 
     /// The rules: preset, width, height, preview and randomizer.
     #[getter]
     fn rules<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
-        let rules = &self.setup.rules;
-        let dict = pyo3::types::PyDict::new(py);
-        dict.set_item("preset", rules.preset.name())?;
-        dict.set_item("width", rules.width)?;
-        dict.set_item("height", rules.height)?;
-        dict.set_item("preview", rules.preview)?;
-        dict.set_item("randomizer", rules.randomizer.name())?;
-        Ok(dict)
+        self.rules_dict(py)
     }
 
     /// The preset's name.
@@ -401,16 +385,7 @@ impl PyGame {
     }
 
     fn __repr__(&self) -> String {
-        format!(
-            "Game(preset={:?}, width={}, height={}, seed={}, pieces={}, lines={}, end={})",
-            self.setup.rules.preset.name(),
-            self.setup.rules.width,
-            self.setup.rules.height,
-            self.seed,
-            self.pieces(),
-            self.lines(),
-            self.end().map_or("None".to_string(), |end| format!("{end:?}"))
-        )
+        self.summary()
     }
 }
 

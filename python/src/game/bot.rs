@@ -10,6 +10,20 @@ use tetrad_engine::setup::Setup;
 use tetrad_plugin_api::{Actions, Board, PieceId, Preset};
 
 impl PyGame {
+    /// Gives a game of given pieces more of them, dealt after those it has (`_give`).
+    pub(super) fn give(&mut self, pieces: Vec<u8>) -> PyResult<()> {
+        let count = self.setup.pieces.len();
+        if let Some(&bad) = pieces.iter().find(|&&p| usize::from(p) >= count) {
+            return Err(refused(format!("piece {bad} is not in the set of {count}")));
+        }
+        let pieces: Vec<PieceId> = pieces.into_iter().map(PieceId).collect();
+        if !self.play.game.give_pieces(&pieces) {
+            return Err(refused("a seeded game deals its own pieces"));
+        }
+        self.moved();
+        Ok(())
+    }
+
     /// A game at the start of a piece: the protocol's rules (the preset, then width,
     /// height and preview) and `pieces`, the board's `rows`, then the falling piece, the
     /// queue (ending with the preview) and the hold; `carried` are the totals so far.

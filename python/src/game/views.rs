@@ -11,6 +11,33 @@ use pyo3::prelude::*;
 use tetrad_plugin_api::{Board, MAX_HEIGHT, MAX_WIDTH};
 
 impl PyGame {
+    /// The rules as the `rules` property gives them: preset, width, height, preview and
+    /// randomizer.
+    pub(super) fn rules_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+        let rules = &self.setup.rules;
+        let dict = pyo3::types::PyDict::new(py);
+        dict.set_item("preset", rules.preset.name())?;
+        dict.set_item("width", rules.width)?;
+        dict.set_item("height", rules.height)?;
+        dict.set_item("preview", rules.preview)?;
+        dict.set_item("randomizer", rules.randomizer.name())?;
+        Ok(dict)
+    }
+
+    /// The game in one line, for `repr`.
+    pub(super) fn summary(&self) -> String {
+        format!(
+            "Game(preset={:?}, width={}, height={}, seed={}, pieces={}, lines={}, end={})",
+            self.setup.rules.preset.name(),
+            self.setup.rules.width,
+            self.setup.rules.height,
+            self.seed,
+            self.pieces(),
+            self.lines(),
+            self.end().map_or("None".to_string(), |end| format!("{end:?}"))
+        )
+    }
+
     /// Every placement of the falling piece in the host's order, each with its board.
     pub(super) fn placement_list(&mut self) -> Vec<PyPlacement> {
         let choices = self.choices();
