@@ -158,17 +158,10 @@ proptest::proptest! {
         let rules = Rules { width, height, ..Rules::preset(Preset::Classic) };
         // Stacks up to three rows under the top, so that most starts fit.
         let heights: Vec<_> = heights.iter().map(|&(h, bits)| (h % (height - 2), bits)).collect();
-        let board = stacked(&rules, &heights);
         let set = PieceSet::tetrominoes();
-        let kind = set.kind(PieceId(piece));
-        let start = shifted_start(&rules, kind, start_orientation, start_shift);
-        let start = PiecePos { y: start.y + start_drop, ..start };
-        proptest::prop_assume!(board.fits(kind.orientation(start.orientation), start.x, start.y));
-        let mut played = Vec::new();
-        play_every_path(&rules, &board, kind, start, &mut played);
-        let mut found = vec![Placement { pos: start, turns: 9, shifts: 9, slide: 9 }];
-        placements_into(&rules, &board, kind, start, &mut found);
-        proptest::prop_assert_eq!(found, played);
+        // The buffer holds a placement already: it is cleared.
+        let full = vec![Placement { pos: PiecePos { orientation: 0, x: 0, y: 0 }, turns: 9, shifts: 9, slide: 9 }];
+        under_gravity_as_every_path(&rules, &heights, set.kind(PieceId(piece)), (start_orientation, start_shift, start_drop), full)?;
     }
 }
 
@@ -207,18 +200,34 @@ proptest::proptest! {
     ) {
         let rules = Rules { width, height, ..Rules::preset(Preset::Classic) };
         let heights: Vec<_> = heights.iter().map(|&(h, bits)| (h % (height - 3), bits)).collect();
-        let board = stacked(&rules, &heights);
         let kinds = pentominoes();
-        let kind = &kinds[piece];
-        let start = shifted_start(&rules, kind, start_orientation, start_shift);
-        let start = PiecePos { y: start.y + start_drop, ..start };
-        proptest::prop_assume!(board.fits(kind.orientation(start.orientation), start.x, start.y));
-        let mut played = Vec::new();
-        play_every_path(&rules, &board, kind, start, &mut played);
-        let mut found = Vec::new();
-        placements_into(&rules, &board, kind, start, &mut found);
-        proptest::prop_assert_eq!(found, played);
+        under_gravity_as_every_path(&rules, &heights, &kinds[piece], (start_orientation, start_shift, start_drop), Vec::new())?;
     }
+}
+
+/// The placements found under gravity on the board `stacked` from `heights`, for `kind`
+/// starting turned, shifted and dropped by `start` (where it fits), into the buffer
+/// `found`, are those of playing every path.
+fn under_gravity_as_every_path(
+    rules: &Rules,
+    heights: &[(usize, u64)],
+    kind: &PieceKind,
+    start: (u8, i8, i8),
+    mut found: Vec<Placement>,
+) -> Result<(), proptest::test_runner::TestCaseError> {
+    let board = stacked(rules, heights);
+    let (orientation, shift, drop) = start;
+    let start = shifted_start(rules, kind, orientation, shift);
+    let start = PiecePos {
+        y: start.y + drop,
+        ..start
+    };
+    proptest::prop_assume!(board.fits(kind.orientation(start.orientation), start.x, start.y));
+    let mut played = Vec::new();
+    play_every_path(rules, &board, kind, start, &mut played);
+    placements_into(rules, &board, kind, start, &mut found);
+    proptest::prop_assert_eq!(found, played);
+    Ok(())
 }
 
 #[test]
