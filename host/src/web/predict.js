@@ -227,13 +227,16 @@ class PredictedSeat {
 function predictState(rules, state, handling, inputs, now_us) {
   if (!rules || !state || state.over || !state.seats[0].hands) return state;
   const hands = new PredictedHands(handling, state.seats[0].hands);
-  const seat = new PredictedSeat(rules, state.seats[0], hands);
   // Each key event's commands play on the handler as it is after that event (a piece
-  // entering after a lock reads whether a shift is charged), as on the server.
-  let played = 0;
-  const play = commands => { for (const command of commands) seat.command(command); played += commands.length; };
+  // entering after a lock reads whether a shift is charged), as on the server. The seat
+  // is copied at the first command: the page asks every frame, mostly for nothing.
+  let seat = null;
+  const play = commands => {
+    if (commands.length && !seat) seat = new PredictedSeat(rules, state.seats[0], hands);
+    for (const command of commands) seat.command(command);
+  };
   for (const input of inputs) play(hands.key(input.control, input.pressed, input.time_us));
   if (now_us !== null) play(hands.until(now_us));
-  if (!played) return state;
+  if (!seat) return state;
   return { ...state, seats: [seat.view(state.seats[0]), state.seats[1]], predicted: seat, hands };
 }
