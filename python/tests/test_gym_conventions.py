@@ -222,3 +222,29 @@ def test_gymnasiums_autoreset_wrapper_plays_on_through_ends(env_id):
         obs, _, terminated, truncated, _ = env.step(action)
         ends += terminated or truncated
     assert ends >= 2
+
+
+@pytest.mark.parametrize("env_id", ["tetrad/Placements-v0", "tetrad/Ticks-v0"])
+def test_a_seeded_reset_gives_the_generator_gymnasium_s_reset_gives(env_id):
+    from gymnasium.utils import seeding
+
+    env = gymnasium.make(env_id)
+    env.reset(seed=5)
+    expected, _ = seeding.np_random(5)
+    assert env.unwrapped.np_random.bit_generator.state == expected.bit_generator.state
+    assert env.unwrapped.np_random.integers(1000) == expected.integers(1000)
+    # A generator set by hand is kept until the next seeded reset, and an unseeded reset
+    # draws from the generator it has.
+    env.unwrapped.np_random = np.random.default_rng(9)
+    env.reset()
+    assert env.unwrapped.np_random.bit_generator.state != seeding.np_random(5)[0].bit_generator.state
+    env.reset(seed=7)
+    first = env.reset()
+    env.reset(seed=7)
+    again = env.reset()
+    assert (first[0]["board"] == again[0]["board"]).all() and (first[0]["pieces"] == again[0]["pieces"]).all()
+    if hasattr(env.unwrapped, "np_random_seed"):  # Gymnasium 1.0 and later
+        env.reset(seed=11)
+        assert env.unwrapped.np_random_seed == 11
+    with pytest.raises(gymnasium.error.Error, match="Seed must be"):
+        env.reset(seed=-1)

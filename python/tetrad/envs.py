@@ -17,6 +17,7 @@ the environment draws a game number from its generator. A step after the episode
 import numpy as np
 import gymnasium
 from gymnasium import spaces
+from gymnasium.utils import seeding
 
 from . import _tetrad
 from . import render as _render
@@ -61,6 +62,31 @@ class _Base(gymnasium.Env):
         self._plain = self.reward_settings.plain and self._window is None
         self._over = "no reset yet"
         self._score = 0
+
+    # Gymnasium's `reset(seed=s)` makes `np_random` anew from a seed sequence, which costs
+    # several times a short episode's whole reset; here the seed is kept and the
+    # generator made from it when first read: the same generator, made later or never.
+    @property
+    def _np_random(self):
+        seed = self.__dict__.pop("_np_random_seed_kept", None)
+        if seed is not None:
+            self.__dict__["_np_random_made"], _ = seeding.np_random(seed)
+        return self.__dict__.get("_np_random_made")
+
+    @_np_random.setter
+    def _np_random(self, generator):
+        self.__dict__.pop("_np_random_seed_kept", None)
+        self.__dict__["_np_random_made"] = generator
+
+    def _seed(self, seed):
+        """What Gymnasium's ``reset(seed=seed)`` does to ``np_random``, the generator made
+        when first read."""
+        if type(seed) is int and seed >= 0:
+            self.__dict__["_np_random_seed_kept"] = seed
+            self._np_random_seed = seed
+        else:
+            # No seed leaves the generator as it is; a bad one gets Gymnasium's own error.
+            super().reset(seed=seed)
 
     def _refuse_step(self):
         if self._over == "no reset yet":
@@ -152,7 +178,7 @@ class PlacementEnv(_Base):
         self.game._gym_over = over
 
     def reset(self, *, seed=None, options=None):
-        super().reset(seed=seed)
+        self._seed(seed)
         if seed is None:
             seed = int(self.np_random.integers(0, 2**63 - 1))
         out = self.game._gym_reset(int(seed))
@@ -217,7 +243,7 @@ class TickEnv(_Base):
         return {"board": self.game.board, "pieces": self._pieces(), "falling": falling}
 
     def reset(self, *, seed=None, options=None):
-        super().reset(seed=seed)
+        self._seed(seed)
         if seed is None:
             seed = int(self.np_random.integers(0, 2**63 - 1))
         self.game._restart(int(seed))
