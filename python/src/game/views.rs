@@ -5,10 +5,10 @@ use super::PyGame;
 use crate::placement::PyPlacement;
 use crate::play::outcome;
 use crate::setup::refused;
-use numpy::ndarray::{Array2, Array3, ArrayView2};
-use numpy::{PyArray2, ToPyArray};
+use numpy::ndarray::{Array2, Array3};
+use numpy::{PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
-use tetrad_plugin_api::{Board, MAX_HEIGHT, MAX_WIDTH};
+use tetrad_plugin_api::Board;
 
 impl PyGame {
     /// The rules as the `rules` property gives them: preset, width, height, preview and
@@ -137,16 +137,19 @@ pub(super) fn start_board(rules: &tetrad_plugin_api::Rules, cells: &[Vec<f64>]) 
     Ok(Board::from_rows(width, height, &rows))
 }
 
-/// The board as a numpy array of cells, 1 where filled, row 0 at the top, written on
-/// the stack and copied once: an observation's board allocates nothing in Rust.
+/// The board as a numpy array of cells, 1 where filled, row 0 at the top, written
+/// straight into the array's own buffer: an observation's board allocates nothing in
+/// Rust and is copied nowhere.
 pub(crate) fn board_pyarray<'py>(py: Python<'py>, board: &Board) -> Bound<'py, PyArray2<u8>> {
     let (width, height) = (board.width(), board.height());
-    let mut cells = [0u8; MAX_WIDTH * MAX_HEIGHT];
-    let cells = &mut cells[..width * height];
+    // SAFETY: a C-contiguous array of `height x width` bytes, uninitialised; every byte is
+    // written below before the array reaches Python.
+    let array = unsafe { PyArray2::<u8>::new(py, [height, width], false) };
+    // SAFETY: the array was made above and nothing else holds it, so no other view of
+    // its buffer exists while the slice lives.
+    let cells = unsafe { array.as_slice_mut() }.expect("a new array is contiguous");
     crate::play::write_cells(&board.rows()[..height], width, cells);
-    ArrayView2::from_shape((height, width), &*cells)
-        .expect("height x width cells")
-        .to_pyarray(py)
+    array
 }
 
 /// The board as cells, 1 where filled, row 0 at the top.
