@@ -4,11 +4,15 @@ batch of games on one thread, and Tetris Gymnasium through `gymnasium.make` in t
 run: every step a hard drop (its cheapest piece, one step a piece), and with its
 placement wrapper (`GroupedActionsObservations`). Each side runs `--rounds` times, the
 sides alternating within a round, so that a load that comes and goes weighs on all of
-them; each figure is the median of its rounds. For the batch, the CPU time of `step` alone (the
-chooser's left out) is given too. The placement environments place pieces
-at random among the legal placements with the same cheap chooser (a uniform number drawn
-ahead, scaled to the mask's `nonzero()`), so environments are compared and not choosers.
-Not part of CI.
+them; each figure is the median of its rounds, and a ratio the median of its rounds'
+ratios.
+
+The placement environments place pieces at random among the legal placements with the
+same cheap chooser (a uniform number drawn ahead, scaled to the mask's `nonzero()`), so
+environments are compared and not choosers. A single environment is timed twice: with
+the chooser, and "replayed", the same actions recorded beforehand and given, as Tetris
+Gymnasium's hard drops are (its environment's cost alone, the chooser's left out). For
+the batch, the CPU time of `step` alone is given too. Not part of CI.
 
     python3 python/bench/speed.py [--seconds 3] [--rounds 3] [--batch 1024] [--only TEXT]
 
@@ -16,13 +20,20 @@ Tetris Gymnasium is measured if it is installed (`pip install tetris-gymnasium`)
 """
 
 import argparse
+import functools
+import os
 import statistics
 import time
 
-import gymnasium
-import numpy as np
+# One thread: neither side multiplies matrices, and BLAS's pool, started with numpy, would
+# charge its threads' spinning to whichever side runs at the time.
+for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_name, "1")
 
-import tetrad  # noqa: F401  (registers the environments)
+import gymnasium  # noqa: E402
+import numpy as np  # noqa: E402
+
+import tetrad  # noqa: E402,F401  (registers the environments)
 
 
 def timed(seconds, run_some):
@@ -35,21 +46,64 @@ def timed(seconds, run_some):
 
 
 def single(seconds, preset):
-    """tetrad/Placements-v0 through gymnasium.make, one piece per step."""
+    """tetrad/Placements-v0 through gymnasium.make, one piece per step, each placement
+    chosen at random among the legal ones."""
     env = gymnasium.make("tetrad/Placements-v0", preset=preset)
-    draws = np.random.default_rng(0).random(1 << 16)
+    draws = np.random.default_rng(0).random(1 << 16).tolist()
     state = {"obs": env.reset(seed=0)[0], "pieces": 0, "games": 0}
 
     def run_some():
         obs, pieces = state["obs"], state["pieces"]
         for _ in range(1000):
             legal = obs["action_mask"].nonzero()[0]
-            obs, _, terminated, truncated, _ = env.step(int(legal[int(draws[pieces & 0xFFFF] * len(legal))]))
+            obs, _, terminated, truncated, _ = env.step(legal.item(int(draws[pieces & 0xFFFF] * len(legal))))
             pieces += 1
             if terminated or truncated:
                 state["games"] += 1
                 obs, _ = env.reset(seed=state["games"])
         state["obs"], state["pieces"] = obs, pieces
+        return 1000
+
+    return timed(seconds, run_some)
+
+
+@functools.lru_cache
+def recorded(preset, pieces=1 << 16):
+    """The actions `single` chooses over its first games (about `pieces` pieces, whole
+    games), each with whether it ended its game."""
+    env = gymnasium.make("tetrad/Placements-v0", preset=preset)
+    draws = np.random.default_rng(0).random(1 << 16).tolist()
+    obs, plan, games = env.reset(seed=0)[0], [], 0
+    while len(plan) < pieces or not plan[-1][1]:
+        legal = obs["action_mask"].nonzero()[0]
+        action = legal.item(int(draws[len(plan) & 0xFFFF] * len(legal)))
+        obs, _, terminated, truncated, _ = env.step(action)
+        plan.append((action, terminated or truncated))
+        if terminated or truncated:
+            games += 1
+            obs, _ = env.reset(seed=games)
+    return plan
+
+
+def replayed(seconds, preset):
+    """As `single`, the actions given: those `single` chose, recorded beforehand and
+    replayed game for game (so the environment's cost is timed as Tetris Gymnasium's
+    hard drops time its own: with no choosing)."""
+    plan = recorded(preset)
+    env = gymnasium.make("tetrad/Placements-v0", preset=preset)
+    env.reset(seed=0)
+    state = {"next": 0, "game": 0}
+
+    def run_some():
+        step, next_, game = env.step, state["next"], state["game"]
+        for _ in range(1000):
+            action, ended = plan[next_]
+            step(action)
+            next_ += 1
+            if ended:
+                next_, game = (0, 0) if next_ == len(plan) else (next_, game + 1)
+                env.reset(seed=game)
+        state["next"], state["game"] = next_, game
         return 1000
 
     return timed(seconds, run_some)
@@ -108,14 +162,14 @@ def tetris_gymnasium_grouped(seconds):
     from tetris_gymnasium.wrappers.grouped import GroupedActionsObservations
 
     env = GroupedActionsObservations(gymnasium.make("tetris_gymnasium/Tetris"))
-    draws = np.random.default_rng(0).random(1 << 16)
+    draws = np.random.default_rng(0).random(1 << 16).tolist()
     state = {"info": env.reset(seed=0)[1], "pieces": 0}
 
     def run_some():
         info, pieces = state["info"], state["pieces"]
         for _ in range(10):
             legal = np.asarray(info["action_mask"]).nonzero()[0]
-            _, _, terminated, truncated, info = env.step(int(legal[int(draws[pieces & 0xFFFF] * len(legal))]))
+            _, _, terminated, truncated, info = env.step(legal.item(int(draws[pieces & 0xFFFF] * len(legal))))
             pieces += 1
             if terminated or truncated:
                 _, info = env.reset()
@@ -135,6 +189,8 @@ def main():
     sides = {
         "tetrad, gymnasium.make, 1 env (classic)": lambda: single(args.seconds, "classic"),
         "tetrad, gymnasium.make, 1 env (simplified)": lambda: single(args.seconds, "simplified"),
+        "tetrad, gymnasium.make, 1 env (classic), replayed": lambda: replayed(args.seconds, "classic"),
+        "tetrad, gymnasium.make, 1 env (simplified), replayed": lambda: replayed(args.seconds, "simplified"),
         "tetrad, BatchGames x %d (classic, 1 thread)" % args.batch: lambda: batch(args.seconds, args.batch, "classic"),
         "tetrad, BatchGames x %d (simplified, 1 thread)" % args.batch: lambda: batch(
             args.seconds, args.batch, "simplified"
@@ -166,13 +222,18 @@ def main():
         wall = statistics.median(p / w for p, _, w in results)
         rates[name] = cpu
         print("%-50s %14.0f %14.0f" % (name, cpu, wall))
-    peer = rates.get("Tetris Gymnasium, gymnasium.make, hard drops")
+    peer = runs.get("Tetris Gymnasium, gymnasium.make, hard drops")
     if peer:
-        for preset in ("classic", "simplified"):
-            ours = rates.get("tetrad, gymnasium.make, 1 env (%s)" % preset)
-            if ours is None:
+        for name, ours in runs.items():
+            if not name.startswith("tetrad, gymnasium.make, 1 env"):
                 continue
-            print("1 env (%s) / Tetris Gymnasium's hard drops, per CPU-second: %.0f times" % (preset, ours / peer))
+            # Per round, the two sides ran one after the other: their ratio there is the
+            # least touched by a load that comes and goes.
+            ratios = sorted((p / c) / (q / d) for (p, c, _), (q, d, _) in zip(ours, peer))
+            print(
+                "%s / Tetris Gymnasium's hard drops, per CPU-second: %.0f times (rounds: %s)"
+                % (name[len("tetrad, gymnasium.make, ") :], statistics.median(ratios), ", ".join("%.0f" % r for r in ratios))
+            )
 
 
 if __name__ == "__main__":
