@@ -362,20 +362,31 @@ const SPREAD: [[u8; 8]; 256] = {
 };
 
 /// Writes `rows` (bit x set where column x is filled) as cells, 1 where filled, `width`
-/// a row: eight cells a table lookup, as observations are written once a step. Whole
-/// groups of eight are copied at a fixed size and the rest cell by cell, so that no copy
-/// is a call to `memcpy`.
+/// a row. The rows are read as one stream of bits, eight cells a table lookup and a copy
+/// of a fixed size (as observations are written once a step); only the last few cells, fewer
+/// than eight, are written one by one. (A row at a time, the copy of each row's last few
+/// cells was a call to `memcpy`.)
 #[inline]
 pub fn write_cells(rows: &[u32], width: usize, out: &mut [u8]) {
-    for (cells, &row) in out.chunks_exact_mut(width).zip(rows) {
-        let mut bits = row;
-        let mut groups = cells.chunks_exact_mut(8);
-        for group in &mut groups {
-            group.copy_from_slice(&SPREAD[(bits & 0xFF) as usize]);
-            bits >>= 8;
+    let count = rows.len().min(out.len() / width.max(1));
+    let (groups, rest) = out[..count * width].as_chunks_mut::<8>();
+    let mut rows = rows[..count].iter().map(|&row| u64::from(row));
+    // The stream's next bits, `pending` of them (under 8 + 32).
+    let (mut bits, mut pending) = (0u64, 0usize);
+    for group in groups {
+        while pending < 8 {
+            bits |= rows.next().unwrap_or(0) << pending;
+            pending += width;
         }
-        for (cell, &value) in groups.into_remainder().iter_mut().zip(&SPREAD[(bits & 0xFF) as usize]) {
-            *cell = value;
-        }
+        *group = SPREAD[(bits & 0xFF) as usize];
+        bits >>= 8;
+        pending -= 8;
+    }
+    while pending < rest.len() {
+        bits |= rows.next().unwrap_or(0) << pending;
+        pending += width;
+    }
+    for (i, cell) in rest.iter_mut().enumerate() {
+        *cell = ((bits >> i) & 1) as u8;
     }
 }

@@ -121,6 +121,18 @@ def test_a_given_board():
     assert max(p.lines for p in game.placements()) == 1
 
 
+@pytest.mark.parametrize("width", [4, 5, 7, 8, 9, 10, 15, 16, 17, 24, 31, 32])
+def test_a_board_reads_back_cell_for_cell_at_every_width(width):
+    # Rows are written eight cells at a time, a row's last eight running into the next's.
+    rng = np.random.default_rng(width)
+    for _ in range(20):
+        board = (rng.random((20, width)) < 0.5).astype(np.uint8)
+        board[:4] = 0  # room for the piece to enter
+        board[np.arange(20), rng.integers(0, width, 20)] = 0  # no full row
+        game = tetrad.Game("simplified", width=width, height=20, board=board, sequence=["I"])
+        assert (game.board == board).all()
+
+
 @pytest.mark.parametrize(
     "make, error, message",
     [
