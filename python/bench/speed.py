@@ -14,7 +14,7 @@ the chooser, and "replayed", the same actions recorded beforehand and given, as 
 Gymnasium's hard drops are (its environment's cost alone, the chooser's left out). For
 the batch, the CPU time of `step` alone is given too. Not part of CI.
 
-    python3 python/bench/speed.py [--seconds 3] [--rounds 3] [--batch 1024] [--only TEXT]
+    python3 python/bench/speed.py [--seconds 3] [--rounds 3] [--batch 1024] [--only TEXT ...]
 
 Tetris Gymnasium is measured if it is installed (`pip install tetris-gymnasium`).
 """
@@ -184,7 +184,12 @@ def main():
     parser.add_argument("--seconds", type=float, default=3.0, help="CPU-seconds per side and round")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--batch", type=int, default=1024)
-    parser.add_argument("--only", metavar="TEXT", help="run only the sides whose name contains TEXT")
+    parser.add_argument(
+        "--only",
+        metavar="TEXT",
+        action="append",
+        help="run only the sides whose name contains TEXT (repeated: any of them)",
+    )
     args = parser.parse_args()
     sides = {
         "tetrad, gymnasium.make, 1 env (classic)": lambda: single(args.seconds, "classic"),
@@ -208,9 +213,9 @@ def main():
     except ImportError:
         print("(Tetris Gymnasium not installed: pip install tetris-gymnasium)")
     if args.only:
-        sides = {name: run for name, run in sides.items() if args.only in name}
+        sides = {name: run for name, run in sides.items() if any(text in name for text in args.only)}
         if not sides:
-            parser.error(f"no side's name contains {args.only!r}")
+            parser.error("no side's name contains %s" % " or ".join(map(repr, args.only)))
     runs = {name: [] for name in sides}
     for _ in range(args.rounds):
         for name, run in sides.items():
