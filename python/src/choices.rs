@@ -11,18 +11,14 @@ use tetrad_plugin_api::{PieceId, Placement, Preset};
 /// move generator's placements are kept as they come, as paths to play, or looked up in
 /// the setup's table for the piece where one holds them; they are made `Cand`s only if
 /// asked: an environment step needs no more than the paths.
+#[derive(Clone, Default)]
 pub(crate) struct Choices {
-    source: Source,
+    /// The setup's table that holds the piece's placements (their rows those of an empty
+    /// board, which playing a path does not need), if one does; else `own`.
+    table: Option<(Arc<Drops>, PieceId)>,
+    /// The placements worked out for this piece (no paths under `guideline`).
+    own: Buffers,
     cands: OnceLock<Vec<Cand>>,
-}
-
-/// Where the paths and the slot table come from.
-enum Source {
-    /// A table of the setup's: its placements are the move generator's, in its order,
-    /// but for their rows (those of an empty board), which playing a path does not need.
-    Table(Arc<Drops>, PieceId),
-    /// Worked out for this piece (no paths under `guideline`).
-    Own(Buffers),
 }
 
 /// The placements worked out for one piece: kept from piece to piece, so that a step
@@ -46,39 +42,39 @@ impl Choices {
 
     /// How many placements there are.
     pub fn len(&self, play: &Play) -> usize {
-        match (&self.source, play.game.rules().preset) {
+        match (&self.table, play.game.rules().preset) {
             (_, Preset::Guideline) => self.list(play).len(),
-            (Source::Table(drops, piece), _) => drops.paths(*piece).len(),
-            (Source::Own(own), _) => own.plans.len(),
+            (Some((drops, piece)), _) => drops.paths(*piece).len(),
+            (None, _) => self.own.plans.len(),
         }
     }
 
     /// The path of placement `index` (outside `guideline`).
     pub fn path(&self, index: usize) -> Option<&Placement> {
-        match &self.source {
-            Source::Table(drops, piece) => drops.paths(*piece).get(index),
-            Source::Own(own) => own.plans.get(index),
+        match &self.table {
+            Some((drops, piece)) => drops.paths(*piece).get(index),
+            None => self.own.plans.get(index),
         }
     }
 
     /// Whether the placements are a table's, their rows the empty board's.
     pub fn is_table(&self) -> bool {
-        matches!(self.source, Source::Table(..))
+        self.table.is_some()
     }
 
     /// Per action slot, the index of the first placement in it.
     pub fn slot_first(&self) -> &[u32] {
-        match &self.source {
-            Source::Table(drops, piece) => drops.slot_first(*piece),
-            Source::Own(own) => &own.slot_first,
+        match &self.table {
+            Some((drops, piece)) => drops.slot_first(*piece),
+            None => &self.own.slot_first,
         }
     }
 
     /// Per action slot, 1 where a placement is, 0 elsewhere.
     pub fn mask(&self) -> &[i8] {
-        match &self.source {
-            Source::Table(drops, piece) => drops.mask(*piece),
-            Source::Own(own) => &own.mask,
+        match &self.table {
+            Some((drops, piece)) => drops.mask(*piece),
+            None => &self.own.mask,
         }
     }
 }
@@ -93,70 +89,64 @@ impl PyGame {
         if let Some(choices) = &self.choices {
             return choices.clone();
         }
-        let choices = match self.drops.table(&self.play) {
-            Some((piece, _)) => Choices {
-                source: Source::Table(self.drops.clone(), piece),
-                cands: OnceLock::new(),
-            },
-            None => {
-                let buffers = std::mem::take(&mut self.spare);
-                self.enumerate(buffers)
-            }
-        };
-        let choices = Arc::new(choices);
+        // The last piece's, written over: neither it nor its buffers are allocated again
+        // (`make_mut` copies only what a clone of the game still shares).
+        let mut choices = self.spare.take().unwrap_or_default();
+        let next = Arc::make_mut(&mut choices);
+        next.cands = OnceLock::new();
+        next.table = self
+            .drops
+            .table(&self.play)
+            .map(|(piece, _)| (self.drops.clone(), piece));
+        if next.table.is_none() {
+            self.enumerate(next);
+        }
         self.choices = Some(choices.clone());
         choices
     }
 
     /// The placements of the falling piece by the move generator (or the guideline's
-    /// search), and their slots, written into `buffers`.
-    fn enumerate(&self, mut buffers: Buffers) -> Choices {
+    /// search), and their slots, written into `choices`' own buffers.
+    fn enumerate(&self, choices: &mut Choices) {
         let count = self.slots.count();
-        buffers.slot_first.clear();
-        buffers.slot_first.resize(count, NO_PLACEMENT);
-        buffers.mask.clear();
-        buffers.mask.resize(count, 0);
         let Buffers {
             plans,
             slot_first,
             mask,
-        } = &mut buffers;
+        } = &mut choices.own;
+        slot_first.clear();
+        slot_first.resize(count, NO_PLACEMENT);
+        mask.clear();
+        mask.resize(count, 0);
         let mut mark = |slot: usize, index: usize| {
             if slot_first[slot] == NO_PLACEMENT {
                 slot_first[slot] = index as u32;
                 mask[slot] = 1;
             }
         };
-        let cands = if self.setup.rules.preset == Preset::Guideline {
+        if self.setup.rules.preset == Preset::Guideline {
             plans.clear();
             let mut list = Vec::new();
             self.play.candidates_into(&mut Vec::new(), &mut list);
             for (index, cand) in list.iter().enumerate() {
                 mark(self.slots.of(cand), index);
             }
-            OnceLock::from(list)
+            choices.cands = OnceLock::from(list);
         } else {
             self.play.plans_into(plans);
             for (index, placement) in plans.iter().enumerate() {
                 mark(self.slots.of_plan(placement), index);
             }
-            OnceLock::new()
-        };
-        Choices {
-            source: Source::Own(buffers),
-            cands,
         }
     }
 
     /// Forgets the placements: the falling piece moved or the game changed.
     pub(crate) fn moved(&mut self) {
-        // The buffers of placements no one else holds serve the next piece.
-        if let Some(Ok(Choices {
-            source: Source::Own(buffers),
-            ..
-        })) = self.choices.take().map(Arc::try_unwrap)
-        {
-            self.spare = buffers;
+        // Placements no one else holds serve the next piece.
+        if let Some(choices) = self.choices.take() {
+            if Arc::strong_count(&choices) == 1 {
+                self.spare = Some(choices);
+            }
         }
     }
 }

@@ -1,6 +1,6 @@
 //! `Game`: one game of the host's engine, with its placements, for Python.
 
-use crate::choices::{Buffers, Choices};
+use crate::choices::Choices;
 use crate::drops::Drops;
 use crate::placement::PyPlacement;
 use crate::play::{slots_of, Play, Slots};
@@ -29,8 +29,8 @@ pub struct PyGame {
     /// Totals carried over from before the game was rebuilt from an observation.
     pub(crate) carried: [u64; 3],
     pub(crate) choices: Option<Arc<Choices>>,
-    /// The last piece's placement buffers, for the next piece's.
-    pub(crate) spare: Buffers,
+    /// The last piece's placements, to be written over with the next piece's.
+    pub(crate) spare: Option<Arc<Choices>>,
     /// The placement environment's episode, where the game serves one.
     pub(crate) episode: crate::env::Episode,
 }
@@ -47,7 +47,7 @@ impl PyGame {
             deal,
             carried: [0; 3],
             choices: None,
-            spare: Buffers::default(),
+            spare: None,
             episode: crate::env::Episode::default(),
         }
     }
