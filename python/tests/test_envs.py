@@ -160,8 +160,9 @@ def test_a_batch_plays_the_same_games_on_any_number_of_threads():
 def test_a_batch_step_lets_other_python_threads_run():
     """The batch plays its games with the interpreter's lock released: another Python
     thread, waking every half millisecond, goes on running while a step is in Rust. (Were
-    the lock held, the other thread would seldom get it before the step returned, so few
+    the lock held, the other thread could not get it before the step returned, so none
     of its wake-ups would fall inside a step.)"""
+    import sys
     import threading
     import time
 
@@ -175,10 +176,15 @@ def test_a_batch_step_lets_other_python_threads_run():
             ticks.append(time.perf_counter())
             time.sleep(0.0005)
 
+    # The interpreter hands its lock to a waiting thread between bytecodes after every
+    # switch interval (5 ms), which puts a wake-up at the start of any longer step even
+    # with the lock held through it; a second's interval leaves only what the step allows.
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1.0)
     counter = threading.Thread(target=count)
     counter.start()
     try:
-        for _ in range(10):
+        for _ in range(20):
             begun = time.perf_counter()
             _, _, masks, *_ = batch.step(actions)
             steps.append((begun, time.perf_counter()))
@@ -186,13 +192,13 @@ def test_a_batch_step_lets_other_python_threads_run():
     finally:
         done.set()
         counter.join()
-    # Wake-ups at a step's edges may fall between reading the clock and entering or after
-    # leaving Rust, and a lock held in C is still taken back now and then: a C call that
-    # held it for ten spells of about 0.2 s let about one wake-up in 140 ms fall inside. Released,
-    # about one in 0.7 ms does; at least one in 3 ms is asked.
+        sys.setswitchinterval(interval)
+    # With the lock held through the step none falls inside (none in 20 steps, also under
+    # load); released, about one in 0.7 ms does on a quiet machine and one in 1.3 ms with
+    # four busy programs beside it. At least one in 10 ms is asked.
     inside = sum(1 for t in ticks if any(begun < t < ended for begun, ended in steps))
     stepping_ms = 1000 * sum(ended - begun for begun, ended in steps)
-    assert inside >= stepping_ms / 3, (
+    assert inside >= stepping_ms / 10, (
         f"{inside} of the other thread's {len(ticks)} wake-ups fell inside {stepping_ms:.0f} ms of steps"
     )
 
