@@ -1,5 +1,5 @@
-"""CPU time of one placement environment's `step` alone, in microseconds a piece: a game
-of random legal placements (the same cheap chooser as `speed.py`) is recorded first,
+"""CPU time of one placement environment's `step` alone, in microseconds a piece: games
+of random legal placements (`speed.py`'s, by its chooser) are recorded first,
 then replayed `--rounds` times, each replay timed with its `step` and `reset` calls and
 again with both replaced by calls that do nothing; the difference over the pieces is the
 step's own cost (resets included), and the median of the rounds is printed. Not part of
@@ -12,26 +12,10 @@ import argparse
 import statistics
 import time
 
+# First: `speed` holds BLAS to one thread before numpy loads, and registers the environments.
+from speed import recorded
+
 import gymnasium
-import numpy as np
-
-import tetrad  # noqa: F401  (registers the environments)
-
-
-def record(env, pieces):
-    """The actions of `pieces` random legal placements, each with whether it ended its game."""
-    draws = np.random.default_rng(0).random(1 << 16)
-    obs, _ = env.reset(seed=0)
-    plan, games = [], 0
-    for i in range(pieces):
-        legal = obs["action_mask"].nonzero()[0]
-        action = int(legal[int(draws[i & 0xFFFF] * len(legal))])
-        obs, _, terminated, truncated, _ = env.step(action)
-        plan.append((action, terminated or truncated))
-        if terminated or truncated:
-            games += 1
-            obs, _ = env.reset(seed=games)
-    return plan
 
 
 def replay(plan, step, reset):
@@ -52,7 +36,7 @@ def main():
     parser.add_argument("--rounds", type=int, default=9)
     args = parser.parse_args()
     env = gymnasium.make("tetrad/Placements-v0", preset=args.preset)
-    plan = record(env, args.pieces)
+    plan = recorded(args.preset, args.pieces)
     costs = []
     for _ in range(args.rounds):
         env.reset(seed=0)
