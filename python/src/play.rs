@@ -362,10 +362,10 @@ const SPREAD: [[u8; 8]; 256] = {
 };
 
 /// Writes `rows` (bit x set where column x is filled) as cells, 1 where filled, `width`
-/// a row. The rows are read as one stream of bits, eight cells a table lookup and a copy
-/// of a fixed size (as observations are written once a step); only the last few cells, fewer
-/// than eight, are written one by one. (A row at a time, the copy of each row's last few
-/// cells was a call to `memcpy`.)
+/// a row. The rows are read as one stream of bits, eight cells a table lookup and a
+/// copy of a fixed size (observations are written once a step); only the last cells,
+/// fewer than eight, are written one by one. (A row at a time, the copy of each row's
+/// last few cells was a call to `memcpy`.)
 #[inline]
 pub fn write_cells(rows: &[u32], width: usize, out: &mut [u8]) {
     let count = rows.len().min(out.len() / width.max(1));
