@@ -221,11 +221,9 @@ def main():
         for name, run in sides.items():
             runs[name].append(run())
     print("%-50s %14s %14s   (median of %d rounds)" % ("", "pieces/CPU-s", "pieces/wall-s", args.rounds))
-    rates = {}
     for name, results in runs.items():
         cpu = statistics.median(p / c for p, c, _ in results)
         wall = statistics.median(p / w for p, _, w in results)
-        rates[name] = cpu
         print("%-50s %14.0f %14.0f" % (name, cpu, wall))
     peer = runs.get("Tetris Gymnasium, gymnasium.make, hard drops")
     if peer:
@@ -235,9 +233,11 @@ def main():
             # Per round, the two sides ran one after the other: their ratio there is the
             # least touched by a load that comes and goes.
             ratios = sorted((p / c) / (q / d) for (p, c, _), (q, d, _) in zip(ours, peer))
+            label = name[len("tetrad, gymnasium.make, ") :]
+            rounds = ", ".join("%.0f" % r for r in ratios)
             print(
                 "%s / Tetris Gymnasium's hard drops, per CPU-second: %.0f times (rounds: %s)"
-                % (name[len("tetrad, gymnasium.make, ") :], statistics.median(ratios), ", ".join("%.0f" % r for r in ratios))
+                % (label, statistics.median(ratios), rounds)
             )
 
 
