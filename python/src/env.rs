@@ -9,7 +9,7 @@ use numpy::PyArray1;
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyDict, PyInt, PyString, PyType};
+use pyo3::types::{PyDict, PyInt, PyString};
 
 /// `(observation, info)`.
 pub type Reset<'py> = (Bound<'py, PyDict>, Bound<'py, PyDict>);
@@ -29,19 +29,15 @@ pub struct Episode {
 }
 
 impl Episode {
-    /// The package's `EpisodeOver` for a step asked while the episode is over.
+    /// The package's `EpisodeOver` for a step asked while the episode is over, worded by
+    /// the package (`tetrad.envs._episode_over`), which raises it for its other steps too.
     fn refuse(&self, py: Python<'_>, over: &str) -> PyErr {
-        static EPISODE_OVER: PyOnceLock<Py<PyType>> = PyOnceLock::new();
-        let text = if over == "no reset yet" {
-            format!("{}: call reset() before the first step()", self.id)
-        } else {
-            format!(
-                "{}: the episode has ended ({over}): call reset() before step()",
-                self.id
-            )
-        };
-        match EPISODE_OVER.import(py, "tetrad.envs", "EpisodeOver") {
-            Ok(kind) => PyErr::from_type(kind.clone(), text),
+        static EPISODE_OVER: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+        match EPISODE_OVER
+            .import(py, "tetrad.envs", "_episode_over")
+            .and_then(|episode_over| episode_over.call1((self.id.as_str(), over)))
+        {
+            Ok(error) => PyErr::from_value(error),
             Err(err) => err,
         }
     }

@@ -33,6 +33,14 @@ class EpisodeOver(_tetrad.GameOver, gymnasium.error.ResetNeeded):
     ``reset()``. Both a :class:`tetrad.GameOver` and Gymnasium's ``ResetNeeded``."""
 
 
+def _episode_over(env_id, over):
+    """The :class:`EpisodeOver` for a step asked of environment `env_id` while its episode
+    is `over` (``"no reset yet"``, or how it ended); the engine's step raises it too."""
+    if over == "no reset yet":
+        return EpisodeOver(f"{env_id}: call reset() before the first step()")
+    return EpisodeOver(f"{env_id}: the episode has ended ({over}): call reset() before step()")
+
+
 def _spaces(game, extra=None):
     kinds = len(game.piece_names)
     columns = len(game.piece_ids)
@@ -89,9 +97,7 @@ class _Base(gymnasium.Env):
             super().reset(seed=seed)
 
     def _refuse_step(self):
-        if self._over == "no reset yet":
-            raise EpisodeOver(f"{self._id}: call reset() before the first step()")
-        raise EpisodeOver(f"{self._id}: the episode has ended ({self._over}): call reset() before step()")
+        raise _episode_over(self._id, self._over)
 
     def _began(self):
         self._over = None
