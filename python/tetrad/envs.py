@@ -86,15 +86,17 @@ class _Base(gymnasium.Env):
         self.__dict__.pop("_np_random_seed_kept", None)
         self.__dict__["_np_random_made"] = generator
 
-    def _seed(self, seed):
-        """What Gymnasium's ``reset(seed=seed)`` does to ``np_random``, the generator made
-        when first read."""
+    def _game_number(self, seed):
+        """What Gymnasium's ``reset(seed=seed)`` does to ``np_random`` (the generator made
+        when first read), and the game a reset deals: `seed`, or without one a number
+        drawn from ``np_random``."""
         if type(seed) is int and seed >= 0:
             self.__dict__["_np_random_seed_kept"] = seed
             self._np_random_seed = seed
-        else:
-            # No seed leaves the generator as it is; a bad one gets Gymnasium's own error.
-            super().reset(seed=seed)
+            return seed
+        # No seed leaves the generator as it is; a bad one gets Gymnasium's own error.
+        super().reset(seed=seed)
+        return int(seed if seed is not None else self.np_random.integers(0, 2**63 - 1))
 
     def _refuse_step(self):
         raise _episode_over(self._id, self._over)
@@ -184,10 +186,7 @@ class PlacementEnv(_Base):
         self.game._gym_over = over
 
     def reset(self, *, seed=None, options=None):
-        self._seed(seed)
-        if seed is None:
-            seed = int(self.np_random.integers(0, 2**63 - 1))
-        out = self.game._gym_reset(int(seed))
+        out = self.game._gym_reset(self._game_number(seed))
         self._began()
         return out
 
@@ -249,10 +248,7 @@ class TickEnv(_Base):
         return {"board": self.game.board, "pieces": self._pieces(), "falling": falling}
 
     def reset(self, *, seed=None, options=None):
-        self._seed(seed)
-        if seed is None:
-            seed = int(self.np_random.integers(0, 2**63 - 1))
-        self.game._restart(int(seed))
+        self.game._restart(self._game_number(seed))
         self._began()
         return self._obs(), self._info()
 
