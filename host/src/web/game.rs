@@ -300,11 +300,10 @@ fn state(p: &Playing, ack: u64) -> Value {
     let seconds = time_us as f64 / 1e6;
     let [person, bot] = p.live.games();
     let [my_colours, bot_colours] = &p.colours;
-    let mut mine = seat(person, my_colours, seconds);
-    if let (Value::Object(drawn), Value::Object(more)) = (&mut mine, predicted(person, p.live.hands())) {
-        drawn.extend(more);
-    }
-    let seats = [mine, seat(bot, bot_colours, seconds)];
+    let seats = [
+        seat(person, my_colours, seconds, Some(p.live.hands())),
+        seat(bot, bot_colours, seconds, None),
+    ];
     json!({
         "t": "state",
         "game": p.number,
@@ -320,16 +319,12 @@ fn state(p: &Playing, ack: u64) -> Value {
 /// Rows shown: the 20 of the field and 2 above it.
 const SHOWN: usize = 22;
 
-/// What the page needs beyond the drawing of the person's seat to show their presses
-/// before the server's state comes back.
-fn predicted(game: &Game, hands: &crate::handling::Hands) -> Value {
-    super::predict::seat(game, hands, game.board().height().saturating_sub(SHOWN))
-}
-
 /// One seat as the page draws it: the shown rows as bits and the colours of their cells
 /// (`colours`, following `game`), the falling piece and its ghost as cells, hold, next
-/// pieces, waiting garbage, and live PPS, APM and VS.
-fn seat(game: &Game, colours: &Tracked, seconds: f64) -> Value {
+/// pieces, waiting garbage, and live PPS, APM and VS; for the person's seat (`hands`,
+/// theirs), also what the page needs to show their presses before the server's state
+/// for them comes back.
+fn seat(game: &Game, colours: &Tracked, seconds: f64, hands: Option<&crate::handling::Hands>) -> Value {
     let board = game.board();
     let height = board.height();
     let top = height.saturating_sub(SHOWN);
@@ -356,7 +351,7 @@ fn seat(game: &Game, colours: &Tracked, seconds: f64) -> Value {
     let stats = game.stats();
     let (sent, received, pending) = game.garbage().map_or((0, 0, 0), |g| (g.sent, g.received, g.pending()));
     let rates = Rates::of(game, seconds);
-    json!({
+    let mut drawn = json!({
         "width": board.width(),
         "rows": rows,
         "colours": codes,
@@ -373,7 +368,13 @@ fn seat(game: &Game, colours: &Tracked, seconds: f64) -> Value {
         "pps": rates.pps,
         "apm": rates.apm,
         "vs": rates.vs,
-    })
+    });
+    if let (Some(hands), Value::Object(drawn)) = (hands, &mut drawn) {
+        if let Value::Object(ahead) = super::predict::seat(game, hands, top) {
+            drawn.extend(ahead);
+        }
+    }
+    drawn
 }
 
 /// The replay of a saved game, for the page.
